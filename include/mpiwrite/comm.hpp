@@ -1,0 +1,44 @@
+#pragma once
+// The thin MPI layer: every collective mpiwrite performs, over Boost.MPI. Nothing else in the
+// project talks to MPI except app.cpp (which calls these) and main.cpp (which starts MPI).
+
+#include <boost/mpi/communicator.hpp>
+#include <string>
+#include <vector>
+
+#include "mpiwrite/config.hpp"
+#include "mpiwrite/histogram.hpp"
+#include "mpiwrite/progression.hpp"
+#include "mpiwrite/stats.hpp"
+
+namespace mpiwrite::comm {
+
+namespace mpi = boost::mpi;
+
+// Rank 0's value of `value` on every rank.
+int broadcast_int(const mpi::communicator& world, int value);
+void broadcast_config(const mpi::communicator& world, RunConfig& config);
+void broadcast_string(const mpi::communicator& world, std::string& value);
+
+// Rank 0 hands every rank its slice: `slices` (one per rank) is read on rank 0 only.
+Progression scatter_slices(const mpi::communicator& world, const std::vector<Progression>& slices);
+
+// Every rank says whether it failed (a non-empty message). All ranks learn whether everybody
+// succeeded; rank 0 also gets "rank N: message" for every failing rank, in rank order.
+// This is the phase boundary: no rank leaves a phase alone, so no rank waits forever.
+struct Agreement {
+  bool all_ok = true;
+  std::vector<std::string> failures;  // rank 0 only
+};
+Agreement agree(const mpi::communicator& world, const std::string& local_failure);
+
+std::vector<RankFigures> gather_figures(const mpi::communicator& world, const RankFigures& mine);
+// Sums counts and totals, maxes the maximum; the merged histogram is valid on rank 0.
+void reduce_histogram(const mpi::communicator& world, LatencyHistogram& histogram);
+std::uint64_t sum_to_root(const mpi::communicator& world, std::uint64_t value);
+double max_to_root(const mpi::communicator& world, double value);
+
+std::vector<std::string> gather_host_names(const mpi::communicator& world);
+std::string mpi_library_version();
+
+}  // namespace mpiwrite::comm

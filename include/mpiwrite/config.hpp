@@ -1,0 +1,56 @@
+#pragma once
+// RunConfig: everything the user asked for, as one plain value. Built by the CLI on rank 0,
+// validated there, then broadcast; each module receives only the slice it needs.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace mpiwrite {
+
+enum class Partition { Block, Cyclic };
+enum class WriteMode { Line, Whole };  // Line: one write() per line (the seed); Whole: one write()
+enum class Format { Table, Markdown, Csv, Json };
+enum class Engine { Posix, Null };  // Null: no I/O at all, to measure mpiwrite's own overhead
+
+// Documented limits (docs/errors.md). They keep sizes and products far from overflow.
+inline constexpr std::uint64_t kMaxFiles = 1'000'000'000'000;  // 10^12
+inline constexpr std::uint64_t kMaxLines = 1'000'000'000;
+inline constexpr std::uint64_t kMaxFileSizeBytes = std::uint64_t{1} << 30;  // 1 GiB
+inline constexpr unsigned kMaxThreads = 1024;
+inline constexpr unsigned kMaxRepetitions = 1'000'000;
+
+struct RunConfig {
+  std::uint64_t files = 100;
+  std::uint64_t lines = 100;
+  std::string text = "Hello, world!";
+  std::string dir = "mpiwrite-data";
+  std::string pattern = "write{}.txt";
+  unsigned threads = 1;
+  Partition partition = Partition::Block;
+  WriteMode write_mode = WriteMode::Line;
+  Engine engine = Engine::Posix;
+  bool fsync = false;
+  unsigned repetitions = 1;
+  unsigned warmup = 0;
+  bool overwrite = false;
+  bool cleanup = false;
+  Format format = Format::Table;
+  std::string output;  // empty: the report goes to standard output only
+  bool per_rank = false;
+  bool dry_run = false;
+
+  // Bytes in one file: every line is `text` followed by '\n'.
+  std::uint64_t file_size_bytes() const { return lines * (text.size() + 1); }
+};
+
+// Throws UsageError naming the first offending option. Values that CLI11 already range-checks
+// are checked again here, so a RunConfig built in code is held to the same rules.
+void validate(const RunConfig& config);
+
+std::string_view to_string(Partition value);
+std::string_view to_string(WriteMode value);
+std::string_view to_string(Format value);
+std::string_view to_string(Engine value);
+
+}  // namespace mpiwrite

@@ -1,0 +1,34 @@
+#pragma once
+// The two kinds of failure mpiwrite distinguishes, and the exit codes they map to.
+// Everything that goes wrong is thrown as one of these (or carried as an IoFailure across
+// ranks) and turned into a message and an exit code in exactly one place: app.cpp.
+
+#include <stdexcept>
+#include <string>
+#include <system_error>
+
+namespace mpiwrite {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitIo = 1;     // an I/O or runtime failure on any rank
+inline constexpr int kExitUsage = 2;  // bad options or values; nothing was created or deleted
+
+// Bad command line or configuration: the user must change what they asked for.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A failed system call on a path; what() reads "PATH: OPERATION: strerror(errno)".
+class IoError : public std::system_error {
+ public:
+  IoError(int errno_value, std::string path, const std::string& operation)
+      : std::system_error(errno_value, std::generic_category(), path + ": " + operation),
+        path_(std::move(path)) {}
+  const std::string& path() const noexcept { return path_; }
+
+ private:
+  std::string path_;
+};
+
+}  // namespace mpiwrite

@@ -1,0 +1,44 @@
+#pragma once
+// RAII file descriptor and the few system-call wrappers the writers need. Failures throw
+// IoError carrying the path and errno.
+
+#include <cstddef>
+#include <string>
+#include <utility>
+
+namespace mpiwrite {
+
+class UniqueFd {
+ public:
+  UniqueFd() = default;
+  explicit UniqueFd(int fd) : fd_(fd) {}
+  UniqueFd(UniqueFd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+  UniqueFd& operator=(UniqueFd other) noexcept {
+    std::swap(fd_, other.fd_);
+    return *this;
+  }
+  UniqueFd(const UniqueFd&) = delete;
+  ~UniqueFd();
+
+  int get() const { return fd_; }
+  explicit operator bool() const { return fd_ >= 0; }
+  // Closes now and reports close()'s error, which on NFS and full disks can be the first
+  // sign that data was lost. Returns 0 or the errno value.
+  int close();
+
+ private:
+  int fd_ = -1;
+};
+
+// Writes all `size` bytes, retrying on EINTR and partial writes. Returns 0 or an errno value
+// (ENOSPC for a write that made no progress).
+int write_all(int fd, const char* data, std::size_t size);
+
+// Opens a directory for openat(); throws IoError.
+UniqueFd open_directory(const std::string& path);
+
+// The file-system type of `path` ("ext4", "tmpfs", "lustre", ... or "0x<magic>").
+std::string filesystem_type(const std::string& path);
+std::string filesystem_name(unsigned long magic);  // pure mapping, unit-tested
+
+}  // namespace mpiwrite

@@ -1,0 +1,58 @@
+#pragma once
+// RunReport: everything rank 0 knows at the end of a run, as plain data for the reporters.
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "mpiwrite/config.hpp"
+#include "mpiwrite/stats.hpp"
+
+namespace mpiwrite {
+
+inline constexpr int kJsonSchemaVersion = 1;
+
+struct HostRanks {
+  std::string host;
+  std::vector<int> ranks;
+};
+
+struct RunContext {
+  std::string mpiwrite_version;
+  int ranks = 1;
+  unsigned threads = 1;
+  std::vector<HostRanks> hosts;  // in order of first rank
+  std::string mpi_library;
+  std::string directory;  // absolute
+  std::string filesystem;
+  std::string started_utc;  // ISO 8601
+};
+
+struct CleanupFigures {
+  bool ran = false;
+  double elapsed_s = 0;           // slowest rank, steady_clock, after a barrier
+  std::uint64_t files_removed = 0;
+};
+
+struct RunReport {
+  RunConfig config;
+  RunContext context;
+  std::vector<RepetitionFigures> repetitions;
+  SeriesSummary makespan;  // over repetitions.slowest_s
+  CleanupFigures cleanup;
+};
+
+// Groups processor names (index = rank) into hosts, in order of each host's first rank.
+std::vector<HostRanks> group_ranks_by_host(const std::vector<std::string>& host_of_rank);
+
+void write_report(const RunReport& report, std::ostream& out);  // in report.config.format
+void write_table(const RunReport& report, std::ostream& out);
+void write_markdown(const RunReport& report, std::ostream& out);
+void write_csv(const RunReport& report, std::ostream& out);
+void write_json(const RunReport& report, std::ostream& out);
+
+// The CSV header, fixed and documented in docs/metrics.md.
+extern const char* const kCsvHeader;
+
+}  // namespace mpiwrite

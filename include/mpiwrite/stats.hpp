@@ -1,0 +1,51 @@
+#pragma once
+// Pure statistics: per-repetition figures from per-rank results, and a summary over
+// repetitions. Nothing here prints; reporters format what these compute.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "mpiwrite/histogram.hpp"
+
+namespace mpiwrite {
+
+// What one rank measured in one repetition (its own timed write phase).
+struct RankFigures {
+  int rank = 0;
+  double elapsed_s = 0;     // the rank's write phase on its steady_clock
+  std::uint64_t files = 0;  // files fully written and closed without error
+  std::uint64_t bytes = 0;  // bytes in those files
+};
+
+struct LatencyFigures {
+  double p50_us = 0, p90_us = 0, p99_us = 0, max_us = 0, mean_us = 0;
+};
+
+struct RepetitionFigures {
+  unsigned index = 0;       // 1-based, warm-ups not counted
+  double slowest_s = 0;     // makespan: the slowest rank's write phase
+  double fastest_s = 0;
+  double mean_s = 0;        // mean over ranks
+  double imbalance = 0;     // slowest / fastest (1 = perfectly balanced)
+  std::uint64_t files = 0;  // total over ranks
+  std::uint64_t bytes = 0;
+  double files_per_s = 0;   // files / slowest_s
+  double mib_per_s = 0;     // bytes / 2^20 / slowest_s
+  LatencyFigures latency;   // per file, open to close, from the merged histogram
+  std::vector<RankFigures> ranks;
+};
+
+// Precondition: ranks is not empty.
+RepetitionFigures summarize_repetition(unsigned index, std::vector<RankFigures> ranks,
+                                       const LatencyHistogram& merged);
+
+struct SeriesSummary {
+  std::size_t count = 0;
+  double mean = 0, median = 0, min = 0, max = 0;
+  double stddev = 0;  // sample standard deviation (n - 1); 0 for fewer than two values
+};
+
+SeriesSummary summarize_series(std::vector<double> values);
+
+}  // namespace mpiwrite

@@ -1,0 +1,42 @@
+#pragma once
+// A fork-join pool of persistent workers: run_on_all() hands one task to every worker and
+// waits for all of them. Threads are started once, outside the timed phases, and joined by
+// the destructor (RAII).
+
+#include <condition_variable>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace mpiwrite {
+
+class ThreadPool {
+ public:
+  explicit ThreadPool(unsigned workers);
+  ~ThreadPool();
+  ThreadPool(const ThreadPool&) = delete;
+  ThreadPool& operator=(const ThreadPool&) = delete;
+
+  unsigned size() const { return static_cast<unsigned>(threads_.size()); }
+  // Runs task(worker_index) on every worker, waits for all, then rethrows the first
+  // exception a worker threw (by worker index), after every worker has finished.
+  void run_on_all(const std::function<void(unsigned)>& task);
+
+ private:
+  void work(unsigned index);
+
+  std::mutex mutex_;
+  std::condition_variable start_;
+  std::condition_variable done_;
+  const std::function<void(unsigned)>* task_ = nullptr;
+  std::uint64_t generation_ = 0;
+  unsigned pending_ = 0;
+  bool stopping_ = false;
+  std::vector<std::exception_ptr> errors_;
+  std::vector<std::thread> threads_;  // last member: started after the state above exists
+};
+
+}  // namespace mpiwrite

@@ -1,0 +1,112 @@
+#include "mpiwrite/cli.hpp"
+
+#include <CLI/CLI.hpp>
+#include <map>
+#include <sstream>
+
+#include "mpiwrite/errors.hpp"
+#include "mpiwrite/version.hpp"
+
+namespace mpiwrite {
+
+namespace {
+
+// Enum options are read as text and checked against the names to_string() gives, so --help
+// lists the choices and the error names them.
+struct EnumText {
+  std::string partition{to_string(Partition::Block)};
+  std::string write_mode{to_string(WriteMode::Line)};
+  std::string engine{to_string(Engine::Posix)};
+  std::string format{to_string(Format::Table)};
+};
+
+template <typename Enum>
+CLI::IsMember choices(std::initializer_list<Enum> values) {
+  std::vector<std::string> names;
+  for (Enum value : values) names.emplace_back(to_string(value));
+  return CLI::IsMember(names, CLI::ignore_case);
+}
+
+template <typename Enum>
+Enum from_name(const std::string& name, std::initializer_list<Enum> values) {
+  for (Enum value : values) {
+    if (to_string(value) == name) return value;
+  }
+  throw UsageError("unknown value " + name);  // unreachable: IsMember checked it
+}
+
+void add_options(CLI::App& app, RunConfig& c, EnumText& e) {
+  app.add_option("-n,--files", c.files, "Number of files, named by 1-based global index")
+      ->capture_default_str()->check(CLI::Range(std::uint64_t{1}, kMaxFiles));
+  app.add_option("-l,--lines", c.lines, "Lines per file")
+      ->capture_default_str()->check(CLI::Range(std::uint64_t{1}, kMaxLines));
+  app.add_option("--text", c.text, "Text of every line (a newline is added)")
+      ->capture_default_str();
+  app.add_option("-d,--dir", c.dir, "Directory for the files (created if missing, not its parents)")
+      ->capture_default_str();
+  app.add_option("--pattern", c.pattern, "File name pattern; {} is the 1-based index")
+      ->capture_default_str();
+  app.add_option("-t,--threads", c.threads, "Writer threads per rank (1 = sequential)")
+      ->capture_default_str()->check(CLI::Range(1u, kMaxThreads));
+  app.add_option("--partition", e.partition, "How files are split across ranks and threads")
+      ->capture_default_str()->check(choices({Partition::Block, Partition::Cyclic}));
+  app.add_option("--write-mode", e.write_mode,
+                 "line: one write() per line (the seed); whole: one write() per file")
+      ->capture_default_str()->check(choices({WriteMode::Line, WriteMode::Whole}));
+  app.add_option("--engine", e.engine, "posix: real I/O; null: no I/O (mpiwrite's own overhead)")
+      ->capture_default_str()->check(choices({Engine::Posix, Engine::Null}));
+  app.add_flag("--fsync", c.fsync, "fsync() each file before close, inside the timed phase");
+  app.add_option("-r,--repetitions", c.repetitions, "Timed repetitions")
+      ->capture_default_str()->check(CLI::Range(1u, kMaxRepetitions));
+  app.add_option("--warmup", c.warmup, "Untimed repetitions before the timed ones")
+      ->capture_default_str()->check(CLI::Range(0u, kMaxRepetitions));
+  app.add_flag("--overwrite", c.overwrite,
+               "Truncate and rewrite the same files every repetition (the seed's re-run) "
+               "instead of creating fresh ones");
+  app.add_flag("--cleanup", c.cleanup, "Remove the files (and DIR, if mpiwrite created it) "
+                                       "after the last repetition");
+  app.add_option("--format", e.format, "Report format")
+      ->capture_default_str()
+      ->check(choices({Format::Table, Format::Markdown, Format::Csv, Format::Json}));
+  app.add_option("-o,--output", c.output, "Also write the report to FILE (atomically)");
+  app.add_flag("--per-rank", c.per_rank, "Add per-rank rows to table, markdown and csv");
+  app.add_flag("--dry-run", c.dry_run, "Print which rank and thread writes which files; write nothing");
+}
+
+}  // namespace
+
+CliOutcome parse_command_line(int argc, const char* const* argv) {
+  CliOutcome outcome;
+  CLI::App app{"mpiwrite: create many small files from MPI ranks and threads, and time it.\n"
+               "Run it under mpirun (mpirun -np 4 mpiwrite) or as a plain process.",
+               "mpiwrite"};
+  app.set_version_flag("--version", std::string("mpiwrite ") + kVersion);
+  app.get_formatter()->column_width(34);
+  EnumText text;
+  add_options(app, outcome.config, text);
+  try {
+    app.parse(argc, argv);
+    RunConfig& c = outcome.config;
+    c.partition = from_name(text.partition, {Partition::Block, Partition::Cyclic});
+    c.write_mode = from_name(text.write_mode, {WriteMode::Line, WriteMode::Whole});
+    c.engine = from_name(text.engine, {Engine::Posix, Engine::Null});
+    c.format = from_name(text.format, {Format::Table, Format::Markdown, Format::Csv, Format::Json});
+    validate(outcome.config);
+    outcome.run = true;
+    return outcome;
+  } catch (const CLI::CallForHelp&) {
+    outcome.message = app.help();
+  } catch (const CLI::CallForVersion& version) {
+    outcome.message = std::string(version.what()) + "\n";
+  } catch (const CLI::ParseError& error) {
+    outcome.exit_code = kExitUsage;
+    outcome.message = std::string("mpiwrite: error: ") + error.what() +
+                      "\nRun 'mpiwrite --help' for the options.\n";
+  } catch (const UsageError& error) {
+    outcome.exit_code = kExitUsage;
+    outcome.message = std::string("mpiwrite: error: ") + error.what() + "\n";
+  }
+  return outcome;
+}
+
+}  // namespace mpiwrite

@@ -1,0 +1,137 @@
+#include "mpiwrite/comm.hpp"
+
+#include <mpi.h>
+
+#include <boost/mpi/collectives.hpp>
+#include <boost/mpi/environment.hpp>
+#include <boost/serialization/string.hpp>
+#include <boost/serialization/vector.hpp>
+#include <functional>
+
+namespace mpiwrite {
+
+// Non-intrusive Boost.Serialization, kept here so the core library needs no Boost.
+template <class Archive>
+void serialize(Archive& ar, RunConfig& c, unsigned /*version*/) {
+  ar & c.files & c.lines & c.text & c.dir & c.pattern & c.threads & c.partition & c.write_mode &
+      c.engine & c.fsync & c.repetitions & c.warmup & c.overwrite & c.cleanup & c.format &
+      c.output & c.per_rank & c.dry_run;
+}
+
+template <class Archive>
+void serialize(Archive& ar, Progression& p, unsigned /*version*/) {
+  ar & p.first & p.count & p.stride;
+}
+
+template <class Archive>
+void serialize(Archive& ar, RankFigures& f, unsigned /*version*/) {
+  ar & f.rank & f.elapsed_s & f.files & f.bytes;
+}
+
+namespace comm {
+
+constexpr int kRoot = 0;
+
+int broadcast_int(const mpi::communicator& world, int value) {
+  mpi::broadcast(world, value, kRoot);
+  return value;
+}
+
+void broadcast_config(const mpi::communicator& world, RunConfig& config) {
+  mpi::broadcast(world, config, kRoot);
+}
+
+void broadcast_string(const mpi::communicator& world, std::string& value) {
+  mpi::broadcast(world, value, kRoot);
+}
+
+Progression scatter_slices(const mpi::communicator& world, const std::vector<Progression>& slices) {
+  Progression mine;
+  if (world.rank() == kRoot) {
+    mpi::scatter(world, slices, mine, kRoot);
+  } else {
+    mpi::scatter(world, mine, kRoot);
+  }
+  return mine;
+}
+
+Agreement agree(const mpi::communicator& world, const std::string& local_failure) {
+  Agreement result;
+  result.all_ok = mpi::all_reduce(world, local_failure.empty(), std::logical_and<bool>());
+  if (result.all_ok) return result;
+  // Only on failure: gather the messages (a rare, slow path).
+  std::vector<std::string> messages;
+  mpi::gather(world, local_failure, messages, kRoot);
+  for (std::size_t rank = 0; rank < messages.size(); ++rank) {
+    if (!messages[rank].empty()) {
+      result.failures.push_back("rank " + std::to_string(rank) + ": " + messages[rank]);
+    }
+  }
+  return result;
+}
+
+std::vector<RankFigures> gather_figures(const mpi::communicator& world, const RankFigures& mine) {
+  std::vector<RankFigures> all;
+  mpi::gather(world, mine, all, kRoot);
+  return all;
+}
+
+void reduce_histogram(const mpi::communicator& world, LatencyHistogram& h) {
+  auto& counts = h.counts();
+  if (world.rank() == kRoot) {
+    auto merged = counts;
+    mpi::reduce(world, counts.data(), static_cast<int>(counts.size()), merged.data(),
+                std::plus<std::uint64_t>(), kRoot);
+    counts = merged;
+  } else {
+    mpi::reduce(world, counts.data(), static_cast<int>(counts.size()),
+                std::plus<std::uint64_t>(), kRoot);
+  }
+  const std::uint64_t count = sum_to_root(world, h.count());
+  const std::uint64_t total = sum_to_root(world, h.total_ns());
+  std::uint64_t max = h.max_ns();
+  if (world.rank() == kRoot) {
+    mpi::reduce(world, h.max_ns(), max, mpi::maximum<std::uint64_t>(), kRoot);
+  } else {
+    mpi::reduce(world, h.max_ns(), mpi::maximum<std::uint64_t>(), kRoot);
+  }
+  h.set_totals(count, total, max);
+}
+
+std::uint64_t sum_to_root(const mpi::communicator& world, std::uint64_t value) {
+  std::uint64_t sum = value;
+  if (world.rank() == kRoot) {
+    mpi::reduce(world, value, sum, std::plus<std::uint64_t>(), kRoot);
+  } else {
+    mpi::reduce(world, value, std::plus<std::uint64_t>(), kRoot);
+  }
+  return sum;
+}
+
+double max_to_root(const mpi::communicator& world, double value) {
+  double max = value;
+  if (world.rank() == kRoot) {
+    mpi::reduce(world, value, max, mpi::maximum<double>(), kRoot);
+  } else {
+    mpi::reduce(world, value, mpi::maximum<double>(), kRoot);
+  }
+  return max;
+}
+
+std::vector<std::string> gather_host_names(const mpi::communicator& world) {
+  std::vector<std::string> names;
+  mpi::gather(world, mpi::environment::processor_name(), names, kRoot);
+  return names;
+}
+
+std::string mpi_library_version() {
+  char text[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+  int length = 0;
+  MPI_Get_library_version(text, &length);
+  std::string version(text, static_cast<std::size_t>(length));
+  // Open MPI appends release details on further lines; the first line names the library.
+  return version.substr(0, version.find_first_of("\r\n,"));
+}
+
+}  // namespace comm
+}  // namespace mpiwrite

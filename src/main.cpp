@@ -1,0 +1,21 @@
+// mpiwrite: starts MPI, runs the coordinator, and is the last resort for the unexpected.
+#include <boost/mpi/communicator.hpp>
+#include <boost/mpi/environment.hpp>
+#include <exception>
+#include <iostream>
+
+#include "mpiwrite/app.hpp"
+
+int main(int argc, char** argv) {
+  // Writer threads never call MPI; only the main thread does.
+  boost::mpi::environment env(argc, argv, boost::mpi::threading::funneled);
+  boost::mpi::communicator world;
+  try {
+    return mpiwrite::run(argc, argv, world, std::cout, std::cerr);
+  } catch (const std::exception& e) {
+    // Reaching here means a rank left the collective path: abort the job rather than hang it.
+    std::cerr << "mpiwrite: internal error on rank " << world.rank() << ": " << e.what() << '\n';
+    env.abort(1);
+  }
+  return 1;
+}

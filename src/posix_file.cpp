@@ -1,0 +1,70 @@
+#include "mpiwrite/posix_file.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+#include "mpiwrite/errors.hpp"
+
+namespace mpiwrite {
+
+UniqueFd::~UniqueFd() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+int UniqueFd::close() {
+  const int fd = std::exchange(fd_, -1);
+  // close() is not retried on EINTR: on Linux the descriptor is released either way.
+  return fd >= 0 && ::close(fd) != 0 ? errno : 0;
+}
+
+int write_all(int fd, const char* data, std::size_t size) {
+  while (size > 0) {
+    const ssize_t written = ::write(fd, data, size);
+    if (written < 0) {
+      if (errno == EINTR) continue;
+      return errno;
+    }
+    if (written == 0) return ENOSPC;
+    data += written;
+    size -= static_cast<std::size_t>(written);
+  }
+  return 0;
+}
+
+UniqueFd open_directory(const std::string& path) {
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (!fd) throw IoError(errno, path, "open directory");
+  return fd;
+}
+
+std::string filesystem_name(unsigned long magic) {
+  switch (magic) {
+    case 0xEF53: return "ext4";  // ext2/3/4 share the magic
+    case 0x01021994: return "tmpfs";
+    case 0x58465342: return "xfs";
+    case 0x9123683E: return "btrfs";
+    case 0x6969: return "nfs";
+    case 0x0BD00BD0: return "lustre";
+    case 0x47504653: return "gpfs";
+    case 0x19830326: return "beegfs";
+    case 0x00C36400: return "ceph";
+    case 0x2FC12FC1: return "zfs";
+    case 0x794C7630: return "overlayfs";
+    case 0x65735546: return "fuse";
+    case 0x73717368: return "squashfs";
+    case 0x858458F6: return "ramfs";
+    default: return fmt::format("0x{:x}", magic);
+  }
+}
+
+std::string filesystem_type(const std::string& path) {
+  struct statfs info {};
+  if (::statfs(path.c_str(), &info) != 0) throw IoError(errno, path, "statfs");
+  return filesystem_name(static_cast<unsigned long>(info.f_type));
+}
+
+}  // namespace mpiwrite

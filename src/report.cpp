@@ -1,0 +1,28 @@
+#include "mpiwrite/report.hpp"
+
+#include <map>
+#include <ostream>
+
+namespace mpiwrite {
+
+std::vector<HostRanks> group_ranks_by_host(const std::vector<std::string>& host_of_rank) {
+  std::vector<HostRanks> hosts;
+  std::map<std::string, std::size_t> position;
+  for (std::size_t rank = 0; rank < host_of_rank.size(); ++rank) {
+    const auto [it, inserted] = position.emplace(host_of_rank[rank], hosts.size());
+    if (inserted) hosts.push_back({host_of_rank[rank], {}});
+    hosts[it->second].ranks.push_back(static_cast<int>(rank));
+  }
+  return hosts;
+}
+
+void write_report(const RunReport& report, std::ostream& out) {
+  switch (report.config.format) {
+    case Format::Table: write_table(report, out); break;
+    case Format::Markdown: write_markdown(report, out); break;
+    case Format::Csv: write_csv(report, out); break;
+    case Format::Json: write_json(report, out); break;
+  }
+}
+
+}  // namespace mpiwrite

@@ -1,0 +1,105 @@
+// JSON with a schema version: the full configuration, the context, every repetition with its
+// per-rank figures, and the summary. Field meanings are in docs/metrics.md.
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "mpiwrite/report.hpp"
+
+namespace mpiwrite {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json config_json(const RunConfig& c) {
+  return {{"files", c.files},
+          {"lines", c.lines},
+          {"text", c.text},
+          {"file_size_bytes", c.file_size_bytes()},
+          {"dir", c.dir},
+          {"pattern", c.pattern},
+          {"threads", c.threads},
+          {"partition", to_string(c.partition)},
+          {"write_mode", to_string(c.write_mode)},
+          {"engine", to_string(c.engine)},
+          {"fsync", c.fsync},
+          {"repetitions", c.repetitions},
+          {"warmup", c.warmup},
+          {"overwrite", c.overwrite},
+          {"cleanup", c.cleanup},
+          {"format", to_string(c.format)},
+          {"output", c.output},
+          {"per_rank", c.per_rank}};
+}
+
+Json context_json(const RunContext& x) {
+  Json hosts = Json::array();
+  for (const HostRanks& h : x.hosts) {
+    hosts.push_back({{"host", h.host}, {"rank_count", h.ranks.size()}, {"ranks", h.ranks}});
+  }
+  return {{"mpiwrite_version", x.mpiwrite_version},
+          {"ranks", x.ranks},
+          {"threads_per_rank", x.threads},
+          {"hosts", hosts},
+          {"mpi_library", x.mpi_library},
+          {"directory", x.directory},
+          {"filesystem", x.filesystem},
+          {"started_utc", x.started_utc}};
+}
+
+Json repetition_json(const RepetitionFigures& rep) {
+  Json ranks = Json::array();
+  for (const RankFigures& r : rep.ranks) {
+    ranks.push_back(
+        {{"rank", r.rank}, {"elapsed_s", r.elapsed_s}, {"files", r.files}, {"bytes", r.bytes}});
+  }
+  return {{"index", rep.index},
+          {"slowest_s", rep.slowest_s},
+          {"fastest_s", rep.fastest_s},
+          {"mean_s", rep.mean_s},
+          {"imbalance", rep.imbalance},
+          {"files", rep.files},
+          {"bytes", rep.bytes},
+          {"files_per_s", rep.files_per_s},
+          {"mib_per_s", rep.mib_per_s},
+          {"latency_us",
+           {{"p50", rep.latency.p50_us},
+            {"p90", rep.latency.p90_us},
+            {"p99", rep.latency.p99_us},
+            {"max", rep.latency.max_us},
+            {"mean", rep.latency.mean_us}}},
+          {"ranks", ranks}};
+}
+
+}  // namespace
+
+void write_json(const RunReport& r, std::ostream& out) {
+  Json repetitions = Json::array();
+  for (const RepetitionFigures& rep : r.repetitions) repetitions.push_back(repetition_json(rep));
+  const SeriesSummary& m = r.makespan;
+  Json doc = {
+      {"schema_version", kJsonSchemaVersion},
+      {"config", config_json(r.config)},
+      {"context", context_json(r.context)},
+      {"timing",
+       {{"clock", "std::chrono::steady_clock"},
+        {"phase", "open, writes, optional fsync and close of every file a rank owns"},
+        {"start", "after an MPI barrier, each rank on its own clock"},
+        {"aggregate", "rates are totals divided by the slowest rank's time (makespan)"}}},
+      {"repetitions", repetitions},
+      {"summary",
+       {{"makespan_s",
+         {{"count", m.count},
+          {"mean", m.mean},
+          {"median", m.median},
+          {"min", m.min},
+          {"max", m.max},
+          {"stddev", m.stddev}}}}},
+      {"cleanup",
+       {{"ran", r.cleanup.ran},
+        {"elapsed_s", r.cleanup.elapsed_s},
+        {"files_removed", r.cleanup.files_removed}}}};
+  out << doc.dump(2) << '\n';
+}
+
+}  // namespace mpiwrite

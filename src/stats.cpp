@@ -1,0 +1,68 @@
+#include "mpiwrite/stats.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace mpiwrite {
+
+namespace {
+
+constexpr double kMiB = 1024.0 * 1024.0;
+
+double us(std::uint64_t ns) { return static_cast<double>(ns) / 1e3; }
+
+// A rate over a duration that may be zero (a rank with no files, or the null engine on a
+// coarse clock): 0 rather than infinity, so reports and JSON stay finite.
+double per_second(double amount, double seconds) { return seconds > 0 ? amount / seconds : 0.0; }
+
+}  // namespace
+
+RepetitionFigures summarize_repetition(unsigned index, std::vector<RankFigures> ranks,
+                                       const LatencyHistogram& merged) {
+  RepetitionFigures r;
+  r.index = index;
+  const auto [fastest, slowest] = std::minmax_element(
+      ranks.begin(), ranks.end(),
+      [](const RankFigures& a, const RankFigures& b) { return a.elapsed_s < b.elapsed_s; });
+  r.slowest_s = slowest->elapsed_s;
+  r.fastest_s = fastest->elapsed_s;
+  double sum = 0;
+  for (const RankFigures& rank : ranks) {
+    sum += rank.elapsed_s;
+    r.files += rank.files;
+    r.bytes += rank.bytes;
+  }
+  r.mean_s = sum / static_cast<double>(ranks.size());
+  r.imbalance = r.fastest_s > 0 ? r.slowest_s / r.fastest_s : 1.0;
+  r.files_per_s = per_second(static_cast<double>(r.files), r.slowest_s);
+  r.mib_per_s = per_second(static_cast<double>(r.bytes) / kMiB, r.slowest_s);
+  r.latency.p50_us = us(merged.percentile_ns(0.50));
+  r.latency.p90_us = us(merged.percentile_ns(0.90));
+  r.latency.p99_us = us(merged.percentile_ns(0.99));
+  r.latency.max_us = us(merged.max_ns());
+  r.latency.mean_us =
+      merged.count() ? us(merged.total_ns()) / static_cast<double>(merged.count()) : 0.0;
+  r.ranks = std::move(ranks);
+  return r;
+}
+
+SeriesSummary summarize_series(std::vector<double> values) {
+  SeriesSummary s;
+  s.count = values.size();
+  if (values.empty()) return s;
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  s.min = values.front();
+  s.max = values.back();
+  s.median = n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+  s.mean = std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(n);
+  if (n > 1) {
+    double squares = 0;
+    for (double v : values) squares += (v - s.mean) * (v - s.mean);
+    s.stddev = std::sqrt(squares / static_cast<double>(n - 1));
+  }
+  return s;
+}
+
+}  // namespace mpiwrite
