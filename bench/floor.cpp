@@ -5,11 +5,18 @@
 // usage: mpiwrite_floor DIR FILES LINES TEXT line|whole PROCESSES THREADS
 // Prints the makespan in seconds: the slowest process's time from a common start signal to
 // its last close(), on steady_clock (the same definition as mpiwrite's).
+//
+// Fairness against mpiwrite: every process is forked, opens DIR and (with THREADS > 1) starts
+// its threads before the start signal, as mpiwrite opens the directory and builds its thread
+// pool before the barrier; so the timed phase holds only the per-file system calls and the
+// wake-up of already running threads, never fork(), clone() or thread stacks.
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <cerrno>
 #include <charconv>
 #include <chrono>
 #include <cstdint>
@@ -26,7 +33,8 @@ struct Range {
   std::uint64_t first, count;
 };
 
-// Block split of [first, first + count) into `parts`; the first count % parts get one more.
+// Block split of [first, first + count) into `parts`; the first count % parts get one more
+// (mpiwrite's default --partition block, for ranks and for the threads of a rank).
 Range block(Range whole, std::uint64_t parts, std::uint64_t part) {
   const std::uint64_t base = whole.count / parts, extra = whole.count % parts;
   return {whole.first + part * base + std::min(part, extra), base + (part < extra ? 1 : 0)};
@@ -43,81 +51,156 @@ bool write_all(int fd, const char* data, std::size_t size) {
   return true;
 }
 
-void write_files(int dir_fd, Range range, std::uint64_t lines, const std::string& line,
-                 const std::string& whole, bool line_mode) {
-  char name[64];
+struct Job {
+  int dir_fd;
+  std::uint64_t lines;
+  const std::string* line;
+  const std::string* whole;
+  bool line_mode;
+};
+
+void write_files(const Job& job, Range range) {
+  char name[64] = "write";  // "write" + up to 20 digits + ".txt"
   for (std::uint64_t index = range.first; index < range.first + range.count; ++index) {
-    char* end = std::to_chars(name, name + 40, index).ptr;
-    std::strcpy(end, ".txt");
-    std::memmove(name + 5, name, static_cast<std::size_t>(end - name) + 5);
-    std::memcpy(name, "write", 5);
-    const int fd = ::openat(dir_fd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    char* end = std::to_chars(name + 5, name + 5 + 20, index).ptr;
+    std::memcpy(end, ".txt", 5);
+    const int fd = ::openat(job.dir_fd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd < 0) { std::perror(name); std::_Exit(1); }
     bool ok = true;
-    if (line_mode) {
-      for (std::uint64_t i = 0; i < lines && ok; ++i) ok = write_all(fd, line.data(), line.size());
+    if (job.line_mode) {
+      for (std::uint64_t i = 0; i < job.lines && ok; ++i) {
+        ok = write_all(fd, job.line->data(), job.line->size());
+      }
     } else {
-      ok = write_all(fd, whole.data(), whole.size());
+      ok = write_all(fd, job.whole->data(), job.whole->size());
     }
     if (!ok || ::close(fd) != 0) { std::perror(name); std::_Exit(1); }
   }
 }
 
+bool parse_count(const char* text, std::uint64_t& value) {
+  const char* end = text + std::strlen(text);
+  const auto [stop, error] = std::from_chars(text, end, value);
+  return error == std::errc{} && stop == end && value >= 1;
+}
+
+// Blocks until `counter` holds `wanted`.
+void wait_until(std::atomic<unsigned>& counter, unsigned wanted) {
+  for (unsigned seen = counter.load(std::memory_order_acquire); seen != wanted;
+       seen = counter.load(std::memory_order_acquire)) {
+    counter.wait(seen, std::memory_order_acquire);
+  }
+}
+
+// One forked process: the part `mine` of the files, on `threads` threads.
+[[noreturn]] void run_process(const std::string& dir, const Job& base, Range mine,
+                              unsigned threads, int go_fd, int result_fd) {
+  Job job = base;
+  job.dir_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (job.dir_fd < 0) { std::perror(dir.c_str()); std::_Exit(1); }
+
+  // Threads are started, and parked on an atomic (a futex wait), before the start signal; each
+  // reports its last close() through `running` and parks again until the clock has stopped, so
+  // neither thread start-up nor teardown is timed (mpiwrite's pool threads exist before its
+  // barrier and outlive its timed phase too).
+  std::atomic<unsigned> ready{0}, running{threads};
+  std::atomic<bool> released{false}, finished{false};
+  std::vector<std::thread> pool;
+  if (threads > 1) {
+    pool.reserve(threads);
+    for (unsigned t = 0; t < threads; ++t) {
+      pool.emplace_back([&, part = block(mine, threads, t)] {
+        if (ready.fetch_add(1, std::memory_order_acq_rel) + 1 == threads) ready.notify_one();
+        released.wait(false, std::memory_order_acquire);
+        write_files(job, part);
+        if (running.fetch_sub(1, std::memory_order_acq_rel) == 1) running.notify_one();
+        finished.wait(false, std::memory_order_acquire);
+      });
+    }
+    wait_until(ready, threads);
+  }
+
+  char byte = 0;
+  if (::read(go_fd, &byte, 1) != 1) std::_Exit(1);  // the common start
+  const auto start = std::chrono::steady_clock::now();
+  if (threads == 1) {
+    write_files(job, mine);
+  } else {
+    released.store(true, std::memory_order_release);
+    released.notify_all();
+    wait_until(running, 0);
+  }
+  const double elapsed =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  finished.store(true, std::memory_order_release);
+  finished.notify_all();
+  for (std::thread& t : pool) t.join();
+  if (::write(result_fd, &elapsed, sizeof elapsed) != sizeof elapsed) std::_Exit(1);
+  std::_Exit(0);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 8) {
-    std::fprintf(stderr, "usage: %s DIR FILES LINES TEXT line|whole PROCESSES THREADS\n", argv[0]);
+  std::uint64_t files = 0, lines = 0, processes = 0, threads = 0;
+  const bool valid = argc == 8 && parse_count(argv[2], files) && parse_count(argv[3], lines) &&
+                     (std::strcmp(argv[5], "line") == 0 || std::strcmp(argv[5], "whole") == 0) &&
+                     parse_count(argv[6], processes) && parse_count(argv[7], threads) &&
+                     processes <= 1024 && threads <= 1024;
+  if (!valid) {
+    std::fprintf(stderr,
+                 "usage: %s DIR FILES LINES TEXT line|whole PROCESSES THREADS\n"
+                 "  (FILES, LINES, PROCESSES, THREADS: whole numbers >= 1)\n",
+                 argc > 0 ? argv[0] : "mpiwrite_floor");
     return 2;
   }
   const std::string dir = argv[1];
-  const std::uint64_t files = std::strtoull(argv[2], nullptr, 10);
-  const std::uint64_t lines = std::strtoull(argv[3], nullptr, 10);
   const std::string line = std::string(argv[4]) + "\n";
   const bool line_mode = std::strcmp(argv[5], "line") == 0;
-  const unsigned processes = static_cast<unsigned>(std::strtoul(argv[6], nullptr, 10));
-  const unsigned threads = static_cast<unsigned>(std::strtoul(argv[7], nullptr, 10));
   std::string whole;
-  if (!line_mode) for (std::uint64_t i = 0; i < lines; ++i) whole += line;
+  if (!line_mode) {
+    whole.reserve(line.size() * lines);
+    for (std::uint64_t i = 0; i < lines; ++i) whole += line;
+  }
+  const Job job{-1, lines, &line, &whole, line_mode};
 
   int go[2], results[2];
   if (::pipe(go) != 0 || ::pipe(results) != 0) { std::perror("pipe"); return 1; }
+  std::fflush(nullptr);
+  unsigned forked = 0;
   for (unsigned p = 0; p < processes; ++p) {
-    if (::fork() != 0) continue;
-    const int dir_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dir_fd < 0) { std::perror(dir.c_str()); std::_Exit(1); }
-    const Range mine = block({1, files}, processes, p);
-    char byte;
-    if (::read(go[0], &byte, 1) != 1) std::_Exit(1);  // the common start
-    const auto start = std::chrono::steady_clock::now();
-    if (threads == 1) {
-      write_files(dir_fd, mine, lines, line, whole, line_mode);
-    } else {
-      std::vector<std::thread> pool;
-      for (unsigned t = 0; t < threads; ++t) {
-        pool.emplace_back(write_files, dir_fd, block(mine, threads, t), lines, std::cref(line),
-                          std::cref(whole), line_mode);
-      }
-      for (std::thread& t : pool) t.join();
+    const pid_t pid = ::fork();
+    if (pid < 0) { std::perror("fork"); break; }
+    if (pid == 0) {
+      run_process(dir, job, block({1, files}, processes, p), static_cast<unsigned>(threads),
+                  go[0], results[1]);
     }
-    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (::write(results[1], &elapsed, sizeof elapsed) != sizeof elapsed) std::_Exit(1);
-    std::_Exit(0);
+    ++forked;
   }
-  // Children are forked and waiting: release them together.
-  const std::string bytes(processes, 'g');
-  if (::write(go[1], bytes.data(), bytes.size()) != static_cast<ssize_t>(bytes.size())) return 1;
-  double makespan = 0;
-  int failed = 0;
-  for (unsigned p = 0; p < processes; ++p) {
+  // Children are forked and waiting: release them together (a child that died early leaves its
+  // byte in the pipe; the parent holds the read end, so this write cannot raise SIGPIPE).
+  const std::string bytes(forked, 'g');
+  const bool released =
+      ::write(go[1], bytes.data(), bytes.size()) == static_cast<ssize_t>(bytes.size());
+  if (!released) std::perror("write start signal");
+  bool failed = forked != processes || !released;
+  for (unsigned p = 0; p < forked; ++p) {
     int status = 0;
-    ::wait(&status);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) failed = 1;
+    if (::wait(&status) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) failed = true;
   }
   ::close(results[1]);
-  double elapsed = 0;
-  while (::read(results[0], &elapsed, sizeof elapsed) == sizeof elapsed) makespan = std::max(makespan, elapsed);
-  if (failed) return 1;
+  double makespan = 0, elapsed = 0;
+  unsigned reported = 0;
+  while (::read(results[0], &elapsed, sizeof elapsed) == sizeof elapsed) {
+    makespan = std::max(makespan, elapsed);
+    ++reported;
+  }
+  if (failed || reported != processes) {
+    std::fprintf(stderr, "mpiwrite_floor: %llu of %llu process(es) failed\n",
+                 static_cast<unsigned long long>(processes - reported),
+                 static_cast<unsigned long long>(processes));
+    return 1;
+  }
   std::printf("%.9f\n", makespan);
   return 0;
 }

@@ -1,7 +1,8 @@
 #include "mpiwrite/cli.hpp"
 
 #include <CLI/CLI.hpp>
-#include <map>
+#include <cctype>
+#include <charconv>
 #include <sstream>
 
 #include "mpiwrite/errors.hpp"
@@ -20,6 +21,25 @@ struct EnumText {
   std::string format{to_string(Format::Table)};
 };
 
+// A whole number in [min, max], with a message that says which rule the text broke (CLI11's
+// Range would call "abc" out of range).
+CLI::Validator whole_number(std::uint64_t min, std::uint64_t max) {
+  return CLI::Validator(
+      [min, max](std::string& text) -> std::string {
+        std::uint64_t value = 0;
+        const char* end = text.data() + text.size();
+        const auto [stop, error] = std::from_chars(text.data(), end, value);
+        if (!text.empty() && text.front() == '-') return text + " is negative";
+        if (error == std::errc::result_out_of_range) return text + " is too large";
+        if (error != std::errc{} || stop != end) return text + " is not a whole number";
+        if (value < min || value > max) {
+          return text + " is not between " + std::to_string(min) + " and " + std::to_string(max);
+        }
+        return {};
+      },
+      "[" + std::to_string(min) + "-" + std::to_string(max) + "]");
+}
+
 template <typename Enum>
 CLI::IsMember choices(std::initializer_list<Enum> values) {
   std::vector<std::string> names;
@@ -28,7 +48,8 @@ CLI::IsMember choices(std::initializer_list<Enum> values) {
 }
 
 template <typename Enum>
-Enum from_name(const std::string& name, std::initializer_list<Enum> values) {
+Enum from_name(std::string name, std::initializer_list<Enum> values) {
+  for (char& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
   for (Enum value : values) {
     if (to_string(value) == name) return value;
   }
@@ -37,9 +58,9 @@ Enum from_name(const std::string& name, std::initializer_list<Enum> values) {
 
 void add_options(CLI::App& app, RunConfig& c, EnumText& e) {
   app.add_option("-n,--files", c.files, "Number of files, named by 1-based global index")
-      ->capture_default_str()->check(CLI::Range(std::uint64_t{1}, kMaxFiles));
+      ->capture_default_str()->check(whole_number(1, kMaxFiles));
   app.add_option("-l,--lines", c.lines, "Lines per file")
-      ->capture_default_str()->check(CLI::Range(std::uint64_t{1}, kMaxLines));
+      ->capture_default_str()->check(whole_number(1, kMaxLines));
   app.add_option("--text", c.text, "Text of every line (a newline is added)")
       ->capture_default_str();
   app.add_option("-d,--dir", c.dir, "Directory for the files (created if missing, not its parents)")
@@ -47,7 +68,7 @@ void add_options(CLI::App& app, RunConfig& c, EnumText& e) {
   app.add_option("--pattern", c.pattern, "File name pattern; {} is the 1-based index")
       ->capture_default_str();
   app.add_option("-t,--threads", c.threads, "Writer threads per rank (1 = sequential)")
-      ->capture_default_str()->check(CLI::Range(1u, kMaxThreads));
+      ->capture_default_str()->check(whole_number(1, kMaxThreads));
   app.add_option("--partition", e.partition, "How files are split across ranks and threads")
       ->capture_default_str()->check(choices({Partition::Block, Partition::Cyclic}));
   app.add_option("--write-mode", e.write_mode,
@@ -57,9 +78,9 @@ void add_options(CLI::App& app, RunConfig& c, EnumText& e) {
       ->capture_default_str()->check(choices({Engine::Posix, Engine::Null}));
   app.add_flag("--fsync", c.fsync, "fsync() each file before close, inside the timed phase");
   app.add_option("-r,--repetitions", c.repetitions, "Timed repetitions")
-      ->capture_default_str()->check(CLI::Range(1u, kMaxRepetitions));
+      ->capture_default_str()->check(whole_number(1, kMaxRepetitions));
   app.add_option("--warmup", c.warmup, "Untimed repetitions before the timed ones")
-      ->capture_default_str()->check(CLI::Range(0u, kMaxRepetitions));
+      ->capture_default_str()->check(whole_number(0, kMaxRepetitions));
   app.add_flag("--overwrite", c.overwrite,
                "Truncate and rewrite the same files every repetition (the seed's re-run) "
                "instead of creating fresh ones");

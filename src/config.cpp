@@ -27,7 +27,12 @@ void validate(const RunConfig& c) {
           fmt::format("--lines x (length of --text + 1) must be at most {} bytes per file",
                       kMaxFileSizeBytes));
   require(!c.dir.empty(), "--dir must not be empty");
-  parse_pattern(c.pattern);  // throws UsageError with its own message
+  const FilePattern pattern = parse_pattern(c.pattern);  // throws UsageError with its own message
+  const std::size_t longest_name =
+      pattern.prefix.size() + std::to_string(c.files).size() + pattern.suffix.size();
+  require(longest_name <= kMaxNameBytes,
+          fmt::format("--pattern gives names of up to {} bytes; file names are limited to {}",
+                      longest_name, kMaxNameBytes));
   require(c.threads >= 1 && c.threads <= kMaxThreads,
           fmt::format("--threads must be between 1 and {}", kMaxThreads));
   require(c.repetitions >= 1 && c.repetitions <= kMaxRepetitions,

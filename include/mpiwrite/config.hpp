@@ -18,6 +18,7 @@ inline constexpr std::uint64_t kMaxFiles = 1'000'000'000'000;  // 10^12
 inline constexpr std::uint64_t kMaxLines = 1'000'000'000;
 inline constexpr std::uint64_t kMaxFileSizeBytes = std::uint64_t{1} << 30;  // 1 GiB
 inline constexpr unsigned kMaxThreads = 1024;
+inline constexpr std::size_t kMaxNameBytes = 255;  // NAME_MAX on Linux file systems
 inline constexpr unsigned kMaxRepetitions = 1'000'000;
 
 struct RunConfig {

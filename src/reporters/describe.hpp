@@ -23,7 +23,7 @@ inline std::string layout(const RunReport& r) {
 inline std::string workload(const RunConfig& c) {
   const std::uint64_t line = c.text.size() + 1;
   const std::string writes = c.write_mode == WriteMode::Line
-                                 ? fmt::format("{} of {} B each", plural(c.lines, "write()"), line)
+                                 ? fmt::format("{} of {} B each", plural(c.lines, "write"), line)
                                  : std::string("one write() each");
   return fmt::format("{} of {} B ({}{}), {} partition, {} engine",
                      plural(c.files, "file"), c.file_size_bytes(), writes,

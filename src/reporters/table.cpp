@@ -33,8 +33,8 @@ void write_rows(const RunReport& r, std::ostream& out) {
                rep.latency.p99_us, rep.latency.max_us);
     if (!r.config.per_rank) continue;
     for (const RankFigures& rank : rep.ranks) {
-      fmt::print(out, "{:>5} {:>12.6f} {:>12} {:>12} {:>9} {:>12} files, {} bytes\n", "", rank.elapsed_s,
-                 "", "", fmt::format("rank {}", rank.rank), rank.files, rank.bytes);
+      fmt::print(out, "{:>5} {:>12.6f}   rank {}: {} files, {} bytes\n", "", rank.elapsed_s,
+                 rank.rank, rank.files, rank.bytes);
     }
   }
 }

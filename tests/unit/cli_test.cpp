@@ -1,0 +1,127 @@
+#include "mpiwrite/cli.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "mpiwrite/errors.hpp"
+
+namespace mpiwrite {
+namespace {
+
+CliOutcome parse(std::vector<std::string> words) {
+  words.insert(words.begin(), "mpiwrite");
+  std::vector<const char*> argv;
+  for (const std::string& w : words) argv.push_back(w.c_str());
+  return parse_command_line(static_cast<int>(argv.size()), argv.data());
+}
+
+TEST(Cli, DefaultsAreTheSeedWorkload) {
+  const CliOutcome out = parse({});
+  ASSERT_TRUE(out.run) << out.message;
+  const RunConfig& c = out.config;
+  EXPECT_EQ(c.files, 100u);
+  EXPECT_EQ(c.lines, 100u);
+  EXPECT_EQ(c.text, "Hello, world!");
+  EXPECT_EQ(c.dir, "mpiwrite-data");
+  EXPECT_EQ(c.pattern, "write{}.txt");
+  EXPECT_EQ(c.threads, 1u);
+  EXPECT_EQ(c.partition, Partition::Block);
+  EXPECT_EQ(c.write_mode, WriteMode::Line);
+  EXPECT_EQ(c.engine, Engine::Posix);
+  EXPECT_EQ(c.repetitions, 1u);
+  EXPECT_EQ(c.warmup, 0u);
+  EXPECT_EQ(c.format, Format::Table);
+  EXPECT_FALSE(c.fsync || c.overwrite || c.cleanup || c.per_rank || c.dry_run);
+  EXPECT_EQ(c.file_size_bytes(), 1400u);
+}
+
+TEST(Cli, ReadsEveryOption) {
+  const CliOutcome out =
+      parse({"-n", "7", "-l", "3", "--text", "abc", "-d", "/tmp/x", "--pattern", "f{}.dat", "-t",
+             "3", "--partition", "cyclic", "--write-mode", "WHOLE", "--engine", "null", "--fsync",
+             "-r", "5", "--warmup", "2", "--overwrite", "--cleanup", "--format", "json", "-o",
+             "r.json", "--per-rank"});
+  ASSERT_TRUE(out.run) << out.message;
+  const RunConfig& c = out.config;
+  EXPECT_EQ(c.files, 7u);
+  EXPECT_EQ(c.lines, 3u);
+  EXPECT_EQ(c.text, "abc");
+  EXPECT_EQ(c.dir, "/tmp/x");
+  EXPECT_EQ(c.pattern, "f{}.dat");
+  EXPECT_EQ(c.threads, 3u);
+  EXPECT_EQ(c.partition, Partition::Cyclic);
+  EXPECT_EQ(c.write_mode, WriteMode::Whole);
+  EXPECT_EQ(c.engine, Engine::Null);
+  EXPECT_EQ(c.repetitions, 5u);
+  EXPECT_EQ(c.warmup, 2u);
+  EXPECT_EQ(c.format, Format::Json);
+  EXPECT_EQ(c.output, "r.json");
+  EXPECT_TRUE(c.fsync && c.overwrite && c.cleanup && c.per_rank);
+  EXPECT_TRUE(parse({"--dry-run"}).config.dry_run);
+}
+
+struct BadInput {
+  std::vector<std::string> words;
+  std::string expected;  // a part of the one-line message
+};
+
+class CliRejects : public ::testing::TestWithParam<BadInput> {};
+
+TEST_P(CliRejects, WithUsageExitCodeAndOneMessage) {
+  const CliOutcome out = parse(GetParam().words);
+  EXPECT_FALSE(out.run);
+  EXPECT_EQ(out.exit_code, kExitUsage);
+  EXPECT_NE(out.message.find(GetParam().expected), std::string::npos) << out.message;
+  EXPECT_EQ(out.message.rfind("mpiwrite: error: ", 0), 0u) << out.message;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cli, CliRejects,
+    ::testing::Values(
+        BadInput{{"--files", "0"}, "--files: 0 is not between 1 and"},
+        BadInput{{"--files", "-3"}, "--files: -3 is negative"},
+        BadInput{{"--files", "abc"}, "--files: abc is not a whole number"},
+        BadInput{{"--files", "1e3"}, "not a whole number"},
+        BadInput{{"--files", "99999999999999999999"}, "too large"},
+        BadInput{{"--threads", "0"}, "--threads: 0 is not between 1 and 1024"},
+        BadInput{{"--threads", "1025"}, "--threads"},
+        BadInput{{"--lines", "0"}, "--lines"},
+        BadInput{{"-r", "0"}, "--repetitions"},
+        BadInput{{"--warmup", "-1"}, "--warmup: -1 is negative"},
+        BadInput{{"--pattern", "write.txt"}, "--pattern must contain {}"},
+        BadInput{{"--pattern", "a/{}"}, "no '/'"},
+        BadInput{{"--format", "xml"}, "--format: xml not in {table,markdown,csv,json}"},
+        BadInput{{"--partition", "random"}, "--partition"},
+        BadInput{{"--text", ""}, "--text must not be empty"},
+        BadInput{{"--lines", "1000000000"}, "bytes per file"},
+        BadInput{{"--dry-run", "--output", "x"}, "cannot be combined"},
+        BadInput{{"--no-such-option"}, "no-such-option"},
+        BadInput{{"stray"}, "stray"}));
+
+TEST(Cli, HelpAndVersionExitZeroWithTextForStdout) {
+  const CliOutcome help = parse({"--help"});
+  EXPECT_FALSE(help.run);
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_NE(help.message.find("--files"), std::string::npos);
+  EXPECT_NE(help.message.find("=100"), std::string::npos);  // defaults are listed
+  const CliOutcome version = parse({"--version"});
+  EXPECT_EQ(version.exit_code, 0);
+  EXPECT_EQ(version.message.rfind("mpiwrite ", 0), 0u);
+}
+
+TEST(Validate, HoldsConfigsBuiltInCodeToTheSameRules) {
+  RunConfig c;
+  EXPECT_NO_THROW(validate(c));
+  c.text = "two\nlines";
+  EXPECT_THROW(validate(c), UsageError);
+  c = RunConfig{};
+  c.pattern = std::string(252, 'x') + "{}";  // 252 + 3 digits of 100 = 255: fits
+  EXPECT_NO_THROW(validate(c));
+  c.files = 1000;  // 4 digits: 256 bytes, over NAME_MAX
+  EXPECT_THROW(validate(c), UsageError);
+}
+
+}  // namespace
+}  // namespace mpiwrite

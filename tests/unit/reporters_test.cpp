@@ -1,0 +1,94 @@
+// Each reporter against a golden file. To accept an intended change of format, run the test
+// with MPIWRITE_UPDATE_GOLDEN=1 and review the diff of tests/golden/.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "mpiwrite/report.hpp"
+#include "temp_dir.hpp"
+
+namespace mpiwrite {
+namespace {
+
+RunReport sample_report(Format format, bool per_rank) {
+  RunReport r;
+  r.config.files = 100;
+  r.config.repetitions = 2;
+  r.config.format = format;
+  r.config.per_rank = per_rank;
+  r.context = {"0.1.0", 2, 1, {{"node1", {0, 1}}}, "Open MPI v4.1.4", "/data/mpiwrite-data",
+               "ext4", "2026-11-30T12:00:00Z"};
+  LatencyHistogram h;
+  for (int i = 1; i <= 100; ++i) h.record(static_cast<std::uint64_t>(i) * 1000);
+  r.repetitions.push_back(summarize_repetition(1, {{0, 0.004, 50, 70000}, {1, 0.005, 50, 70000}}, h));
+  r.repetitions.push_back(summarize_repetition(2, {{0, 0.003, 50, 70000}, {1, 0.006, 50, 70000}}, h));
+  r.makespan = summarize_series({0.005, 0.006});
+  r.cleanup = {true, 0.0025, 100};
+  return r;
+}
+
+void expect_golden(const std::string& name, const std::string& actual) {
+  const std::string path = std::string(MPIWRITE_GOLDEN_DIR) + "/" + name;
+  if (std::getenv("MPIWRITE_UPDATE_GOLDEN")) {
+    std::ofstream(path, std::ios::binary) << actual;
+    GTEST_SKIP() << "updated " << path;
+  }
+  EXPECT_EQ(actual, testing::read_file(path)) << "differs from " << path;
+}
+
+std::string render(const RunReport& report) {
+  std::ostringstream out;
+  write_report(report, out);
+  return out.str();
+}
+
+TEST(Reporters, Table) { expect_golden("table.txt", render(sample_report(Format::Table, false))); }
+TEST(Reporters, TablePerRank) {
+  expect_golden("table_per_rank.txt", render(sample_report(Format::Table, true)));
+}
+TEST(Reporters, Markdown) {
+  expect_golden("markdown.md", render(sample_report(Format::Markdown, true)));
+}
+TEST(Reporters, Csv) { expect_golden("report.csv", render(sample_report(Format::Csv, true))); }
+TEST(Reporters, Json) { expect_golden("report.json", render(sample_report(Format::Json, false))); }
+
+TEST(Reporters, JsonParsesAndCarriesSchemaConfigContextAndRanks) {
+  const auto doc = nlohmann::json::parse(render(sample_report(Format::Json, false)));
+  EXPECT_EQ(doc.at("schema_version"), kJsonSchemaVersion);
+  EXPECT_EQ(doc.at("config").at("files"), 100);
+  EXPECT_EQ(doc.at("context").at("hosts").at(0).at("rank_count"), 2);
+  EXPECT_EQ(doc.at("repetitions").size(), 2u);
+  EXPECT_EQ(doc.at("repetitions").at(1).at("ranks").at(1).at("elapsed_s"), 0.006);
+  EXPECT_DOUBLE_EQ(doc.at("repetitions").at(1).at("files_per_s").get<double>(), 100 / 0.006);
+  EXPECT_EQ(doc.at("summary").at("makespan_s").at("median"), 0.0055);
+}
+
+TEST(Reporters, CsvRowsHaveTheHeaderColumnCount) {
+  std::istringstream lines(render(sample_report(Format::Csv, true)));
+  std::string line;
+  std::getline(lines, line);
+  EXPECT_EQ(line, kCsvHeader);
+  const auto columns = [](const std::string& l) { return std::count(l.begin(), l.end(), ','); };
+  const auto expected = columns(line);
+  int rows = 0;
+  while (std::getline(lines, line)) {
+    EXPECT_EQ(columns(line), expected) << line;
+    ++rows;
+  }
+  EXPECT_EQ(rows, 2 + 4 + 5);  // repetitions, rank rows, summary rows
+}
+
+TEST(GroupRanksByHost, KeepsFirstRankOrder) {
+  const auto hosts = group_ranks_by_host({"b", "a", "b", "a", "c"});
+  ASSERT_EQ(hosts.size(), 3u);
+  EXPECT_EQ(hosts[0].host, "b");
+  EXPECT_EQ(hosts[0].ranks, (std::vector<int>{0, 2}));
+  EXPECT_EQ(hosts[1].ranks, (std::vector<int>{1, 3}));
+  EXPECT_EQ(hosts[2].ranks, (std::vector<int>{4}));
+}
+
+}  // namespace
+}  // namespace mpiwrite

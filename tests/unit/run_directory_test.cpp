@@ -1,0 +1,108 @@
+#include "mpiwrite/run_directory.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <filesystem>
+
+#include "mpiwrite/errors.hpp"
+#include "temp_dir.hpp"
+
+namespace mpiwrite {
+namespace {
+
+using testing::TempDir;
+namespace fs = std::filesystem;
+
+RunConfig config_in(const std::string& dir) {
+  RunConfig c;
+  c.dir = dir;
+  c.files = 10;
+  return c;
+}
+
+TEST(PrepareDirectory, CreatesAMissingDirectoryButNotItsParents) {
+  TempDir tmp;
+  const PreparedDirectory made = prepare_directory(config_in(tmp / "new"));
+  EXPECT_TRUE(made.created);
+  EXPECT_TRUE(fs::is_directory(tmp / "new"));
+  EXPECT_EQ(made.path, fs::canonical(tmp / "new").string());
+  EXPECT_FALSE(made.filesystem.empty());
+  try {
+    prepare_directory(config_in(tmp / "missing/child"));
+    FAIL() << "created a parent";
+  } catch (const IoError& e) {
+    EXPECT_EQ(e.code().value(), ENOENT);
+    EXPECT_EQ(e.path(), tmp / "missing/child");
+  }
+  EXPECT_FALSE(fs::exists(tmp / "missing"));
+}
+
+TEST(PrepareDirectory, RejectsAFileOrAnExistingTargetName) {
+  TempDir tmp;
+  testing::write_text(tmp / "plain", "x");
+  EXPECT_THROW(prepare_directory(config_in(tmp / "plain")), IoError);
+  testing::write_text(tmp / "write10.txt", "mine");
+  testing::write_text(tmp / "write11.txt", "outside --files");
+  testing::write_text(tmp / "write07.txt", "leading zero: not a generated name");
+  RunConfig c = config_in(tmp.path());
+  EXPECT_THROW(prepare_directory(c), UsageError);
+  c.overwrite = true;
+  EXPECT_NO_THROW(prepare_directory(c));
+  c.overwrite = false;
+  c.files = 9;
+  EXPECT_NO_THROW(prepare_directory(c));  // write10 is not a name of a 9-file run
+  EXPECT_EQ(testing::read_file(tmp / "write10.txt"), "mine");
+}
+
+TEST(PlanRepetitions, OnlyTheLastTimedRepetitionWritesIntoTheDirectory) {
+  RunConfig c;
+  c.warmup = 1;
+  c.repetitions = 3;
+  const auto plans = plan_repetitions(c, "/d", "id");
+  ASSERT_EQ(plans.size(), 4u);
+  EXPECT_EQ(plans[0].dir, "/d/.mpiwrite-id-w1");
+  EXPECT_FALSE(plans[0].timed);
+  EXPECT_EQ(plans[1].dir, "/d/.mpiwrite-id-r1");
+  EXPECT_TRUE(plans[1].timed && plans[1].scratch);
+  EXPECT_EQ(plans[2].number, 2u);
+  EXPECT_EQ(plans[3].dir, "/d");
+  EXPECT_TRUE(plans[3].timed);
+  EXPECT_FALSE(plans[3].scratch);
+  EXPECT_EQ(plans[3].number, 3u);
+  c.overwrite = true;
+  for (const RepetitionPlan& p : plan_repetitions(c, "/d", "id")) {
+    EXPECT_EQ(p.dir, "/d");
+    EXPECT_FALSE(p.scratch);
+  }
+}
+
+TEST(RemoveFiles, RemovesOnlyGeneratedNamesAndNeverFollowsALink) {
+  TempDir tmp;
+  TempDir outside;
+  const FilePattern pattern = parse_pattern("write{}.txt");
+  for (int i = 1; i <= 4; ++i) testing::write_text(tmp / ("write" + std::to_string(i) + ".txt"), "x");
+  testing::write_text(tmp / "notes.txt", "foreign");
+  testing::write_text(tmp / "write9.txt", "not in this slice");
+  testing::write_text(outside / "target", "outside --dir");
+  fs::remove(tmp / "write3.txt");
+  fs::create_symlink(outside / "target", tmp / "write3.txt");  // a planted link
+  const std::uint64_t removed = remove_files(tmp.path(), pattern, {1, 5, 1});  // 1..5, 5 missing
+  EXPECT_EQ(removed, 4u);  // 1, 2, the link 3, 4
+  EXPECT_EQ(testing::read_file(tmp / "notes.txt"), "foreign");
+  EXPECT_EQ(testing::read_file(tmp / "write9.txt"), "not in this slice");
+  EXPECT_EQ(testing::read_file(outside / "target"), "outside --dir");
+}
+
+TEST(RemoveDirectory, RefusesADirectoryThatHoldsAnything) {
+  TempDir tmp;
+  make_directory(tmp / "d");
+  testing::write_text(tmp / "d/foreign", "x");
+  EXPECT_THROW(remove_directory(tmp / "d"), IoError);
+  EXPECT_TRUE(fs::exists(tmp / "d/foreign"));
+  EXPECT_THROW(make_directory(tmp / "d"), IoError);  // never reuses a name
+}
+
+}  // namespace
+}  // namespace mpiwrite

@@ -1,0 +1,36 @@
+#include "mpiwrite/thread_pool.hpp"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <stdexcept>
+#include <vector>
+
+namespace mpiwrite {
+namespace {
+
+TEST(ThreadPool, RunsTheTaskOnEveryWorkerOncePerCall) {
+  ThreadPool pool(4);
+  std::vector<std::atomic<int>> runs(4);
+  for (int call = 0; call < 50; ++call) {
+    pool.run_on_all([&](unsigned worker) { ++runs[worker]; });
+  }
+  for (auto& r : runs) EXPECT_EQ(r.load(), 50);
+}
+
+TEST(ThreadPool, AWorkerExceptionReachesTheCallerAfterAllFinish) {
+  ThreadPool pool(3);
+  std::atomic<int> finished{0};
+  EXPECT_THROW(pool.run_on_all([&](unsigned worker) {
+    ++finished;
+    if (worker == 1) throw std::runtime_error("worker 1 failed");
+  }),
+               std::runtime_error);
+  EXPECT_EQ(finished.load(), 3);
+  // The pool is still usable after a failure.
+  pool.run_on_all([&](unsigned) { ++finished; });
+  EXPECT_EQ(finished.load(), 6);
+}
+
+}  // namespace
+}  // namespace mpiwrite

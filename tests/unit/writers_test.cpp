@@ -1,0 +1,147 @@
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <filesystem>
+#include <string>
+
+#include "mpiwrite/posix_file.hpp"
+#include "mpiwrite/writer.hpp"
+#include "temp_dir.hpp"
+
+namespace mpiwrite {
+namespace {
+
+using testing::TempDir;
+
+std::string repeated(const std::string& line, int times) {
+  std::string all;
+  for (int i = 0; i < times; ++i) all += line;
+  return all;
+}
+
+WriteOptions options(unsigned threads, WriteMode mode) {
+  WriteOptions o;
+  o.pattern = parse_pattern("write{}.txt");
+  o.lines = 100;
+  o.text = "Hello, world!";
+  o.mode = mode;
+  o.threads = threads;
+  return o;
+}
+
+SliceResult write_into(const std::string& dir, const WriteOptions& o, const Progression& slice) {
+  const UniqueFd dir_fd = open_directory(dir);
+  return make_writer(o)->write({dir_fd.get(), dir}, slice);
+}
+
+class WritersWrite : public ::testing::TestWithParam<std::tuple<unsigned, WriteMode>> {};
+
+TEST_P(WritersWrite, ExactlyTheSliceWithExactContent) {
+  const auto [threads, mode] = GetParam();
+  TempDir dir;
+  const Progression slice{5, 20, 3};  // 5, 8, ..., 62
+  const SliceResult result = write_into(dir.path(), options(threads, mode), slice);
+  ASSERT_FALSE(result.failure) << result.failure->message();
+  EXPECT_EQ(result.files, 20u);
+  EXPECT_EQ(result.bytes, 20u * 1400u);
+  EXPECT_EQ(result.latency.count(), 20u);
+  const std::string expected = repeated("Hello, world!\n", 100);
+  std::size_t entries = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir.path())) {
+    ++entries;
+    EXPECT_EQ(testing::read_file(entry.path()), expected) << entry.path();
+  }
+  EXPECT_EQ(entries, 20u);
+  for (std::uint64_t i = 0; i < slice.count; ++i) {
+    EXPECT_TRUE(std::filesystem::exists(dir / ("write" + std::to_string(slice.at(i)) + ".txt")));
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(ThreadsAndModes, WritersWrite,
+                         ::testing::Combine(::testing::Values(1u, 3u, 8u),
+                                            ::testing::Values(WriteMode::Line, WriteMode::Whole)));
+
+TEST(Writers, AnExistingFileIsNeverClobberedAndNeverCounted) {
+  for (unsigned threads : {1u, 3u}) {
+    TempDir dir;
+    testing::write_text(dir / "write5.txt", "precious");
+    const SliceResult result = write_into(dir.path(), options(threads, WriteMode::Line), {1, 10, 1});
+    ASSERT_TRUE(result.failure);
+    EXPECT_EQ(result.failure->path, dir / "write5.txt");
+    EXPECT_EQ(result.failure->errno_value, EEXIST);
+    EXPECT_EQ(result.failure->operation, "open");
+    EXPECT_NE(result.failure->message().find("File exists"), std::string::npos);
+    EXPECT_EQ(testing::read_file(dir / "write5.txt"), "precious");
+    // Whatever was counted is on disk, complete.
+    std::uint64_t complete = 0;
+    for (int i = 1; i <= 10; ++i) {
+      if (i != 5 && testing::read_file(dir / ("write" + std::to_string(i) + ".txt")).size() == 1400)
+        ++complete;
+    }
+    EXPECT_EQ(result.files, complete);
+    EXPECT_LT(result.files, 10u);
+  }
+}
+
+TEST(Writers, OverwriteTruncatesExistingFiles) {
+  TempDir dir;
+  testing::write_text(dir / "write1.txt", std::string(5000, 'x'));
+  WriteOptions o = options(1, WriteMode::Whole);
+  o.overwrite = true;
+  const SliceResult result = write_into(dir.path(), o, {1, 2, 1});
+  ASSERT_FALSE(result.failure);
+  EXPECT_EQ(testing::read_file(dir / "write1.txt"), repeated("Hello, world!\n", 100));
+}
+
+TEST(Writers, ARemovedDirectoryGivesErrnoAndPath) {
+  TempDir dir;
+  const std::string gone = dir / "gone";
+  std::filesystem::create_directory(gone);
+  const UniqueFd dir_fd = open_directory(gone);
+  std::filesystem::remove(gone);
+  const SliceResult result = make_writer(options(2, WriteMode::Line))->write({dir_fd.get(), gone}, {1, 4, 1});
+  ASSERT_TRUE(result.failure);
+  EXPECT_EQ(result.failure->errno_value, ENOENT);
+  EXPECT_EQ(result.failure->path.rfind(gone + "/write", 0), 0u);
+  EXPECT_EQ(result.files, 0u);
+}
+
+TEST(Writers, FsyncModeWritesTheSameBytes) {
+  TempDir dir;
+  WriteOptions o = options(1, WriteMode::Line);
+  o.fsync = true;
+  const SliceResult result = write_into(dir.path(), o, {1, 3, 1});
+  ASSERT_FALSE(result.failure);
+  EXPECT_EQ(testing::read_file(dir / "write3.txt").size(), 1400u);
+}
+
+TEST(Writers, NullEngineTouchesNothingButCountsEveryFile) {
+  TempDir dir;
+  WriteOptions o = options(3, WriteMode::Line);
+  o.engine = Engine::Null;
+  const SliceResult result = write_into(dir.path(), o, {1, 1000, 1});
+  EXPECT_FALSE(result.failure);
+  EXPECT_EQ(result.files, 1000u);
+  EXPECT_EQ(result.latency.count(), 1000u);
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
+}
+
+TEST(WriteAll, ReportsTheErrnoOfAFailedWrite) {
+  const int fd = ::open("/dev/full", O_WRONLY | O_CLOEXEC);
+  if (fd < 0) GTEST_SKIP() << "/dev/full is not available";
+  UniqueFd full(fd);
+  EXPECT_EQ(write_all(full.get(), "abc", 3), ENOSPC);
+}
+
+TEST(FilesystemName, KnownMagicNumbers) {
+  EXPECT_EQ(filesystem_name(0xEF53), "ext4");
+  EXPECT_EQ(filesystem_name(0x01021994), "tmpfs");
+  EXPECT_EQ(filesystem_name(0x0BD00BD0), "lustre");
+  EXPECT_EQ(filesystem_name(0x1234), "0x1234");
+  EXPECT_EQ(filesystem_type("/dev/shm"), "tmpfs");
+}
+
+}  // namespace
+}  // namespace mpiwrite
