@@ -6,6 +6,12 @@
 // Prints the makespan in seconds: the slowest process's time from a common start signal to
 // its last close(), on steady_clock (the same definition as mpiwrite's).
 //
+// Diagnostic knob: with MPIWRITE_FLOOR_IDLE_THREADS=K in the environment every process also starts
+// K threads that only sleep, before the start signal (an MPI library starts such helper threads
+// in every rank: Open MPI 4.1 two). It changes no system call of the timed phase, only makes the
+// process multi-threaded, which makes each write() dearer (the kernel's fdget_pos takes
+// f_pos_lock, glibc wraps the call as a cancellation point). Unset or 0: the plain floor.
+//
 // Fairness against mpiwrite: every process is forked, opens DIR and (with THREADS > 1) starts
 // its threads before the start signal, as mpiwrite opens the directory and builds its thread
 // pool before the barrier; so the timed phase holds only the per-file system calls and the
@@ -84,6 +90,17 @@ bool parse_count(const char* text, std::uint64_t& value) {
   return error == std::errc{} && stop == end && value >= 1;
 }
 
+unsigned long idle_threads() {
+  const char* text = std::getenv("MPIWRITE_FLOOR_IDLE_THREADS");
+  std::uint64_t value = 0;
+  if (text == nullptr || *text == '\0' || std::strcmp(text, "0") == 0) return 0;
+  if (!parse_count(text, value) || value > 64) {
+    std::fprintf(stderr, "mpiwrite_floor: MPIWRITE_FLOOR_IDLE_THREADS must be 0..64\n");
+    std::_Exit(2);
+  }
+  return static_cast<unsigned long>(value);
+}
+
 // Blocks until `counter` holds `wanted`.
 void wait_until(std::atomic<unsigned>& counter, unsigned wanted) {
   for (unsigned seen = counter.load(std::memory_order_acquire); seen != wanted;
@@ -94,10 +111,14 @@ void wait_until(std::atomic<unsigned>& counter, unsigned wanted) {
 
 // One forked process: the part `mine` of the files, on `threads` threads.
 [[noreturn]] void run_process(const std::string& dir, const Job& base, Range mine,
-                              unsigned threads, int go_fd, int result_fd) {
+                              unsigned threads, unsigned long idle, int go_fd, int result_fd) {
   Job job = base;
   job.dir_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (job.dir_fd < 0) { std::perror(dir.c_str()); std::_Exit(1); }
+
+  for (unsigned long k = idle; k > 0; --k) {
+    std::thread([] { for (;;) ::pause(); }).detach();  // ended by _Exit
+  }
 
   // Threads are started, and parked on an atomic (a futex wait), before the start signal; each
   // reports its last close() through `running` and parks again until the clock has stopped, so
@@ -163,6 +184,7 @@ int main(int argc, char** argv) {
     for (std::uint64_t i = 0; i < lines; ++i) whole += line;
   }
   const Job job{-1, lines, &line, &whole, line_mode};
+  const unsigned long idle = idle_threads();
 
   int go[2], results[2];
   if (::pipe(go) != 0 || ::pipe(results) != 0) { std::perror("pipe"); return 1; }
@@ -172,7 +194,7 @@ int main(int argc, char** argv) {
     const pid_t pid = ::fork();
     if (pid < 0) { std::perror("fork"); break; }
     if (pid == 0) {
-      run_process(dir, job, block({1, files}, processes, p), static_cast<unsigned>(threads),
+      run_process(dir, job, block({1, files}, processes, p), static_cast<unsigned>(threads), idle,
                   go[0], results[1]);
     }
     ++forked;

@@ -1,0 +1,111 @@
+// The coordinator under a real communicator: run() with injected streams.
+#include "mpiwrite/app.hpp"
+
+#include <gtest/gtest.h>
+
+#include <boost/mpi/collectives.hpp>
+#include <boost/mpi/communicator.hpp>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "../unit/temp_dir.hpp"
+
+namespace mpiwrite {
+namespace {
+
+namespace fs = std::filesystem;
+boost::mpi::communicator world;
+
+struct Outcome {
+  int code;
+  std::string out, err;
+};
+
+Outcome run_with(std::vector<std::string> words) {
+  words.insert(words.begin(), "mpiwrite");
+  std::vector<const char*> argv;
+  for (const std::string& w : words) argv.push_back(w.c_str());
+  std::ostringstream out, err;
+  const int code = run(static_cast<int>(argv.size()), argv.data(), world, out, err);
+  return {code, out.str(), err.str()};
+}
+
+// One directory for all ranks: rank 0 makes it and tells the others.
+class SharedTempDir {
+ public:
+  SharedTempDir() {
+    if (world.rank() == 0) {
+      dir_.emplace();
+      path_ = dir_->path();
+    }
+    boost::mpi::broadcast(world, path_, 0);
+  }
+  ~SharedTempDir() { world.barrier(); }  // nobody leaves before rank 0 removes it
+  const std::string& path() const { return path_; }
+
+ private:
+  std::optional<testing::TempDir> dir_;
+  std::string path_;
+};
+
+TEST(Run, NullEngineCountsEveryFileAndWritesNothing) {
+  SharedTempDir tmp;
+  const Outcome o = run_with({"--engine", "null", "-n", "1001", "-t", "3", "-r", "3",
+                              "--format", "json", "-d", tmp.path() + "/d"});
+  ASSERT_EQ(o.code, 0) << o.err;
+  EXPECT_EQ(o.err, "");
+  if (world.rank() != 0) {
+    EXPECT_EQ(o.out, "");
+    return;
+  }
+  const auto doc = nlohmann::json::parse(o.out);
+  ASSERT_EQ(doc.at("repetitions").size(), 3u);
+  for (const auto& rep : doc.at("repetitions")) {
+    EXPECT_EQ(rep.at("files"), 1001);
+    EXPECT_EQ(rep.at("ranks").size(), static_cast<std::size_t>(world.size()));
+  }
+  EXPECT_EQ(doc.at("context").at("ranks"), world.size());
+  // Scratch directories of the first two repetitions were made and removed; no file exists.
+  EXPECT_TRUE(fs::is_empty(tmp.path() + "/d"));
+}
+
+TEST(Run, WritesTheSeedFilesFromEveryRankAndThread) {
+  SharedTempDir tmp;
+  const Outcome o = run_with({"-n", "37", "-l", "3", "-t", "3", "--partition", "cyclic", "-r",
+                              "2", "--format", "csv", "-d", tmp.path() + "/d"});
+  ASSERT_EQ(o.code, 0) << o.err;
+  if (world.rank() != 0) return;
+  std::size_t count = 0;
+  for (const auto& entry : fs::directory_iterator(tmp.path() + "/d")) {
+    ++count;
+    EXPECT_EQ(testing::read_file(entry.path()), "Hello, world!\nHello, world!\nHello, world!\n");
+  }
+  EXPECT_EQ(count, 37u);  // the last repetition's files only: the first one's were removed
+  EXPECT_NE(o.out.find("repetition,2,,"), std::string::npos);
+}
+
+TEST(Run, BadOptionGivesExitTwoOnEveryRankAndOneMessage) {
+  const Outcome o = run_with({"--files", "abc"});
+  EXPECT_EQ(o.code, 2);
+  if (world.rank() == 0) {
+    EXPECT_EQ(o.err.rfind("mpiwrite: error: --files: abc is not a whole number", 0), 0u) << o.err;
+  } else {
+    EXPECT_EQ(o.err, "");
+  }
+  EXPECT_EQ(o.out, "");
+}
+
+TEST(Run, AnUnusableDirectoryGivesExitOneOnEveryRank) {
+  SharedTempDir tmp;
+  if (world.rank() == 0) testing::write_text(tmp.path() + "/file", "x");
+  world.barrier();
+  const Outcome o = run_with({"-d", tmp.path() + "/file"});
+  EXPECT_EQ(o.code, 1);
+  if (world.rank() == 0) {
+    EXPECT_NE(o.err.find(tmp.path() + "/file: --dir: Not a directory"), std::string::npos) << o.err;
+  }
+}
+
+}  // namespace
+}  // namespace mpiwrite

@@ -1,0 +1,99 @@
+#include "mpiwrite/comm.hpp"
+
+#include <gtest/gtest.h>
+
+#include <boost/mpi/communicator.hpp>
+
+namespace mpiwrite {
+namespace {
+
+boost::mpi::communicator world;
+
+TEST(Agree, AllRanksLearnOfOneFailingRankAndRootGetsItsMessageOnce) {
+  EXPECT_TRUE(comm::agree(world, "").all_ok);
+  const int failing = world.size() - 1;
+  const comm::Agreement a = comm::agree(world, world.rank() == failing ? "disk full" : "");
+  EXPECT_FALSE(a.all_ok);
+  if (world.rank() == 0) {
+    ASSERT_EQ(a.failures.size(), 1u);
+    EXPECT_EQ(a.failures[0], "rank " + std::to_string(failing) + ": disk full");
+  } else {
+    EXPECT_TRUE(a.failures.empty());
+  }
+}
+
+TEST(Agree, EveryFailingRankIsListedInRankOrder) {
+  const comm::Agreement a = comm::agree(world, "rank says " + std::to_string(world.rank()));
+  EXPECT_FALSE(a.all_ok);
+  if (world.rank() == 0) {
+    ASSERT_EQ(a.failures.size(), static_cast<std::size_t>(world.size()));
+    EXPECT_EQ(a.failures.back(), "rank " + std::to_string(world.size() - 1) + ": rank says " +
+                                     std::to_string(world.size() - 1));
+  }
+}
+
+TEST(GatherFigures, ArriveOnRootInRankOrder) {
+  const RankFigures mine{world.rank(), 0.5 * world.rank(), 10u + static_cast<unsigned>(world.rank()), 7};
+  const std::vector<RankFigures> all = comm::gather_figures(world, mine);
+  if (world.rank() != 0) return;
+  ASSERT_EQ(all.size(), static_cast<std::size_t>(world.size()));
+  for (int r = 0; r < world.size(); ++r) {
+    EXPECT_EQ(all[static_cast<std::size_t>(r)].rank, r);
+    EXPECT_EQ(all[static_cast<std::size_t>(r)].elapsed_s, 0.5 * r);
+    EXPECT_EQ(all[static_cast<std::size_t>(r)].files, 10u + static_cast<unsigned>(r));
+  }
+}
+
+TEST(ReduceHistogram, RootHoldsTheMergeOfEveryRank) {
+  LatencyHistogram mine, expected;
+  for (int r = 0; r < world.size(); ++r) {
+    LatencyHistogram& h = r == world.rank() ? mine : expected;
+    for (int i = 0; i <= r; ++i) {
+      const auto value = static_cast<std::uint64_t>(1000 * (r + 1) + i);
+      h.record(value);
+      if (&h == &mine) expected.record(value);
+    }
+  }
+  comm::reduce_histogram(world, mine);
+  if (world.rank() != 0) return;
+  EXPECT_EQ(mine.counts(), expected.counts());
+  EXPECT_EQ(mine.count(), expected.count());
+  EXPECT_EQ(mine.total_ns(), expected.total_ns());
+  EXPECT_EQ(mine.max_ns(), expected.max_ns());
+}
+
+TEST(ScatterSlices, EveryRankGetsItsOwn) {
+  std::vector<Progression> slices;
+  if (world.rank() == 0) {
+    for (int r = 0; r < world.size(); ++r) {
+      slices.push_back({static_cast<std::uint64_t>(r) + 1, 5, static_cast<std::uint64_t>(world.size())});
+    }
+  }
+  const Progression mine = comm::scatter_slices(world, slices);
+  EXPECT_EQ(mine, (Progression{static_cast<std::uint64_t>(world.rank()) + 1, 5,
+                               static_cast<std::uint64_t>(world.size())}));
+}
+
+TEST(BroadcastConfig, EveryFieldArrives) {
+  RunConfig c;
+  if (world.rank() == 0) {
+    c.files = 77;
+    c.text = "root text";
+    c.threads = 3;
+    c.partition = Partition::Cyclic;
+    c.format = Format::Csv;
+    c.output = "out.csv";
+    c.cleanup = true;
+  }
+  comm::broadcast_config(world, c);
+  EXPECT_EQ(c.files, 77u);
+  EXPECT_EQ(c.text, "root text");
+  EXPECT_EQ(c.threads, 3u);
+  EXPECT_EQ(c.partition, Partition::Cyclic);
+  EXPECT_EQ(c.format, Format::Csv);
+  EXPECT_EQ(c.output, "out.csv");
+  EXPECT_TRUE(c.cleanup);
+}
+
+}  // namespace
+}  // namespace mpiwrite

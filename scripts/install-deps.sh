@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs the Debian packages mpiwrite needs to build, run and test. Idempotent: it asks apt
+# only for what is missing. Needs root (or sudo) when something is missing.
+set -euo pipefail
+
+packages=(
+  build-essential cmake
+  openmpi-bin libopenmpi-dev
+  libboost-mpi-dev libboost-serialization-dev
+  libfmt-dev libcli11-dev nlohmann-json3-dev libgtest-dev
+  python3 util-linux procps
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+sudo=()
+[ "$(id -u)" -eq 0 ] || sudo=(sudo)
+echo "install-deps: installing ${missing[*]}"
+"${sudo[@]}" apt-get update -qq
+DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends \
+  "${missing[@]}" >/dev/null

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The JSON report parses, names the ranks and threads, and its totals match the files on disk.
+# shellcheck source=lib.sh
+source "$(dirname "$0")/lib.sh"
+
+note "json report, $RANKS ranks x 3 threads"
+run_mpiwrite -d "$WORK/data" -n 250 -l 7 -t 3 -r 2 --format json --output "$WORK/report.json"
+expect_status 0
+expect_files "$WORK/data" 250 7 "Hello, world!"
+cmp -s "$WORK/out" "$WORK/report.json" || fail "--output differs from standard output"
+ls "$WORK"/report.json.tmp-* >/dev/null 2>&1 && fail "temporary report file left behind"
+python3 - "$WORK/report.json" "$RANKS" "$WORK/data" <<'PY'
+import json, os, sys
+path, ranks, data = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+doc = json.load(open(path))
+def check(cond, what):
+    if not cond:
+        sys.exit(f"FAIL: {what}")
+check(doc["schema_version"] == 1, "schema_version")
+ctx = doc["context"]
+check(ctx["ranks"] == ranks, "context.ranks")
+check(ctx["threads_per_rank"] == 3, "context.threads_per_rank")
+check(sum(h["rank_count"] for h in ctx["hosts"]) == ranks, "hosts cover every rank")
+check(ctx["directory"] == os.path.realpath(data), "context.directory")
+check(ctx["filesystem"] != "", "context.filesystem")
+check("Open MPI" in ctx["mpi_library"], "context.mpi_library")
+check(doc["config"]["files"] == 250 and doc["config"]["lines"] == 7, "config")
+reps = doc["repetitions"]
+check(len(reps) == 2, "two repetitions")
+on_disk = sum(os.path.getsize(os.path.join(data, f)) for f in os.listdir(data))
+for rep in reps:
+    check(rep["files"] == 250, "files per repetition")
+    check(rep["bytes"] == 250 * 7 * 14 == on_disk, "bytes match the files on disk")
+    check(len(rep["ranks"]) == ranks, "one entry per rank")
+    check(sum(r["files"] for r in rep["ranks"]) == 250, "per-rank files add up")
+    check(max(r["elapsed_s"] for r in rep["ranks"]) == rep["slowest_s"], "slowest is the max")
+    check(abs(rep["files_per_s"] - 250 / rep["slowest_s"]) < 1e-6 * rep["files_per_s"],
+          "rate = files / slowest rank")
+    lat = rep["latency_us"]
+    check(0 < lat["p50"] <= lat["p90"] <= lat["p99"] <= lat["max"], "latency percentiles ordered")
+summary = doc["summary"]["makespan_s"]
+check(summary["count"] == 2, "summary count")
+check(summary["min"] <= summary["median"] <= summary["max"], "summary ordered")
+print("json ok")
+PY
+echo "PASS"

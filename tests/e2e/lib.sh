@@ -1,0 +1,46 @@
+# Shared helpers for the end-to-end tests: the real mpiwrite binary under real mpiexec.
+# Environment (set by CTest): MPIWRITE = the binary, MPIEXEC = mpiexec with its flags.
+set -euo pipefail
+
+: "${MPIWRITE:?set MPIWRITE to the mpiwrite binary}"
+: "${MPIEXEC:=mpiexec --oversubscribe}"
+RANKS=${1:-1}
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/mpiwrite-e2e-XXXXXX")
+cleanup_work() { rm -rf "$WORK"; }
+trap cleanup_work EXIT
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+note() { echo "-- $*"; }
+
+# mpiwrite under mpiexec with RANKS ranks; a hang is a failure, not a stuck CI job.
+# Sets STATUS, and leaves stdout/stderr in $WORK/out and $WORK/err.
+run_mpiwrite() {
+  set +e
+  # shellcheck disable=SC2086  # MPIEXEC holds the launcher and its flags
+  timeout --kill-after=10 90 $MPIEXEC -n "$RANKS" "$MPIWRITE" "$@" >"$WORK/out" 2>"$WORK/err"
+  STATUS=$?
+  set -e
+  [ "$STATUS" -ne 124 ] && [ "$STATUS" -ne 137 ] || fail "mpiwrite hung: $*"
+}
+
+expect_status() {
+  [ "$STATUS" -eq "$1" ] || { cat "$WORK/err" >&2; fail "exit code $STATUS, expected $1"; }
+}
+
+# Exactly files PREFIX1SUFFIX .. PREFIX<n>SUFFIX in DIR and nothing else, each with the
+# content LINES lines of TEXT.
+expect_files() {
+  local dir=$1 n=$2 lines=$3 text=$4 prefix=${5:-write} suffix=${6:-.txt}
+  local expected="$WORK/expected" i
+  : >"$expected"
+  for ((i = 0; i < lines; i++)); do printf '%s\n' "$text" >>"$expected"; done
+  local count
+  count=$(find "$dir" -mindepth 1 -maxdepth 1 | wc -l)
+  [ "$count" -eq "$n" ] || fail "$dir holds $count entries, expected $n"
+  for ((i = 1; i <= n; i++)); do
+    cmp -s "$expected" "$dir/$prefix$i$suffix" || fail "$dir/$prefix$i$suffix is missing or wrong"
+  done
+}
+
+# The number of lines of stderr that carry an mpiwrite error.
+error_lines() { grep -c '^mpiwrite: error:' "$WORK/err" || true; }
