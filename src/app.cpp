@@ -180,14 +180,14 @@ class Coordinator {
 
   bool write_one(const RepetitionPlan& plan) {
     std::string failure;
-    UniqueFd dir_fd;
-    guarded([&] { dir_fd = open_directory(plan.dir); }, failure);
+    guarded([&] { writer_->open_target(plan.dir); }, failure);
     if (!fail_unless_agreed(failure)) return false;
 
     world_.barrier();  // all ranks start the timed phase together
     const Clock::time_point start = Clock::now();
-    SliceResult result = writer_->write({dir_fd.get(), plan.dir}, slice_);
+    SliceResult result = writer_->write(slice_);
     const double elapsed_s = seconds_since(start);
+    writer_->close_target();
 
     const RankFigures mine{world_.rank(), elapsed_s, result.files, result.bytes};
     std::vector<RankFigures> figures = comm::gather_figures(world_, mine);

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/syscall.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 
@@ -11,19 +12,35 @@
 
 namespace mpiwrite {
 
+namespace sys {
+
+int openat(int dir_fd, const char* name, int flags, unsigned mode) {
+  return static_cast<int>(::syscall(SYS_openat, dir_fd, name, flags, mode));
+}
+
+long write(int fd, const char* data, std::size_t size) {
+  return ::syscall(SYS_write, fd, data, size);
+}
+
+int close(int fd) { return static_cast<int>(::syscall(SYS_close, fd)); }
+
+int fsync(int fd) { return static_cast<int>(::syscall(SYS_fsync, fd)); }
+
+}  // namespace sys
+
 UniqueFd::~UniqueFd() {
-  if (fd_ >= 0) ::close(fd_);
+  if (fd_ >= 0) sys::close(fd_);
 }
 
 int UniqueFd::close() {
   const int fd = std::exchange(fd_, -1);
   // close() is not retried on EINTR: on Linux the descriptor is released either way.
-  return fd >= 0 && ::close(fd) != 0 ? errno : 0;
+  return fd >= 0 && sys::close(fd) != 0 ? errno : 0;
 }
 
 int write_all(int fd, const char* data, std::size_t size) {
   while (size > 0) {
-    const ssize_t written = ::write(fd, data, size);
+    const long written = sys::write(fd, data, size);
     if (written < 0) {
       if (errno == EINTR) continue;
       return errno;

@@ -2,7 +2,8 @@
 
 namespace mpiwrite {
 
-ThreadPool::ThreadPool(unsigned workers) : errors_(workers) {
+ThreadPool::ThreadPool(unsigned workers, std::function<void(unsigned)> on_start)
+    : errors_(workers), on_start_(std::move(on_start)) {
   threads_.reserve(workers);
   try {
     for (unsigned i = 0; i < workers; ++i) threads_.emplace_back([this, i] { work(i); });
@@ -44,6 +45,7 @@ void ThreadPool::run_on_all(const std::function<void(unsigned)>& task) {
 }
 
 void ThreadPool::work(unsigned index) {
+  if (on_start_) on_start_(index);
   std::uint64_t seen = 0;
   for (;;) {
     const std::function<void(unsigned)>* task = nullptr;

@@ -30,6 +30,17 @@ class UniqueFd {
   int fd_ = -1;
 };
 
+// Direct system calls for the per-file hot path. glibc's openat/write/close/fsync are
+// cancellation points: in a multi-threaded process (every MPI rank is one) each call is wrapped
+// in enabling and disabling asynchronous cancellation. mpiwrite never cancels a thread, so it
+// enters the kernel directly; the system calls themselves are the same. -1 and errno on failure.
+namespace sys {
+int openat(int dir_fd, const char* name, int flags, unsigned mode);
+long write(int fd, const char* data, std::size_t size);
+int close(int fd);
+int fsync(int fd);
+}  // namespace sys
+
 // Writes all `size` bytes, retrying on EINTR and partial writes. Returns 0 or an errno value
 // (ENOSPC for a write that made no progress).
 int write_all(int fd, const char* data, std::size_t size);

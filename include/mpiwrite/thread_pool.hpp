@@ -15,7 +15,9 @@ namespace mpiwrite {
 
 class ThreadPool {
  public:
-  explicit ThreadPool(unsigned workers);
+  // `on_start` runs once on each worker thread before it takes any task (e.g. to give the
+  // thread a private file descriptor table).
+  explicit ThreadPool(unsigned workers, std::function<void(unsigned)> on_start = {});
   ~ThreadPool();
   ThreadPool(const ThreadPool&) = delete;
   ThreadPool& operator=(const ThreadPool&) = delete;
@@ -36,6 +38,7 @@ class ThreadPool {
   unsigned pending_ = 0;
   bool stopping_ = false;
   std::vector<std::exception_ptr> errors_;
+  std::function<void(unsigned)> on_start_;
   std::vector<std::thread> threads_;  // last member: started after the state above exists
 };
 

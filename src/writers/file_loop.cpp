@@ -52,7 +52,7 @@ void FileLoop::run_posix(const WriteTarget& target, const Progression& part,
     if (stop.load(std::memory_order_relaxed)) return;
     const char* name = namer.name(part.at(i));
     const Clock::time_point start = Clock::now();
-    UniqueFd fd(::openat(target.dir_fd, name, open_flags_, 0644));
+    UniqueFd fd(sys::openat(target.dir_fd, name, open_flags_, 0644));
     if (!fd) return fail(name, errno, "open");
     int error = 0;
     if (options_.mode == WriteMode::Line) {
@@ -63,7 +63,7 @@ void FileLoop::run_posix(const WriteTarget& target, const Progression& part,
       error = write_all(fd.get(), whole_.data(), whole_.size());
     }
     const char* operation = "write";
-    if (error == 0 && options_.fsync && ::fsync(fd.get()) != 0) {
+    if (error == 0 && options_.fsync && sys::fsync(fd.get()) != 0) {
       error = errno;
       operation = "fsync";
     }

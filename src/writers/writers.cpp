@@ -1,7 +1,11 @@
-// The two ways a rank drives FileLoop: on its own thread, or on a pool of worker threads that
-// split the rank's slice with the same partition rule the ranks use.
+// The rank's writer: a pool of worker threads, each with a private descriptor table, that split
+// the rank's slice with the same partition rule the ranks use.
+#include <sched.h>
+
+#include <atomic>
 #include <vector>
 
+#include "mpiwrite/posix_file.hpp"
 #include "mpiwrite/thread_pool.hpp"
 #include "mpiwrite/writer.hpp"
 
@@ -9,51 +13,60 @@ namespace mpiwrite {
 
 namespace {
 
-class SequentialWriter final : public Writer {
+class PoolWriter final : public Writer {
  public:
-  explicit SequentialWriter(const WriteOptions& options) : loop_(options) {}
-
-  SliceResult write(const WriteTarget& target, const Progression& slice) override {
-    SliceResult result;
-    std::atomic<bool> stop{false};
-    loop_.run(target, slice, result, stop);
-    return result;
+  explicit PoolWriter(const WriteOptions& options)
+      : loop_(options), partition_(options.partition), workers_(options.threads),
+        pool_(options.threads, [this](unsigned) {
+          if (::unshare(CLONE_FILES) == 0) private_tables_.fetch_add(1);
+        }) {
+    pool_.run_on_all([](unsigned) {});  // every worker has run its start hook
   }
 
- private:
-  FileLoop loop_;
-};
+  void open_target(const std::string& dir) override {
+    dir_path_ = dir;
+    pool_.run_on_all([&](unsigned t) { workers_[t].dir_fd = open_directory(dir); });
+  }
 
-class ThreadPoolWriter final : public Writer {
- public:
-  explicit ThreadPoolWriter(const WriteOptions& options)
-      : loop_(options), partition_(options.partition), pool_(options.threads),
-        results_(options.threads) {}
-
-  SliceResult write(const WriteTarget& target, const Progression& slice) override {
+  SliceResult write(const Progression& slice) override {
     std::atomic<bool> stop{false};
     const unsigned threads = pool_.size();
-    for (SliceResult& r : results_) r = SliceResult{};
     pool_.run_on_all([&](unsigned t) {
-      loop_.run(target, split(slice, threads, t, partition_), results_[t], stop);
+      Worker& w = workers_[t];
+      w.result = SliceResult{};
+      const Progression part = threads == 1 ? slice : split(slice, threads, t, partition_);
+      loop_.run({w.dir_fd.get(), dir_path_}, part, w.result, stop);
     });
     SliceResult total;
-    for (const SliceResult& r : results_) total.merge(r);
+    for (const Worker& w : workers_) total.merge(w.result);
     return total;
   }
 
+  // A descriptor lives in its worker's table, so only that worker may close it.
+  void close_target() override {
+    pool_.run_on_all([&](unsigned t) { workers_[t].dir_fd = UniqueFd(); });
+  }
+
+  bool private_fd_tables() const override { return private_tables_.load() == pool_.size(); }
+
  private:
+  struct Worker {
+    UniqueFd dir_fd;     // valid in this worker's descriptor table only
+    SliceResult result;  // reused: no allocation per repetition
+  };
+
   FileLoop loop_;
   Partition partition_;
-  ThreadPool pool_;
-  std::vector<SliceResult> results_;  // one per worker, reused: no allocation per repetition
+  std::string dir_path_;
+  std::vector<Worker> workers_;
+  std::atomic<unsigned> private_tables_{0};
+  ThreadPool pool_;  // last: its threads use the members above
 };
 
 }  // namespace
 
 std::unique_ptr<Writer> make_writer(const WriteOptions& options) {
-  if (options.threads <= 1) return std::make_unique<SequentialWriter>(options);
-  return std::make_unique<ThreadPoolWriter>(options);
+  return std::make_unique<PoolWriter>(options);
 }
 
 }  // namespace mpiwrite

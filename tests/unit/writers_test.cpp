@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <string>
 
+#include "mpiwrite/errors.hpp"
 #include "mpiwrite/posix_file.hpp"
 #include "mpiwrite/writer.hpp"
 #include "temp_dir.hpp"
@@ -32,8 +33,11 @@ WriteOptions options(unsigned threads, WriteMode mode) {
 }
 
 SliceResult write_into(const std::string& dir, const WriteOptions& o, const Progression& slice) {
-  const UniqueFd dir_fd = open_directory(dir);
-  return make_writer(o)->write({dir_fd.get(), dir}, slice);
+  const auto writer = make_writer(o);
+  writer->open_target(dir);
+  SliceResult result = writer->write(slice);
+  writer->close_target();
+  return result;
 }
 
 class WritersWrite : public ::testing::TestWithParam<std::tuple<unsigned, WriteMode>> {};
@@ -99,13 +103,40 @@ TEST(Writers, ARemovedDirectoryGivesErrnoAndPath) {
   TempDir dir;
   const std::string gone = dir / "gone";
   std::filesystem::create_directory(gone);
-  const UniqueFd dir_fd = open_directory(gone);
+  const auto writer = make_writer(options(2, WriteMode::Line));
+  writer->open_target(gone);
   std::filesystem::remove(gone);
-  const SliceResult result = make_writer(options(2, WriteMode::Line))->write({dir_fd.get(), gone}, {1, 4, 1});
+  const SliceResult result = writer->write({1, 4, 1});
   ASSERT_TRUE(result.failure);
   EXPECT_EQ(result.failure->errno_value, ENOENT);
   EXPECT_EQ(result.failure->path.rfind(gone + "/write", 0), 0u);
   EXPECT_EQ(result.files, 0u);
+}
+
+TEST(Writers, OneWriterServesManyTargetsFromPrivateDescriptorTables) {
+  TempDir a, b;
+  const auto writer = make_writer(options(3, WriteMode::Whole));
+  EXPECT_TRUE(writer->private_fd_tables());
+  for (const TempDir* dir : {&a, &b}) {
+    writer->open_target(dir->path());
+    const SliceResult result = writer->write({1, 9, 1});
+    writer->close_target();
+    ASSERT_FALSE(result.failure) << result.failure->message();
+    EXPECT_EQ(result.files, 9u);
+  }
+  EXPECT_EQ(testing::read_file(b / "write9.txt").size(), 1400u);
+}
+
+TEST(Writers, OpeningAMissingTargetThrowsWithThePath) {
+  TempDir dir;
+  const auto writer = make_writer(options(2, WriteMode::Line));
+  try {
+    writer->open_target(dir / "missing");
+    FAIL() << "no error";
+  } catch (const IoError& e) {
+    EXPECT_EQ(e.path(), dir / "missing");
+    EXPECT_EQ(e.code().value(), ENOENT);
+  }
 }
 
 TEST(Writers, FsyncModeWritesTheSameBytes) {
