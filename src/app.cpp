@@ -132,14 +132,16 @@ class Coordinator {
     }
     slice_ = comm::scatter_slices(world_, slices);
     const std::vector<std::string> hosts = comm::gather_host_names(world_);
-    if (root_) init_report(hosts, started);
+    const std::vector<int> cpus = comm::gather_ints(world_, usable_cpus());
+    if (root_) init_report(hosts, cpus, started);
 
     std::string failure;
     guarded([&] { writer_ = make_writer(write_options_from(config_)); }, failure);
+    if (root_ && writer_) report_.context.private_fd_tables = writer_->private_fd_tables();
     return fail_unless_agreed(failure) ? kContinue : kExitIo;
   }
 
-  void init_report(const std::vector<std::string>& hosts,
+  void init_report(const std::vector<std::string>& hosts, const std::vector<int>& cpus,
                    std::chrono::system_clock::time_point started) {
     report_.config = config_;
     RunContext& x = report_.context;
@@ -150,6 +152,7 @@ class Coordinator {
     x.mpi_library = comm::mpi_library_version();
     x.directory = directory_.path;
     x.filesystem = directory_.filesystem;
+    x.cpus_of_rank = cpus;
     x.started_utc = fmt::format("{:%Y-%m-%dT%H:%M:%SZ}",
                                 std::chrono::time_point_cast<std::chrono::seconds>(started));
   }

@@ -124,6 +124,12 @@ std::vector<std::string> gather_host_names(const mpi::communicator& world) {
   return names;
 }
 
+std::vector<int> gather_ints(const mpi::communicator& world, int mine) {
+  std::vector<int> all;
+  mpi::gather(world, mine, all, kRoot);
+  return all;
+}
+
 std::string mpi_library_version() {
   char text[MPI_MAX_LIBRARY_VERSION_STRING] = {};
   int length = 0;

@@ -1,6 +1,7 @@
 #include "mpiwrite/posix_file.hpp"
 
 #include <fcntl.h>
+#include <sched.h>
 #include <fmt/format.h>
 #include <sys/syscall.h>
 #include <sys/vfs.h>
@@ -82,6 +83,16 @@ std::string filesystem_type(const std::string& path) {
   struct statfs info {};
   if (::statfs(path.c_str(), &info) != 0) throw IoError(errno, path, "statfs");
   return filesystem_name(static_cast<unsigned long>(info.f_type));
+}
+
+}  // namespace mpiwrite
+
+namespace mpiwrite {
+
+int usable_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  return ::sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 0;
 }
 
 }  // namespace mpiwrite

@@ -1,5 +1,7 @@
 #include "mpiwrite/report.hpp"
 
+#include <fmt/format.h>
+
 #include <map>
 #include <ostream>
 
@@ -14,6 +16,21 @@ std::vector<HostRanks> group_ranks_by_host(const std::vector<std::string>& host_
     hosts[it->second].ranks.push_back(static_cast<int>(rank));
   }
   return hosts;
+}
+
+std::vector<std::string> setup_warnings(const RunContext& x) {
+  std::vector<std::string> warnings;
+  for (std::size_t rank = 0; rank < x.cpus_of_rank.size(); ++rank) {
+    const int cpus = x.cpus_of_rank[rank];
+    if (cpus > 0 && static_cast<unsigned>(cpus) < x.threads) {
+      warnings.push_back(fmt::format(
+          "rank {} may run on {} CPU(s) for {} writer threads: its threads share cores. mpirun "
+          "binds ranks to cores by default; use --bind-to none or --map-by slot:PE={}",
+          rank, cpus, x.threads, x.threads));
+      break;  // one line says it; the JSON lists every rank's CPUs
+    }
+  }
+  return warnings;
 }
 
 void write_report(const RunReport& report, std::ostream& out) {

@@ -39,6 +39,7 @@ std::uint64_t sum_to_root(const mpi::communicator& world, std::uint64_t value);
 double max_to_root(const mpi::communicator& world, double value);
 
 std::vector<std::string> gather_host_names(const mpi::communicator& world);
+std::vector<int> gather_ints(const mpi::communicator& world, int mine);  // rank 0 only
 std::string mpi_library_version();
 
 }  // namespace mpiwrite::comm

@@ -52,4 +52,7 @@ UniqueFd open_directory(const std::string& path);
 std::string filesystem_type(const std::string& path);
 std::string filesystem_name(unsigned long magic);  // pure mapping, unit-tested
 
+// The number of CPUs the calling thread may run on (its affinity mask); 0 if unknown.
+int usable_cpus();
+
 }  // namespace mpiwrite

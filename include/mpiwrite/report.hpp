@@ -27,6 +27,8 @@ struct RunContext {
   std::string directory;  // absolute
   std::string filesystem;
   std::string started_utc;  // ISO 8601
+  std::vector<int> cpus_of_rank;  // CPUs each rank may run on (its affinity mask)
+  bool private_fd_tables = true;  // rank 0's writer threads got private descriptor tables
 };
 
 struct CleanupFigures {
@@ -45,6 +47,10 @@ struct RunReport {
 
 // Groups processor names (index = rank) into hosts, in order of each host's first rank.
 std::vector<HostRanks> group_ranks_by_host(const std::vector<std::string>& host_of_rank);
+
+// Warnings about the setup that make figures misleading, e.g. more writer threads than the CPUs
+// a rank is bound to (mpirun binds each rank to one core by default).
+std::vector<std::string> setup_warnings(const RunContext& context);
 
 void write_report(const RunReport& report, std::ostream& out);  // in report.config.format
 void write_table(const RunReport& report, std::ostream& out);

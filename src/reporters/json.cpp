@@ -44,7 +44,10 @@ Json context_json(const RunContext& x) {
           {"mpi_library", x.mpi_library},
           {"directory", x.directory},
           {"filesystem", x.filesystem},
-          {"started_utc", x.started_utc}};
+          {"started_utc", x.started_utc},
+          {"cpus_of_rank", x.cpus_of_rank},
+          {"writer_fd_tables", x.private_fd_tables ? "private" : "shared"},
+          {"warnings", setup_warnings(x)}};
 }
 
 Json repetition_json(const RepetitionFigures& rep) {

@@ -14,7 +14,11 @@ void write_markdown(const RunReport& r, std::ostream& out) {
   fmt::print(out, "- workload: {}\n", describe::workload(r.config));
   fmt::print(out, "- directory: `{}` ({})\n", r.context.directory, r.context.filesystem);
   fmt::print(out, "- runs: {}\n", describe::repetitions(r.config));
-  fmt::print(out, "- timing: {}\n\n", describe::kTiming);
+  fmt::print(out, "- timing: {}\n", describe::kTiming);
+  for (const std::string& warning : setup_warnings(r.context)) {
+    fmt::print(out, "- **warning**: {}\n", warning);
+  }
+  fmt::print(out, "\n");
 
   const SeriesSummary& m = r.makespan;
   fmt::print(out, "| ranks | threads per rank | repetitions | mean time (s) | median (s) | "

@@ -17,7 +17,9 @@ void write_header(const RunReport& r, std::ostream& out) {
   fmt::print(out, "workload:  {}\n", describe::workload(r.config));
   fmt::print(out, "directory: {} ({})\n", x.directory, x.filesystem);
   fmt::print(out, "runs:      {}\n", describe::repetitions(r.config));
-  fmt::print(out, "timing:    {}\n\n", describe::kTiming);
+  fmt::print(out, "timing:    {}\n", describe::kTiming);
+  for (const std::string& warning : setup_warnings(x)) fmt::print(out, "WARNING:   {}\n", warning);
+  fmt::print(out, "\n");
 }
 
 void write_rows(const RunReport& r, std::ostream& out) {

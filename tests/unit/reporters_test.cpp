@@ -20,7 +20,7 @@ RunReport sample_report(Format format, bool per_rank) {
   r.config.format = format;
   r.config.per_rank = per_rank;
   r.context = {"0.1.0", 2, 1, {{"node1", {0, 1}}}, "Open MPI v4.1.4", "/data/mpiwrite-data",
-               "ext4", "2026-11-30T12:00:00Z"};
+               "ext4", "2026-11-30T12:00:00Z", {2, 2}, true};
   LatencyHistogram h;
   for (int i = 1; i <= 100; ++i) h.record(static_cast<std::uint64_t>(i) * 1000);
   r.repetitions.push_back(summarize_repetition(1, {{0, 0.004, 50, 70000}, {1, 0.005, 50, 70000}}, h));
@@ -79,6 +79,21 @@ TEST(Reporters, CsvRowsHaveTheHeaderColumnCount) {
     ++rows;
   }
   EXPECT_EQ(rows, 2 + 4 + 5);  // repetitions, rank rows, summary rows
+}
+
+TEST(SetupWarnings, MoreThreadsThanBoundCpusIsSaidOnceInEveryFormat) {
+  RunReport r = sample_report(Format::Table, false);
+  EXPECT_TRUE(setup_warnings(r.context).empty());
+  r.context.threads = 4;
+  r.context.cpus_of_rank = {4, 1};
+  const auto warnings = setup_warnings(r.context);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("rank 1 may run on 1 CPU(s) for 4 writer threads"), std::string::npos);
+  EXPECT_NE(render(r).find("WARNING:   rank 1"), std::string::npos);
+  r.config.format = Format::Markdown;
+  EXPECT_NE(render(r).find("**warning**: rank 1"), std::string::npos);
+  r.config.format = Format::Json;
+  EXPECT_EQ(nlohmann::json::parse(render(r)).at("context").at("warnings").size(), 1u);
 }
 
 TEST(GroupRanksByHost, KeepsFirstRankOrder) {
