@@ -8,7 +8,7 @@ packages=(
   openmpi-bin libopenmpi-dev
   libboost-mpi-dev libboost-serialization-dev
   libfmt-dev libcli11-dev nlohmann-json3-dev libgtest-dev
-  python3 util-linux procps
+  python3 python3-matplotlib util-linux procps
 )
 
 missing=()

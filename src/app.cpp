@@ -2,12 +2,12 @@
 
 #include <fmt/chrono.h>
 #include <fmt/format.h>
-#include <fmt/ostream.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <ostream>
 #include <sstream>
 
@@ -15,9 +15,11 @@
 #include "mpiwrite/comm.hpp"
 #include "mpiwrite/errors.hpp"
 #include "mpiwrite/plan.hpp"
+#include "mpiwrite/points.hpp"
 #include "mpiwrite/posix_file.hpp"
 #include "mpiwrite/report.hpp"
 #include "mpiwrite/run_directory.hpp"
+#include "mpiwrite/shared_counter.hpp"
 #include "mpiwrite/version.hpp"
 #include "mpiwrite/writer.hpp"
 
@@ -25,6 +27,7 @@ namespace mpiwrite {
 
 namespace {
 
+namespace mpi = boost::mpi;
 using Clock = std::chrono::steady_clock;
 constexpr int kContinue = -1;
 
@@ -68,20 +71,29 @@ void write_file_atomically(const std::string& path, const std::string& text) {
   }
 }
 
+// What the ranks of one point need, made once before any step (collectively).
+struct PointResources {
+  mpi::communicator comm;  // ranks 0..p-1 of the world; null on the others
+  Progression slice;        // this rank's files with a static partition
+  Writer* writer = nullptr;
+  SharedCounter* counter = nullptr;  // with --partition dynamic
+};
+
 class Coordinator {
  public:
-  Coordinator(const boost::mpi::communicator& world, std::ostream& out, std::ostream& err)
+  Coordinator(const mpi::communicator& world, std::ostream& out, std::ostream& err)
       : world_(world), root_(world.rank() == 0), out_(out), err_(err) {}
 
   int run(int argc, const char* const* argv) {
     if (int code = configure(argc, argv); code != kContinue) return code;
     if (config_.dry_run) {
-      if (root_) write_plan(config_, world_.size(), out_);
+      if (root_) write_plan(config_, make_points(config_, world_.size()), out_);
       return kExitOk;
     }
     if (int code = prepare(); code != kContinue) return code;
-    const bool written = write_repetitions();
-    const bool removed = remove_scratch_and_cleanup();
+    if (!set_up_points()) return kExitIo;
+    const bool written = run_steps();
+    const bool removed = remove_files_and_directories();
     if (!written || !removed) return kExitIo;
     return root_step([&] { publish_report(); });
   }
@@ -91,7 +103,15 @@ class Coordinator {
   // reported once, not once per rank.
   int configure(int argc, const char* const* argv) {
     CliOutcome cli;
-    if (root_) cli = parse_command_line(argc, argv);
+    if (root_) {
+      cli = parse_command_line(argc, argv);
+      if (cli.run) {
+        guarded([&] { validate_for_world(cli.config, world_.size()); }, cli.message);
+        if (!cli.message.empty()) {
+          cli = {false, cli.config, kExitUsage, "mpiwrite: error: " + cli.message + "\n"};
+        }
+      }
+    }
     const int code = comm::broadcast_int(world_, root_ && !cli.run ? cli.exit_code : kContinue);
     if (code != kContinue) {
       if (root_) (code == kExitOk ? out_ : err_) << cli.message << std::flush;
@@ -111,39 +131,44 @@ class Coordinator {
     return code;
   }
 
+  // Every rank's verdict on a phase; rank 0 prints each failing rank's message once.
+  bool fail_unless_agreed(const std::string& local_failure) {
+    const comm::Agreement agreement = comm::agree(world_, local_failure);
+    if (root_) {
+      for (const std::string& line : agreement.failures) err_ << "mpiwrite: error: " << line << '\n';
+      err_ << std::flush;
+    }
+    return agreement.all_ok;
+  }
+
   int prepare() {
     const auto started = std::chrono::system_clock::now();
+    const auto ticks = static_cast<std::uint64_t>(started.time_since_epoch().count());
+    std::uint64_t seed = config_.seed ? config_.seed : ticks;
     int code = root_step([&] {
       directory_ = prepare_directory(config_);
-      run_id_ = fmt::format("{:x}-{:x}", ::getpid(), started.time_since_epoch().count());
+      run_id_ = fmt::format("{:x}-{:x}", ::getpid(), ticks);
     });
     if (code != kExitOk) return code;
     comm::broadcast_string(world_, directory_.path);
     comm::broadcast_string(world_, run_id_);
-    plans_ = plan_repetitions(config_, directory_.path, run_id_);
+    seed = comm::broadcast_u64(world_, seed);
+    points_ = make_points(config_, world_.size());
+    steps_ = plan_steps(config_, points_, directory_.path, run_id_, seed);
     pattern_ = parse_pattern(config_.pattern);
 
-    std::vector<Progression> slices;
-    if (root_) {
-      for (int rank = 0; rank < world_.size(); ++rank) {
-        slices.push_back(split(whole_run(config_.files), static_cast<std::uint64_t>(world_.size()),
-                               static_cast<std::uint64_t>(rank), config_.partition));
-      }
-    }
-    slice_ = comm::scatter_slices(world_, slices);
     const std::vector<std::string> hosts = comm::gather_host_names(world_);
     const std::vector<int> cpus = comm::gather_ints(world_, usable_cpus());
-    if (root_) init_report(hosts, cpus, started);
-
-    std::string failure;
-    guarded([&] { writer_ = make_writer(write_options_from(config_)); }, failure);
-    if (root_ && writer_) report_.context.private_fd_tables = writer_->private_fd_tables();
-    return fail_unless_agreed(failure) ? kContinue : kExitIo;
+    if (root_) init_report(hosts, cpus, started, seed);
+    return kContinue;
   }
 
   void init_report(const std::vector<std::string>& hosts, const std::vector<int>& cpus,
-                   std::chrono::system_clock::time_point started) {
+                   std::chrono::system_clock::time_point started, std::uint64_t seed) {
     report_.config = config_;
+    report_.kind = run_kind(config_);
+    report_.seed = seed;
+    for (const PointSpec& spec : points_) report_.points.push_back({spec, {}, {}, 1.0, 1.0});
     RunContext& x = report_.context;
     x.mpiwrite_version = kVersion;
     x.ranks = world_.size();
@@ -157,64 +182,131 @@ class Coordinator {
                                 std::chrono::time_point_cast<std::chrono::seconds>(started));
   }
 
-  // Every rank's verdict on a phase; rank 0 prints each failing rank's message once.
-  bool fail_unless_agreed(const std::string& local_failure) {
-    const comm::Agreement agreement = comm::agree(world_, local_failure);
-    if (root_) {
-      for (const std::string& line : agreement.failures) err_ << "mpiwrite: error: " << line << '\n';
-      err_ << std::flush;
+  // Per point: its communicator (world ranks 0..p-1), this rank's slice, a writer with its
+  // thread count, and with --partition dynamic the shared counter. Collective, in point order.
+  bool set_up_points() {
+    std::string failure;
+    std::map<int, std::size_t> first_with_ranks;
+    for (const PointSpec& spec : points_) {
+      PointResources r;
+      if (auto known = first_with_ranks.find(spec.ranks); known != first_with_ranks.end()) {
+        const PointResources& same = resources_[known->second];
+        r.comm = same.comm;
+        r.slice = same.slice;
+        r.counter = same.counter;
+      } else {
+        first_with_ranks.emplace(spec.ranks, resources_.size());
+        r.comm = world_.split(world_.rank() < spec.ranks ? 0 : MPI_UNDEFINED);
+        if (r.comm) set_up_ranks(r, spec, failure);
+      }
+      if (r.comm) guarded([&] { r.writer = &writer_for(spec.threads); }, failure);
+      resources_.push_back(std::move(r));
     }
-    return agreement.all_ok;
+    if (root_ && !writers_.empty()) {
+      report_.context.private_fd_tables = writers_.begin()->second->private_fd_tables();
+    }
+    return fail_unless_agreed(failure);
   }
 
-  bool write_repetitions() {
-    for (const RepetitionPlan& plan : plans_) {
-      if (plan.scratch && root_step([&] { make_directory(plan.dir); }) != kExitOk) return false;
-      if (plan.scratch) scratch_made_.push_back(plan.dir);
-      if (!write_one(plan)) return false;
+  void set_up_ranks(PointResources& r, const PointSpec& spec, std::string& failure) {
+    if (config_.partition == Partition::Dynamic) {
+      guarded([&] { counters_.push_back(std::make_unique<SharedCounter>(r.comm)); }, failure);
+      if (failure.empty()) r.counter = counters_.back().get();
+      return;
+    }
+    std::vector<Progression> slices;
+    if (r.comm.rank() == 0) {
+      for (int rank = 0; rank < spec.ranks; ++rank) {
+        slices.push_back(split(whole_run(config_.files), static_cast<std::uint64_t>(spec.ranks),
+                               static_cast<std::uint64_t>(rank), config_.partition));
+      }
+    }
+    r.slice = comm::scatter_slices(r.comm, slices);
+  }
+
+  Writer& writer_for(unsigned threads) {
+    auto& writer = writers_[threads];
+    if (!writer) {
+      WriteOptions options = write_options_from(config_);
+      options.threads = threads;
+      for (int rank : config_.slow_ranks) {
+        if (rank == world_.rank()) options.per_file_delay_us = config_.slow_delay_us;
+      }
+      writer = make_writer(options);
+    }
+    return *writer;
+  }
+
+  bool run_steps() {
+    for (const Step& step : steps_) {
+      if (step.scratch && root_step([&] { make_directory(step.dir); }) != kExitOk) return false;
+      if (step.scratch) scratch_made_.push_back(step.dir);
+      if (!run_step(step)) return false;
     }
     if (root_) {
-      std::vector<double> makespans;
-      for (const RepetitionFigures& rep : report_.repetitions) makespans.push_back(rep.slowest_s);
-      report_.makespan = summarize_series(std::move(makespans));
+      summarize_points(report_.points);
+      if (report_.kind == RunKind::Compare) report_.comparison = compare_rows(report_.points);
     }
     return true;
   }
 
-  bool write_one(const RepetitionPlan& plan) {
+  // One repetition of one point. Ranks outside the point wait at the phase boundaries.
+  bool run_step(const Step& step) {
+    PointResources& r = resources_[step.point];
     std::string failure;
-    guarded([&] { writer_->open_target(plan.dir); }, failure);
+    if (r.comm) guarded([&] { r.writer->open_target(step.dir); }, failure);
     if (!fail_unless_agreed(failure)) return false;
+    if (r.comm) failure = measure(step, r);
+    return fail_unless_agreed(failure);
+  }
 
-    world_.barrier();  // all ranks start the timed phase together
-    const Clock::time_point start = Clock::now();
-    SliceResult result = writer_->write(slice_);
-    const double elapsed_s = seconds_since(start);
-    writer_->close_target();
-
-    const RankFigures mine{world_.rank(), elapsed_s, result.files, result.bytes};
-    std::vector<RankFigures> figures = comm::gather_figures(world_, mine);
-    comm::reduce_histogram(world_, result.latency);
-    if (root_ && plan.timed) {
-      report_.repetitions.push_back(
-          summarize_repetition(plan.number, std::move(figures), result.latency));
+  // The timed write phase of the point's ranks, and its reduction to rank 0.
+  std::string measure(const Step& step, PointResources& r) {
+    std::optional<StaticSource> fixed;
+    std::optional<SharedCounterSource> dynamic;
+    std::function<void()> progress;
+    if (r.counter) {
+      r.counter->reset();
+      dynamic.emplace(*r.counter, whole_run(config_.files), config_.chunk);
+      progress = [counter = r.counter] { counter->progress(); };
+    } else {
+      fixed.emplace(r.slice, points_[step.point].threads, config_.partition);
     }
-    return fail_unless_agreed(result.failure ? result.failure->message() : std::string());
+    WorkSource& source = r.counter ? static_cast<WorkSource&>(*dynamic) : *fixed;
+
+    r.comm.barrier();  // the point's ranks start the timed phase together
+    if (r.counter) r.counter->begin();
+    const Clock::time_point start = Clock::now();
+    SliceResult result = r.writer->write(source, progress);
+    const double elapsed_s = seconds_since(start);
+    if (r.counter) r.counter->end();
+    r.writer->close_target();
+
+    const RankFigures mine{r.comm.rank(), elapsed_s, result.files, result.bytes};
+    std::vector<RankFigures> figures = comm::gather_figures(r.comm, mine);
+    comm::reduce_histogram(r.comm, result.latency);
+    if (root_ && step.timed) {
+      report_.points[step.point].repetitions.push_back(
+          summarize_repetition(step.number, std::move(figures), result.latency));
+    }
+    return result.failure ? result.failure->message() : std::string();
   }
 
   // The removal phase, timed on its own and never inside a write time: the scratch
-  // directories' files (and with --cleanup the final files), each rank removing exactly the
-  // names of its own slice; then rank 0 removes the directories the run created.
-  bool remove_scratch_and_cleanup() {
+  // directories' files (and with --cleanup the final files). Whoever wrote them, rank r
+  // removes block r of the names, so removal is spread evenly; rank 0 then removes the
+  // directories the run created.
+  bool remove_files_and_directories() {
     std::vector<std::string> dirs = scratch_made_;
     if (config_.cleanup) dirs.push_back(directory_.path);
     if (dirs.empty()) return true;
-
+    const Progression mine = split(whole_run(config_.files), static_cast<std::uint64_t>(world_.size()),
+                                   static_cast<std::uint64_t>(world_.rank()), Partition::Block);
     world_.barrier();
     const Clock::time_point start = Clock::now();
     std::uint64_t removed = 0;
     std::string failure;
-    guarded([&] { for (const std::string& d : dirs) removed += remove_files(d, pattern_, slice_); },
+    guarded([&] { for (const std::string& d : dirs) removed += remove_files(d, pattern_, mine); },
             failure);
     const double elapsed_s = comm::max_to_root(world_, seconds_since(start));
     removed = comm::sum_to_root(world_, removed);
@@ -235,7 +327,7 @@ class Coordinator {
     if (!config_.output.empty()) write_file_atomically(config_.output, text.str());
   }
 
-  const boost::mpi::communicator& world_;
+  const mpi::communicator& world_;
   const bool root_;
   std::ostream& out_;
   std::ostream& err_;
@@ -243,10 +335,14 @@ class Coordinator {
   PreparedDirectory directory_;
   std::string run_id_;
   FilePattern pattern_;
-  std::vector<RepetitionPlan> plans_;
+  std::vector<PointSpec> points_;
+  std::vector<Step> steps_;
   std::vector<std::string> scratch_made_;
-  Progression slice_;
-  std::unique_ptr<Writer> writer_;
+  std::map<unsigned, std::unique_ptr<Writer>> writers_;  // by thread count
+  std::vector<PointResources> resources_;                // one per point
+  // Declared after resources_, so windows are freed before their communicators; every rank
+  // frees them in the same order (MPI_Win_free is collective).
+  std::vector<std::unique_ptr<SharedCounter>> counters_;
   RunReport report_;  // filled on rank 0 only
 };
 

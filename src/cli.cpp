@@ -69,8 +69,12 @@ void add_options(CLI::App& app, RunConfig& c, EnumText& e) {
       ->capture_default_str();
   app.add_option("-t,--threads", c.threads, "Writer threads per rank (1 = sequential)")
       ->capture_default_str()->check(whole_number(1, kMaxThreads));
-  app.add_option("--partition", e.partition, "How files are split across ranks and threads")
-      ->capture_default_str()->check(choices({Partition::Block, Partition::Cyclic}));
+  app.add_option("--partition", e.partition,
+                 "How files are split across ranks and threads (dynamic: chunks on demand)")
+      ->capture_default_str()
+      ->check(choices({Partition::Block, Partition::Cyclic, Partition::Dynamic}));
+  app.add_option("--chunk", c.chunk, "Files per hand-out with --partition dynamic")
+      ->capture_default_str()->check(whole_number(1, kMaxFiles));
   app.add_option("--write-mode", e.write_mode,
                  "line: one write() per line (the seed); whole: one write() per file")
       ->capture_default_str()->check(choices({WriteMode::Line, WriteMode::Whole}));
@@ -92,6 +96,21 @@ void add_options(CLI::App& app, RunConfig& c, EnumText& e) {
   app.add_option("-o,--output", c.output, "Also write the report to FILE (atomically)");
   app.add_flag("--per-rank", c.per_rank, "Add per-rank rows to table, markdown and csv");
   app.add_flag("--dry-run", c.dry_run, "Print which rank and thread writes which files; write nothing");
+  app.add_option("--sweep-threads", c.sweep_threads,
+                 "Measure each thread count per rank, e.g. 1,2,4,8 (one point each)")
+      ->delimiter(',')->check(whole_number(1, kMaxThreads));
+  app.add_flag("--compare", c.compare,
+               "Processes vs threads vs hybrid at equal concurrency 1, 2, 4, ... in one launch");
+  app.add_option("--max-concurrency", c.max_concurrency,
+                 "Largest concurrency for --compare (default: ranks x --threads)")
+      ->check(whole_number(1, kMaxThreads * 1024u));
+  app.add_option("--seed", c.seed, "Seed for the shuffled order of points (default: the clock)")
+      ->check(whole_number(0, UINT64_MAX));
+  app.add_option("--slow-rank", c.slow_ranks,
+                 "Make these ranks sleep --slow-delay-us after every file (to test imbalance)")
+      ->delimiter(',')->check(whole_number(0, 1u << 30));
+  app.add_option("--slow-delay-us", c.slow_delay_us, "Delay per file on a --slow-rank, in µs")
+      ->capture_default_str()->check(whole_number(0, kMaxSlowDelayUs));
 }
 
 }  // namespace
@@ -108,7 +127,8 @@ CliOutcome parse_command_line(int argc, const char* const* argv) {
   try {
     app.parse(argc, argv);
     RunConfig& c = outcome.config;
-    c.partition = from_name(text.partition, {Partition::Block, Partition::Cyclic});
+    c.partition =
+        from_name(text.partition, {Partition::Block, Partition::Cyclic, Partition::Dynamic});
     c.write_mode = from_name(text.write_mode, {WriteMode::Line, WriteMode::Whole});
     c.engine = from_name(text.engine, {Engine::Posix, Engine::Null});
     c.format = from_name(text.format, {Format::Table, Format::Markdown, Format::Csv, Format::Json});

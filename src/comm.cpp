@@ -15,7 +15,8 @@ template <class Archive>
 void serialize(Archive& ar, RunConfig& c, unsigned /*version*/) {
   ar & c.files & c.lines & c.text & c.dir & c.pattern & c.threads & c.partition & c.write_mode &
       c.engine & c.fsync & c.repetitions & c.warmup & c.overwrite & c.cleanup & c.format &
-      c.output & c.per_rank & c.dry_run;
+      c.output & c.per_rank & c.dry_run & c.sweep_threads & c.compare & c.max_concurrency &
+      c.seed & c.chunk & c.slow_ranks & c.slow_delay_us;
 }
 
 template <class Archive>
@@ -33,6 +34,11 @@ namespace comm {
 constexpr int kRoot = 0;
 
 int broadcast_int(const mpi::communicator& world, int value) {
+  mpi::broadcast(world, value, kRoot);
+  return value;
+}
+
+std::uint64_t broadcast_u64(const mpi::communicator& world, std::uint64_t value) {
   mpi::broadcast(world, value, kRoot);
   return value;
 }

@@ -40,10 +40,42 @@ void validate(const RunConfig& c) {
   require(c.warmup <= kMaxRepetitions,
           fmt::format("--warmup must be between 0 and {}", kMaxRepetitions));
   require(!(c.dry_run && !c.output.empty()), "--dry-run and --output cannot be combined");
+  require(!(c.compare && !c.sweep_threads.empty()), "--compare and --sweep-threads cannot be combined");
+  require(!(c.overwrite && (c.compare || !c.sweep_threads.empty())),
+          "--overwrite applies to a plain run: every point of a sweep or comparison starts from "
+          "fresh files");
+  for (unsigned t : c.sweep_threads) {
+    require(t >= 1 && t <= kMaxThreads,
+            fmt::format("--sweep-threads: every count must be between 1 and {}", kMaxThreads));
+  }
+  require(c.max_concurrency <= kMaxThreads * 1024u,
+          fmt::format("--max-concurrency must be at most {}", kMaxThreads * 1024u));
+  require(c.chunk >= 1 && c.chunk <= kMaxFiles, "--chunk must be at least 1");
+  require(c.slow_delay_us <= kMaxSlowDelayUs,
+          fmt::format("--slow-delay-us must be at most {}", kMaxSlowDelayUs));
+}
+
+void validate_for_world(const RunConfig& c, int ranks) {
+  for (int rank : c.slow_ranks) {
+    require(rank >= 0 && rank < ranks,
+            fmt::format("--slow-rank {} does not exist: the job has ranks 0 to {}", rank, ranks - 1));
+  }
+  if (c.compare) {
+    const std::uint64_t limit =
+        c.max_concurrency ? c.max_concurrency : static_cast<std::uint64_t>(ranks) * c.threads;
+    require(limit <= kMaxThreads * static_cast<std::uint64_t>(ranks),
+            fmt::format("--compare up to concurrency {} needs more than {} threads in one rank",
+                        limit, kMaxThreads));
+  }
 }
 
 std::string_view to_string(Partition value) {
-  return value == Partition::Block ? "block" : "cyclic";
+  switch (value) {
+    case Partition::Block: return "block";
+    case Partition::Cyclic: return "cyclic";
+    case Partition::Dynamic: return "dynamic";
+  }
+  return "?";
 }
 
 std::string_view to_string(WriteMode value) {

@@ -7,8 +7,8 @@
 #include "mpiwrite/app.hpp"
 
 int main(int argc, char** argv) {
-  // Writer threads never call MPI; only the main thread does.
-  boost::mpi::environment env(argc, argv, boost::mpi::threading::funneled);
+  // Writer threads call MPI only for --partition dynamic, one at a time (shared_counter.hpp).
+  boost::mpi::environment env(argc, argv, boost::mpi::threading::serialized);
   boost::mpi::communicator world;
   try {
     return mpiwrite::run(argc, argv, world, std::cout, std::cerr);

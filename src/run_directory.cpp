@@ -13,6 +13,7 @@
 #include <memory>
 
 #include "mpiwrite/errors.hpp"
+#include "mpiwrite/points.hpp"
 #include "mpiwrite/posix_file.hpp"
 
 namespace mpiwrite {
@@ -54,7 +55,7 @@ PreparedDirectory prepare_directory(const RunConfig& config) {
   }
   prepared.path = absolute_path(config.dir);
   prepared.filesystem = filesystem_type(prepared.path);
-  if (!config.overwrite && !prepared.created) {
+  if (!config.overwrite && !prepared.created && run_kind(config) == RunKind::Run) {
     const FilePattern pattern = parse_pattern(config.pattern);
     if (auto name = find_existing_target(prepared.path, pattern, config.files)) {
       throw UsageError(fmt::format(
@@ -78,24 +79,6 @@ std::optional<std::string> find_existing_target(const std::string& dir,
     if (is_target_name(entry->d_name, pattern, files)) return std::string(entry->d_name);
   }
   return std::nullopt;
-}
-
-std::vector<RepetitionPlan> plan_repetitions(const RunConfig& config, const std::string& dir,
-                                             const std::string& run_id) {
-  std::vector<RepetitionPlan> plans;
-  const unsigned total = config.warmup + config.repetitions;
-  plans.reserve(total);
-  for (unsigned k = 0; k < total; ++k) {
-    RepetitionPlan plan;
-    plan.timed = k >= config.warmup;
-    plan.number = plan.timed ? k - config.warmup + 1 : k + 1;
-    plan.scratch = !config.overwrite && k + 1 < total;
-    plan.dir = plan.scratch ? fmt::format("{}/.mpiwrite-{}-{}{}", dir, run_id,
-                                          plan.timed ? "r" : "w", plan.number)
-                            : dir;
-    plans.push_back(std::move(plan));
-  }
-  return plans;
 }
 
 void make_directory(const std::string& path) {

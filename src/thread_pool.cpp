@@ -1,5 +1,7 @@
 #include "mpiwrite/thread_pool.hpp"
 
+#include <chrono>
+
 namespace mpiwrite {
 
 ThreadPool::ThreadPool(unsigned workers, std::function<void(unsigned)> on_start)
@@ -27,7 +29,8 @@ ThreadPool::~ThreadPool() {
   for (std::thread& t : threads_) t.join();
 }
 
-void ThreadPool::run_on_all(const std::function<void(unsigned)>& task) {
+void ThreadPool::run_on_all(const std::function<void(unsigned)>& task,
+                            const std::function<void()>& poll) {
   {
     std::lock_guard lock(mutex_);
     task_ = &task;
@@ -37,7 +40,15 @@ void ThreadPool::run_on_all(const std::function<void(unsigned)>& task) {
   }
   start_.notify_all();
   std::unique_lock lock(mutex_);
-  done_.wait(lock, [this] { return pending_ == 0; });
+  if (poll) {
+    while (!done_.wait_for(lock, std::chrono::microseconds(50), [this] { return pending_ == 0; })) {
+      lock.unlock();
+      poll();
+      lock.lock();
+    }
+  } else {
+    done_.wait(lock, [this] { return pending_ == 0; });
+  }
   task_ = nullptr;
   for (const std::exception_ptr& e : errors_) {
     if (e) std::rethrow_exception(e);

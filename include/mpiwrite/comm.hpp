@@ -17,6 +17,7 @@ namespace mpi = boost::mpi;
 
 // Rank 0's value of `value` on every rank.
 int broadcast_int(const mpi::communicator& world, int value);
+std::uint64_t broadcast_u64(const mpi::communicator& world, std::uint64_t value);
 void broadcast_config(const mpi::communicator& world, RunConfig& config);
 void broadcast_string(const mpi::communicator& world, std::string& value);
 

@@ -5,10 +5,13 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace mpiwrite {
 
-enum class Partition { Block, Cyclic };
+// Block and Cyclic split the files up front; Dynamic hands them out in chunks of --chunk on
+// demand from a shared counter, so a faster rank or thread takes more.
+enum class Partition { Block, Cyclic, Dynamic };
 enum class WriteMode { Line, Whole };  // Line: one write() per line (the seed); Whole: one write()
 enum class Format { Table, Markdown, Csv, Json };
 enum class Engine { Posix, Null };  // Null: no I/O at all, to measure mpiwrite's own overhead
@@ -20,6 +23,7 @@ inline constexpr std::uint64_t kMaxFileSizeBytes = std::uint64_t{1} << 30;  // 1
 inline constexpr unsigned kMaxThreads = 1024;
 inline constexpr std::size_t kMaxNameBytes = 255;  // NAME_MAX on Linux file systems
 inline constexpr unsigned kMaxRepetitions = 1'000'000;
+inline constexpr std::uint64_t kMaxSlowDelayUs = 10'000'000;  // 10 s per file
 
 struct RunConfig {
   std::uint64_t files = 100;
@@ -41,6 +45,18 @@ struct RunConfig {
   bool per_rank = false;
   bool dry_run = false;
 
+  // Sweeps and comparisons (docs/metrics.md, "Points").
+  std::vector<unsigned> sweep_threads;  // --sweep-threads: one point per thread count
+  bool compare = false;                 // --compare: processes vs threads vs hybrid
+  unsigned max_concurrency = 0;         // --compare limit; 0: ranks x --threads
+  std::uint64_t seed = 0;               // shuffles the order of points; 0: from the clock
+
+  std::uint64_t chunk = 8;  // --chunk: files per hand-out with --partition dynamic
+
+  // Test and demonstration aid: these ranks sleep slow_delay_us after every file.
+  std::vector<int> slow_ranks;
+  std::uint64_t slow_delay_us = 1000;
+
   // Bytes in one file: every line is `text` followed by '\n'.
   std::uint64_t file_size_bytes() const { return lines * (text.size() + 1); }
 };
@@ -48,6 +64,8 @@ struct RunConfig {
 // Throws UsageError naming the first offending option. Values that CLI11 already range-checks
 // are checked again here, so a RunConfig built in code is held to the same rules.
 void validate(const RunConfig& config);
+// The rules that need the number of ranks (known on rank 0 after MPI starts).
+void validate_for_world(const RunConfig& config, int ranks);
 
 std::string_view to_string(Partition value);
 std::string_view to_string(WriteMode value);

@@ -1,12 +1,15 @@
 #pragma once
-// --dry-run: which rank and thread would write which files. Pure.
+// --dry-run: the points a launch would measure, and which rank and thread would write which
+// files. Pure.
 
 #include <iosfwd>
+#include <vector>
 
 #include "mpiwrite/config.hpp"
+#include "mpiwrite/points.hpp"
 
 namespace mpiwrite {
 
-void write_plan(const RunConfig& config, int ranks, std::ostream& out);
+void write_plan(const RunConfig& config, const std::vector<PointSpec>& points, std::ostream& out);
 
 }  // namespace mpiwrite

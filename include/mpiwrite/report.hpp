@@ -6,12 +6,14 @@
 #include <string>
 #include <vector>
 
+#include "mpiwrite/comparison.hpp"
 #include "mpiwrite/config.hpp"
+#include "mpiwrite/points.hpp"
 #include "mpiwrite/stats.hpp"
 
 namespace mpiwrite {
 
-inline constexpr int kJsonSchemaVersion = 1;
+inline constexpr int kJsonSchemaVersion = 2;
 
 struct HostRanks {
   std::string host;
@@ -40,8 +42,10 @@ struct CleanupFigures {
 struct RunReport {
   RunConfig config;
   RunContext context;
-  std::vector<RepetitionFigures> repetitions;
-  SeriesSummary makespan;  // over repetitions.slowest_s
+  RunKind kind = RunKind::Run;
+  std::uint64_t seed = 0;                // the order of points (sweeps and comparisons)
+  std::vector<PointReport> points;       // a plain run has exactly one
+  std::vector<ComparisonRow> comparison;  // --compare only
   CleanupFigures cleanup;
 };
 

@@ -1,12 +1,10 @@
 #pragma once
 // The directories a run writes into, and removing exactly what the run wrote. POSIX only.
 //
-// Layout (docs/metrics.md): without --overwrite, every warm-up and every timed repetition but
-// the last writes into a fresh scratch directory DIR/.mpiwrite-<run id>-<k> that the run
-// creates, and the last timed repetition writes into DIR itself, where its files stay. All
-// scratch directories are emptied only after the last repetition, so no repetition creates
-// files right after a removal (ext4 then avoids reusing freed inodes and creates are 5-30x
-// slower for about a minute).
+// Where each repetition writes is planned by plan_steps (points.hpp): fresh scratch directories
+// that are emptied only after the last repetition, so no repetition creates files right after
+// a removal (ext4 then avoids reusing freed inodes and creates are 5-30x slower for about a
+// minute).
 
 #include <cstdint>
 #include <optional>
@@ -26,23 +24,13 @@ struct PreparedDirectory {
 };
 
 // Rank 0, before anything is written: creates DIR if missing (not its parents) and refuses
-// (UsageError) when DIR already holds a name this run would create, unless overwrite.
+// (UsageError) when a plain run would create a name DIR already holds, unless overwrite.
 // Throws IoError when DIR cannot be created or is not a directory.
 PreparedDirectory prepare_directory(const RunConfig& config);
 
 // The first name in `dir` that `pattern` generates for an index in [1, files], if any.
 std::optional<std::string> find_existing_target(const std::string& dir,
                                                 const FilePattern& pattern, std::uint64_t files);
-
-// Where repetition k (0-based over warm-ups then timed repetitions) writes.
-struct RepetitionPlan {
-  std::string dir;      // absolute
-  bool scratch = false;  // created and removed by this run
-  bool timed = false;   // false for warm-ups
-  unsigned number = 0;  // 1-based among timed repetitions, or among warm-ups
-};
-std::vector<RepetitionPlan> plan_repetitions(const RunConfig& config, const std::string& dir,
-                                             const std::string& run_id);
 
 // mkdir without parents; throws IoError (EEXIST included: a scratch name is never reused).
 void make_directory(const std::string& path);

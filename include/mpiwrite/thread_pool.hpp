@@ -24,8 +24,10 @@ class ThreadPool {
 
   unsigned size() const { return static_cast<unsigned>(threads_.size()); }
   // Runs task(worker_index) on every worker, waits for all, then rethrows the first
-  // exception a worker threw (by worker index), after every worker has finished.
-  void run_on_all(const std::function<void(unsigned)>& task);
+  // exception a worker threw (by worker index), after every worker has finished. While it
+  // waits, the calling thread runs `poll` (if given) about every 50 µs.
+  void run_on_all(const std::function<void(unsigned)>& task,
+                  const std::function<void()>& poll = {});
 
  private:
   void work(unsigned index);

@@ -3,6 +3,8 @@
 // Writers record; the coordinator (app.cpp) decides. A failed file is never counted.
 
 #include <atomic>
+#include <functional>
+#include <vector>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -25,7 +27,7 @@ struct WriteOptions {
   bool overwrite = false;  // O_TRUNC an existing file instead of O_EXCL creation
   Engine engine = Engine::Posix;
   unsigned threads = 1;
-  Partition partition = Partition::Block;  // how threads split the rank's slice
+  std::uint64_t per_file_delay_us = 0;  // --slow-rank: sleep before each close, inside the timing
 };
 WriteOptions write_options_from(const RunConfig& config);
 
@@ -43,6 +45,44 @@ struct SliceResult {
   LatencyHistogram latency;  // open → close per successful file, nanoseconds
   std::optional<WriteFailure> failure;
   void merge(const SliceResult& other);  // keeps this failure if both have one
+};
+
+// Where a writer thread gets its files. next() is called by every writer thread concurrently
+// until it returns false; it must not allocate on the hot path.
+class WorkSource {
+ public:
+  virtual ~WorkSource() = default;
+  virtual bool next(unsigned thread, Progression& chunk) = 0;
+};
+
+// Block or cyclic: thread t of T gets split(slice, T, t), once.
+class StaticSource final : public WorkSource {
+ public:
+  StaticSource(const Progression& slice, unsigned threads, Partition partition);
+  bool next(unsigned thread, Progression& chunk) override;
+
+ private:
+  Progression slice_;
+  unsigned threads_;
+  Partition partition_;
+  std::vector<char> handed_out_;  // one flag per thread, touched only by that thread
+};
+
+// The files [first, first + count) of `whole` in order, cut into chunks: the chunk that starts
+// at position `start`, or false when start is past the end. Shared by the dynamic sources.
+bool chunk_at(const Progression& whole, std::uint64_t start, std::uint64_t chunk,
+              Progression& out);
+
+// Dynamic within one process: an atomic counter over `whole`, `chunk` files per hand-out.
+class AtomicCounterSource final : public WorkSource {
+ public:
+  AtomicCounterSource(const Progression& whole, std::uint64_t chunk);
+  bool next(unsigned thread, Progression& out) override;
+
+ private:
+  Progression whole_;
+  std::uint64_t chunk_;
+  std::atomic<std::uint64_t> next_{0};
 };
 
 // Where one writer thread writes: a directory open in that thread's descriptor table, and its
@@ -63,9 +103,11 @@ class Writer {
   virtual ~Writer() = default;
   // Untimed: every writer thread opens `dir` in its own table. Throws IoError.
   virtual void open_target(const std::string& dir) = 0;
-  // Timed: writes every index of `slice` into the open target. Stops at the first failure
-  // (other threads stop at their next file). I/O errors come back in SliceResult::failure.
-  virtual SliceResult write(const Progression& slice) = 0;
+  // Timed: every writer thread writes what `source` hands it into the open target. Stops at
+  // the first failure (other threads stop at their next file). I/O errors come back in
+  // SliceResult::failure. If `progress` is given, the calling thread runs it every ~50 µs
+  // until the writers finish (a dynamic source needs MPI progress on the main thread).
+  virtual SliceResult write(WorkSource& source, const std::function<void()>& progress = {}) = 0;
   // Untimed: closes the target in every writer thread.
   virtual void close_target() = 0;
   // Whether every writer thread got its private descriptor table (false: they share the
@@ -79,13 +121,15 @@ std::unique_ptr<Writer> make_writer(const WriteOptions& options);
 class FileLoop {
  public:
   explicit FileLoop(const WriteOptions& options);
-  void run(const WriteTarget& target, const Progression& part, SliceResult& result,
+  // Writes every chunk `source` hands thread `thread`.
+  void run(const WriteTarget& target, WorkSource& source, unsigned thread, SliceResult& result,
            std::atomic<bool>& stop) const;
 
  private:
-  void run_posix(const WriteTarget& target, const Progression& part, SliceResult& result,
-                 std::atomic<bool>& stop) const;
-  void run_null(const Progression& part, SliceResult& result, std::atomic<bool>& stop) const;
+  void run_posix(const WriteTarget& target, const Progression& part, FileNamer& namer,
+                 SliceResult& result, std::atomic<bool>& stop) const;
+  void run_null(const Progression& part, FileNamer& namer, SliceResult& result,
+                std::atomic<bool>& stop) const;
 
   WriteOptions options_;
   std::string line_;   // text + '\n'

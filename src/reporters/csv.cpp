@@ -1,45 +1,75 @@
-// CSV: a fixed header (docs/metrics.md), one row per repetition, optional per-rank rows, and
-// summary rows named after their statistic.
+// CSV: a fixed header (docs/metrics.md). For every point: one row per timed repetition,
+// optional per-rank rows, and summary rows named after their statistic.
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
 #include <ostream>
+#include <vector>
 
 #include "mpiwrite/report.hpp"
 
 namespace mpiwrite {
 
 const char* const kCsvHeader =
-    "row,repetition,rank,ranks,threads,files,bytes,elapsed_s,fastest_s,mean_s,imbalance,"
-    "files_per_s,mib_per_s,p50_us,p90_us,p99_us,max_us";
+    "row,mode,ranks,threads,repetition,rank,files,bytes,elapsed_s,fastest_s,mean_s,imbalance,"
+    "files_per_s,mib_per_s,p50_us,p90_us,p99_us,max_us,speedup,efficiency";
 
-void write_csv(const RunReport& r, std::ostream& out) {
-  const int ranks = r.context.ranks;
-  const unsigned threads = r.context.threads;
-  fmt::print(out, "{}\n", kCsvHeader);
-  for (const RepetitionFigures& rep : r.repetitions) {
-    fmt::print(out, "repetition,{},,{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", rep.index, ranks,
-               threads, rep.files, rep.bytes, rep.slowest_s, rep.fastest_s, rep.mean_s,
-               rep.imbalance, rep.files_per_s, rep.mib_per_s, rep.latency.p50_us,
-               rep.latency.p90_us, rep.latency.p99_us, rep.latency.max_us);
-    if (!r.config.per_rank) continue;
+namespace {
+
+constexpr std::size_t kColumns = 20;
+
+// Prints the cells, empty cells after them up to the header's width.
+void print_row(std::ostream& out, std::vector<std::string> cells) {
+  cells.resize(kColumns);
+  fmt::print(out, "{}\n", fmt::join(cells, ","));
+}
+
+template <typename T>
+std::string cell(const T& value) {
+  return fmt::format("{}", value);
+}
+
+void write_point(const PointReport& p, bool per_rank, std::ostream& out) {
+  const std::string mode(to_string(p.spec.mode));
+  const std::string ranks = cell(p.spec.ranks), threads = cell(p.spec.threads);
+  for (const RepetitionFigures& rep : p.repetitions) {
+    print_row(out, {"repetition", mode, ranks, threads, cell(rep.index), "", cell(rep.files),
+                    cell(rep.bytes), cell(rep.slowest_s), cell(rep.fastest_s), cell(rep.mean_s),
+                    cell(rep.imbalance), cell(rep.files_per_s), cell(rep.mib_per_s),
+                    cell(rep.latency.p50_us), cell(rep.latency.p90_us), cell(rep.latency.p99_us),
+                    cell(rep.latency.max_us)});
+    if (!per_rank) continue;
     for (const RankFigures& rank : rep.ranks) {
-      fmt::print(out, "rank,{},{},{},{},{},{},{},,,,,,,,,\n", rep.index, rank.rank, ranks,
-                 threads, rank.files, rank.bytes, rank.elapsed_s);
+      print_row(out, {"rank", mode, ranks, threads, cell(rep.index), cell(rank.rank),
+                      cell(rank.files), cell(rank.bytes), cell(rank.elapsed_s)});
     }
   }
-  // Summary rows: elapsed_s is the statistic of the makespan over the timed repetitions;
-  // files_per_s is the files of one repetition over that time (not for stddev).
-  const std::uint64_t files = r.repetitions.empty() ? 0 : r.repetitions.back().files;
-  const std::uint64_t bytes = r.repetitions.empty() ? 0 : r.repetitions.back().bytes;
-  const SeriesSummary& m = r.makespan;
+  // elapsed_s is the statistic of the makespan over the timed repetitions; files_per_s is the
+  // files of one repetition over that time (not for stddev).
+  const std::string files = cell(p.repetitions.empty() ? 0 : p.repetitions.back().files);
+  const std::string bytes = cell(p.repetitions.empty() ? 0 : p.repetitions.back().bytes);
+  const double files_n = p.repetitions.empty() ? 0.0 : static_cast<double>(p.repetitions.back().files);
+  const SeriesSummary& m = p.makespan;
   const std::pair<const char*, double> rows[] = {
       {"mean", m.mean}, {"median", m.median}, {"min", m.min}, {"max", m.max}};
   for (const auto& [name, seconds] : rows) {
-    fmt::print(out, "{},,,{},{},{},{},{},,,,{},,,,,\n", name, ranks, threads, files, bytes,
-               seconds, seconds > 0 ? static_cast<double>(files) / seconds : 0.0);
+    std::vector<std::string> cells{name, mode, ranks, threads, "", "", files, bytes, cell(seconds),
+                                   "", "", "", cell(seconds > 0 ? files_n / seconds : 0.0)};
+    if (std::string_view(name) == "mean") {
+      cells.resize(kColumns);
+      cells[18] = cell(p.speedup);
+      cells[19] = cell(p.efficiency);
+    }
+    print_row(out, std::move(cells));
   }
-  fmt::print(out, "stddev,,,{},{},{},{},{},,,,,,,,,\n", ranks, threads, files, bytes, m.stddev);
+  print_row(out, {"stddev", mode, ranks, threads, "", "", files, bytes, cell(m.stddev)});
+}
+
+}  // namespace
+
+void write_csv(const RunReport& r, std::ostream& out) {
+  fmt::print(out, "{}\n", kCsvHeader);
+  for (const PointReport& p : r.points) write_point(p, r.config.per_rank, out);
 }
 
 }  // namespace mpiwrite

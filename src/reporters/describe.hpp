@@ -13,10 +13,21 @@ inline std::string plural(std::uint64_t n, const char* word) {
   return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
 }
 
-// "4 ranks x 2 threads on 1 host"
+// "4 ranks x 2 threads on 1 host", or what a sweep or comparison measured.
 inline std::string layout(const RunReport& r) {
-  return fmt::format("{} x {} on {}", plural(static_cast<std::uint64_t>(r.context.ranks), "rank"),
-                     plural(r.context.threads, "thread"), plural(r.context.hosts.size(), "host"));
+  const std::string ranks = plural(static_cast<std::uint64_t>(r.context.ranks), "rank");
+  const std::string hosts = plural(r.context.hosts.size(), "host");
+  switch (r.kind) {
+    case RunKind::Run:
+      return fmt::format("{} x {} on {}", ranks, plural(r.context.threads, "thread"), hosts);
+    case RunKind::Sweep:
+      return fmt::format("sweep of threads per rank over {}, {} launched on {}",
+                         plural(r.points.size(), "point"), ranks, hosts);
+    case RunKind::Compare:
+      return fmt::format("processes vs threads vs hybrid over {}, {} launched on {}",
+                         plural(r.points.size(), "point"), ranks, hosts);
+  }
+  return {};
 }
 
 // "100 files of 1400 B (100 write() calls of 14 B each)"
@@ -25,16 +36,29 @@ inline std::string workload(const RunConfig& c) {
   const std::string writes = c.write_mode == WriteMode::Line
                                  ? fmt::format("{} of {} B each", plural(c.lines, "write"), line)
                                  : std::string("one write() each");
-  return fmt::format("{} of {} B ({}{}), {} partition, {} engine",
-                     plural(c.files, "file"), c.file_size_bytes(), writes,
-                     c.fsync ? ", fsync before close" : "", to_string(c.partition),
-                     to_string(c.engine));
+  const std::string partition =
+      c.partition == Partition::Dynamic
+          ? fmt::format("dynamic partition (chunks of {})", c.chunk)
+          : fmt::format("{} partition", to_string(c.partition));
+  std::string slow;
+  for (int rank : c.slow_ranks) slow += fmt::format("{}{}", slow.empty() ? "" : ",", rank);
+  if (!slow.empty()) slow = fmt::format(", rank(s) {} slowed by {} us per file", slow, c.slow_delay_us);
+  return fmt::format("{} of {} B ({}{}), {}, {} engine{}", plural(c.files, "file"),
+                     c.file_size_bytes(), writes, c.fsync ? ", fsync before close" : "",
+                     partition, to_string(c.engine), slow);
 }
 
-inline std::string repetitions(const RunConfig& c) {
-  return fmt::format("{} timed + {} warm-up; {}", plural(c.repetitions, "repetition"), c.warmup,
-                     c.overwrite ? "files truncated and rewritten in place (--overwrite)"
-                                 : "every repetition creates fresh files");
+inline std::string repetitions(const RunReport& r) {
+  const RunConfig& c = r.config;
+  const std::string each = r.kind == RunKind::Run ? "" : " per point";
+  const std::string how =
+      r.kind != RunKind::Run
+          ? fmt::format("points interleaved in shuffled rounds (seed {}), every repetition "
+                        "creates fresh files in its own directory", r.seed)
+      : c.overwrite ? std::string("files truncated and rewritten in place (--overwrite)")
+                    : std::string("every repetition creates fresh files");
+  return fmt::format("{} timed + {} warm-up{}; {}", plural(c.repetitions, "repetition"), c.warmup,
+                     each, how);
 }
 
 inline constexpr const char* kTiming =

@@ -29,7 +29,13 @@ Json config_json(const RunConfig& c) {
           {"cleanup", c.cleanup},
           {"format", to_string(c.format)},
           {"output", c.output},
-          {"per_rank", c.per_rank}};
+          {"per_rank", c.per_rank},
+          {"sweep_threads", c.sweep_threads},
+          {"compare", c.compare},
+          {"max_concurrency", c.max_concurrency},
+          {"chunk", c.chunk},
+          {"slow_ranks", c.slow_ranks},
+          {"slow_delay_us", c.slow_delay_us}};
 }
 
 Json context_json(const RunContext& x) {
@@ -74,14 +80,54 @@ Json repetition_json(const RepetitionFigures& rep) {
           {"ranks", ranks}};
 }
 
+Json summary_json(const SeriesSummary& m) {
+  return {{"count", m.count}, {"mean", m.mean},     {"median", m.median},
+          {"min", m.min},     {"max", m.max},       {"stddev", m.stddev}};
+}
+
+Json point_json(const PointReport& p) {
+  Json repetitions = Json::array();
+  for (const RepetitionFigures& rep : p.repetitions) repetitions.push_back(repetition_json(rep));
+  return {{"label", p.spec.label()},
+          {"mode", to_string(p.spec.mode)},
+          {"ranks", p.spec.ranks},
+          {"threads", p.spec.threads},
+          {"concurrency", p.spec.concurrency()},
+          {"repetitions", repetitions},
+          {"summary",
+           {{"makespan_s", summary_json(p.makespan)},
+            {"speedup", p.speedup},
+            {"efficiency", p.efficiency}}}};
+}
+
+Json cell_json(const std::optional<ModeCell>& cell) {
+  if (!cell) return nullptr;
+  return {{"label", cell->label},
+          {"mean_s", cell->mean_s},
+          {"speedup", cell->speedup},
+          {"efficiency", cell->efficiency}};
+}
+
+Json comparison_json(const std::vector<ComparisonRow>& rows) {
+  Json result = Json::array();
+  for (const ComparisonRow& row : rows) {
+    result.push_back({{"concurrency", row.concurrency},
+                      {"processes", cell_json(row.processes)},
+                      {"threads", cell_json(row.threads)},
+                      {"hybrid", cell_json(row.hybrid)},
+                      {"winner", row.winner}});
+  }
+  return result;
+}
+
 }  // namespace
 
 void write_json(const RunReport& r, std::ostream& out) {
-  Json repetitions = Json::array();
-  for (const RepetitionFigures& rep : r.repetitions) repetitions.push_back(repetition_json(rep));
-  const SeriesSummary& m = r.makespan;
+  Json points = Json::array();
+  for (const PointReport& p : r.points) points.push_back(point_json(p));
   Json doc = {
       {"schema_version", kJsonSchemaVersion},
+      {"kind", to_string(r.kind)},
       {"config", config_json(r.config)},
       {"context", context_json(r.context)},
       {"timing",
@@ -89,19 +135,12 @@ void write_json(const RunReport& r, std::ostream& out) {
         {"phase", "open, writes, optional fsync and close of every file a rank owns"},
         {"start", "after an MPI barrier, each rank on its own clock"},
         {"aggregate", "rates are totals divided by the slowest rank's time (makespan)"}}},
-      {"repetitions", repetitions},
-      {"summary",
-       {{"makespan_s",
-         {{"count", m.count},
-          {"mean", m.mean},
-          {"median", m.median},
-          {"min", m.min},
-          {"max", m.max},
-          {"stddev", m.stddev}}}}},
-      {"cleanup",
-       {{"ran", r.cleanup.ran},
-        {"elapsed_s", r.cleanup.elapsed_s},
-        {"files_removed", r.cleanup.files_removed}}}};
+      {"seed", r.seed},
+      {"points", points}};
+  if (r.kind == RunKind::Compare) doc["comparison"] = comparison_json(r.comparison);
+  doc["cleanup"] = {{"ran", r.cleanup.ran},
+                    {"elapsed_s", r.cleanup.elapsed_s},
+                    {"files_removed", r.cleanup.files_removed}};
   out << doc.dump(2) << '\n';
 }
 

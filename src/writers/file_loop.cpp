@@ -8,6 +8,8 @@
 #include <chrono>
 #include <fmt/format.h>
 
+#include <thread>
+
 #include "mpiwrite/posix_file.hpp"
 #include "mpiwrite/writer.hpp"
 
@@ -31,18 +33,21 @@ FileLoop::FileLoop(const WriteOptions& options) : options_(options), line_(optio
   open_flags_ = O_WRONLY | O_CREAT | O_CLOEXEC | (options_.overwrite ? O_TRUNC : O_EXCL);
 }
 
-void FileLoop::run(const WriteTarget& target, const Progression& part, SliceResult& result,
-                   std::atomic<bool>& stop) const {
-  if (options_.engine == Engine::Null) {
-    run_null(part, result, stop);
-  } else {
-    run_posix(target, part, result, stop);
+void FileLoop::run(const WriteTarget& target, WorkSource& source, unsigned thread,
+                   SliceResult& result, std::atomic<bool>& stop) const {
+  FileNamer namer(options_.pattern);
+  Progression chunk;
+  while (!stop.load(std::memory_order_relaxed) && source.next(thread, chunk)) {
+    if (options_.engine == Engine::Null) {
+      run_null(chunk, namer, result, stop);
+    } else {
+      run_posix(target, chunk, namer, result, stop);
+    }
   }
 }
 
-void FileLoop::run_posix(const WriteTarget& target, const Progression& part,
+void FileLoop::run_posix(const WriteTarget& target, const Progression& part, FileNamer& namer,
                          SliceResult& result, std::atomic<bool>& stop) const {
-  FileNamer namer(options_.pattern);
   const std::uint64_t file_bytes = line_.size() * options_.lines;
   auto fail = [&](const char* name, int error, const char* operation) {
     result.failure = WriteFailure{target.dir_path + "/" + name, error, operation};
@@ -67,6 +72,9 @@ void FileLoop::run_posix(const WriteTarget& target, const Progression& part,
       error = errno;
       operation = "fsync";
     }
+    if (options_.per_file_delay_us != 0) {
+      std::this_thread::sleep_for(std::chrono::microseconds(options_.per_file_delay_us));
+    }
     if (error == 0) {
       error = fd.close();
       operation = "close";
@@ -84,15 +92,17 @@ void FileLoop::run_posix(const WriteTarget& target, const Progression& part,
 
 // Everything but the system calls: naming, clock reads and histogram, so that the null engine
 // measures mpiwrite's own per-file cost.
-void FileLoop::run_null(const Progression& part, SliceResult& result,
+void FileLoop::run_null(const Progression& part, FileNamer& namer, SliceResult& result,
                         std::atomic<bool>& stop) const {
-  FileNamer namer(options_.pattern);
   const std::uint64_t file_bytes = line_.size() * options_.lines;
   for (std::uint64_t i = 0; i < part.count; ++i) {
     if (stop.load(std::memory_order_relaxed)) return;
     const Clock::time_point start = Clock::now();
     const char* name = namer.name(part.at(i));
     asm volatile("" : : "r"(name) : "memory");  // keep the name from being optimized away
+    if (options_.per_file_delay_us != 0) {
+      std::this_thread::sleep_for(std::chrono::microseconds(options_.per_file_delay_us));
+    }
     result.latency.record(nanoseconds(Clock::now() - start));
     ++result.files;
     result.bytes += file_bytes;
@@ -100,8 +110,16 @@ void FileLoop::run_null(const Progression& part, SliceResult& result,
 }
 
 WriteOptions write_options_from(const RunConfig& c) {
-  return {parse_pattern(c.pattern), c.lines,     c.text,     c.write_mode, c.fsync,
-          c.overwrite,              c.engine,    c.threads,  c.partition};
+  WriteOptions o;
+  o.pattern = parse_pattern(c.pattern);
+  o.lines = c.lines;
+  o.text = c.text;
+  o.mode = c.write_mode;
+  o.fsync = c.fsync;
+  o.overwrite = c.overwrite;
+  o.engine = c.engine;
+  o.threads = c.threads;
+  return o;
 }
 
 std::string WriteFailure::message() const {

@@ -1,5 +1,5 @@
-// The rank's writer: a pool of worker threads, each with a private descriptor table, that split
-// the rank's slice with the same partition rule the ranks use.
+// The rank's writer: a pool of worker threads, each with a private descriptor table, that take
+// their files from a WorkSource.
 #include <sched.h>
 
 #include <atomic>
@@ -16,7 +16,7 @@ namespace {
 class PoolWriter final : public Writer {
  public:
   explicit PoolWriter(const WriteOptions& options)
-      : loop_(options), partition_(options.partition), workers_(options.threads),
+      : loop_(options), workers_(options.threads),
         pool_(options.threads, [this](unsigned) {
           if (::unshare(CLONE_FILES) == 0) private_tables_.fetch_add(1);
         }) {
@@ -28,15 +28,15 @@ class PoolWriter final : public Writer {
     pool_.run_on_all([&](unsigned t) { workers_[t].dir_fd = open_directory(dir); });
   }
 
-  SliceResult write(const Progression& slice) override {
+  SliceResult write(WorkSource& source, const std::function<void()>& progress) override {
     std::atomic<bool> stop{false};
-    const unsigned threads = pool_.size();
-    pool_.run_on_all([&](unsigned t) {
-      Worker& w = workers_[t];
-      w.result = SliceResult{};
-      const Progression part = threads == 1 ? slice : split(slice, threads, t, partition_);
-      loop_.run({w.dir_fd.get(), dir_path_}, part, w.result, stop);
-    });
+    pool_.run_on_all(
+        [&](unsigned t) {
+          Worker& w = workers_[t];
+          w.result = SliceResult{};
+          loop_.run({w.dir_fd.get(), dir_path_}, source, t, w.result, stop);
+        },
+        progress);
     SliceResult total;
     for (const Worker& w : workers_) total.merge(w.result);
     return total;
@@ -56,7 +56,6 @@ class PoolWriter final : public Writer {
   };
 
   FileLoop loop_;
-  Partition partition_;
   std::string dir_path_;
   std::vector<Worker> workers_;
   std::atomic<unsigned> private_tables_{0};

@@ -16,7 +16,10 @@ doc = json.load(open(path))
 def check(cond, what):
     if not cond:
         sys.exit(f"FAIL: {what}")
-check(doc["schema_version"] == 1, "schema_version")
+check(doc["schema_version"] == 2, "schema_version")
+check(doc["kind"] == "run" and len(doc["points"]) == 1, "a run is one point")
+point = doc["points"][0]
+check(point["ranks"] == ranks and point["threads"] == 3, "the point's ranks and threads")
 ctx = doc["context"]
 check(ctx["ranks"] == ranks, "context.ranks")
 check(ctx["threads_per_rank"] == 3, "context.threads_per_rank")
@@ -25,7 +28,7 @@ check(ctx["directory"] == os.path.realpath(data), "context.directory")
 check(ctx["filesystem"] != "", "context.filesystem")
 check("Open MPI" in ctx["mpi_library"], "context.mpi_library")
 check(doc["config"]["files"] == 250 and doc["config"]["lines"] == 7, "config")
-reps = doc["repetitions"]
+reps = point["repetitions"]
 check(len(reps) == 2, "two repetitions")
 on_disk = sum(os.path.getsize(os.path.join(data, f)) for f in os.listdir(data))
 for rep in reps:
@@ -38,7 +41,7 @@ for rep in reps:
           "rate = files / slowest rank")
     lat = rep["latency_us"]
     check(0 < lat["p50"] <= lat["p90"] <= lat["p99"] <= lat["max"], "latency percentiles ordered")
-summary = doc["summary"]["makespan_s"]
+summary = point["summary"]["makespan_s"]
 check(summary["count"] == 2, "summary count")
 check(summary["min"] <= summary["median"] <= summary["max"], "summary ordered")
 print("json ok")

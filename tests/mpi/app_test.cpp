@@ -7,6 +7,10 @@
 #include <boost/mpi/communicator.hpp>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <fmt/format.h>
+
+#include <numeric>
+#include <set>
 #include <sstream>
 
 #include "../unit/temp_dir.hpp"
@@ -60,8 +64,9 @@ TEST(Run, NullEngineCountsEveryFileAndWritesNothing) {
     return;
   }
   const auto doc = nlohmann::json::parse(o.out);
-  ASSERT_EQ(doc.at("repetitions").size(), 3u);
-  for (const auto& rep : doc.at("repetitions")) {
+  ASSERT_EQ(doc.at("points").size(), 1u);
+  ASSERT_EQ(doc.at("points").at(0).at("repetitions").size(), 3u);
+  for (const auto& rep : doc.at("points").at(0).at("repetitions")) {
     EXPECT_EQ(rep.at("files"), 1001);
     EXPECT_EQ(rep.at("ranks").size(), static_cast<std::size_t>(world.size()));
   }
@@ -82,7 +87,68 @@ TEST(Run, WritesTheSeedFilesFromEveryRankAndThread) {
     EXPECT_EQ(testing::read_file(entry.path()), "Hello, world!\nHello, world!\nHello, world!\n");
   }
   EXPECT_EQ(count, 37u);  // the last repetition's files only: the first one's were removed
-  EXPECT_NE(o.out.find("repetition,2,,"), std::string::npos);
+  EXPECT_NE(o.out.find("repetition,run," + std::to_string(world.size()) + ",3,2,"),
+            std::string::npos) << o.out;
+}
+
+// Files per rank for every repetition of every point, from a JSON report.
+std::vector<std::vector<int>> files_per_rank(const nlohmann::json& point) {
+  std::vector<std::vector<int>> result;
+  for (const auto& rep : point.at("repetitions")) {
+    std::vector<int> files;
+    for (const auto& rank : rep.at("ranks")) files.push_back(rank.at("files"));
+    result.push_back(files);
+  }
+  return result;
+}
+
+TEST(Run, CompareMeasuresEveryPointWithItsOwnRanksAndRemovesItsFiles) {
+  SharedTempDir tmp;
+  const Outcome o = run_with({"--compare", "-t", "2", "-n", "24", "-l", "2", "-r", "2",
+                              "--format", "json", "-d", tmp.path() + "/d", "--seed", "5"});
+  ASSERT_EQ(o.code, 0) << o.err;
+  if (world.rank() != 0) return;
+  const auto doc = nlohmann::json::parse(o.out);
+  EXPECT_EQ(doc.at("kind"), "compare");
+  EXPECT_EQ(doc.at("seed"), 5);
+  std::set<std::string> labels;
+  for (const auto& point : doc.at("points")) {
+    labels.insert(point.at("label").get<std::string>());
+    const int ranks = point.at("ranks");
+    EXPECT_LE(ranks, world.size());
+    for (const auto& files : files_per_rank(point)) {
+      ASSERT_EQ(files.size(), static_cast<std::size_t>(ranks));
+      EXPECT_EQ(std::accumulate(files.begin(), files.end(), 0), 24);
+    }
+  }
+  EXPECT_TRUE(labels.count("1x1"));
+  EXPECT_TRUE(labels.count(fmt::format("1x{}", 2 * world.size())));
+  // One row per concurrency 1, 2, 4, ... up to ranks x 2 threads.
+  std::size_t rows = 1;
+  for (int c = 2; c <= 2 * world.size(); c *= 2) ++rows;
+  EXPECT_EQ(doc.at("comparison").size(), rows);
+  EXPECT_TRUE(fs::is_empty(tmp.path() + "/d"));  // every step's scratch directory is gone
+}
+
+TEST(Run, DynamicPartitionWritesEveryFileOnceAndASlowRankWritesFewer) {
+  SharedTempDir tmp;
+  const std::string slow = std::to_string(world.size() - 1);
+  for (const char* chunk : {"1", "4", "1000"}) {
+    const std::string dir = tmp.path() + "/d" + chunk;
+    const Outcome o = run_with({"--partition", "dynamic", "--chunk", chunk, "-n", "60", "-l", "1",
+                                "-t", "2", "--format", "json", "-d", dir, "--slow-rank", slow,
+                                "--slow-delay-us", "3000"});
+    ASSERT_EQ(o.code, 0) << o.err;
+    if (world.rank() != 0) continue;
+    std::size_t count = 0;
+    for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++count;
+    EXPECT_EQ(count, 60u) << "chunk " << chunk;
+    const auto files = files_per_rank(nlohmann::json::parse(o.out).at("points").at(0)).at(0);
+    EXPECT_EQ(std::accumulate(files.begin(), files.end(), 0), 60);
+    if (world.size() > 1 && std::string(chunk) == "1") {
+      EXPECT_LT(files.back(), files.front()) << "the slow rank should take fewer files";
+    }
+  }
 }
 
 TEST(Run, BadOptionGivesExitTwoOnEveryRankAndOneMessage) {

@@ -27,7 +27,7 @@ class RankFailurePrinter : public ::testing::EmptyTestEventListener {
 }  // namespace
 
 int main(int argc, char** argv) {
-  boost::mpi::environment env(argc, argv, boost::mpi::threading::funneled);
+  boost::mpi::environment env(argc, argv, boost::mpi::threading::serialized);
   boost::mpi::communicator world;
   ::testing::InitGoogleTest(&argc, argv);
   if (world.rank() != 0) {

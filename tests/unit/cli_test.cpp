@@ -98,7 +98,36 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{{"--lines", "1000000000"}, "bytes per file"},
         BadInput{{"--dry-run", "--output", "x"}, "cannot be combined"},
         BadInput{{"--no-such-option"}, "no-such-option"},
-        BadInput{{"stray"}, "stray"}));
+        BadInput{{"stray"}, "stray"},
+        BadInput{{"--sweep-threads", "1,0"}, "--sweep-threads: 0 is not between 1 and 1024"},
+        BadInput{{"--sweep-threads", "1,x"}, "not a whole number"},
+        BadInput{{"--compare", "--sweep-threads", "1,2"}, "cannot be combined"},
+        BadInput{{"--compare", "--overwrite"}, "--overwrite applies to a plain run"},
+        BadInput{{"--chunk", "0"}, "--chunk"},
+        BadInput{{"--slow-rank", "-1"}, "negative"}));
+
+TEST(Cli, ReadsSweepCompareDynamicAndSlowRanks) {
+  const CliOutcome sweep = parse({"--sweep-threads", "1,2,4", "--partition", "dynamic", "--chunk",
+                                  "5", "--slow-rank", "1,3", "--slow-delay-us", "250", "--seed", "7"});
+  ASSERT_TRUE(sweep.run) << sweep.message;
+  EXPECT_EQ(sweep.config.sweep_threads, (std::vector<unsigned>{1, 2, 4}));
+  EXPECT_EQ(sweep.config.partition, Partition::Dynamic);
+  EXPECT_EQ(sweep.config.chunk, 5u);
+  EXPECT_EQ(sweep.config.slow_ranks, (std::vector<int>{1, 3}));
+  EXPECT_EQ(sweep.config.slow_delay_us, 250u);
+  EXPECT_EQ(sweep.config.seed, 7u);
+  const CliOutcome compare = parse({"--compare", "--max-concurrency", "16"});
+  ASSERT_TRUE(compare.run) << compare.message;
+  EXPECT_TRUE(compare.config.compare);
+  EXPECT_EQ(compare.config.max_concurrency, 16u);
+}
+
+TEST(ValidateForWorld, RejectsRanksThatDoNotExist) {
+  RunConfig c;
+  c.slow_ranks = {3};
+  EXPECT_THROW(validate_for_world(c, 3), UsageError);
+  EXPECT_NO_THROW(validate_for_world(c, 4));
+}
 
 TEST(Cli, HelpAndVersionExitZeroWithTextForStdout) {
   const CliOutcome help = parse({"--help"});

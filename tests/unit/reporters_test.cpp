@@ -23,10 +23,44 @@ RunReport sample_report(Format format, bool per_rank) {
                "ext4", "2026-11-30T12:00:00Z", {2, 2}, true};
   LatencyHistogram h;
   for (int i = 1; i <= 100; ++i) h.record(static_cast<std::uint64_t>(i) * 1000);
-  r.repetitions.push_back(summarize_repetition(1, {{0, 0.004, 50, 70000}, {1, 0.005, 50, 70000}}, h));
-  r.repetitions.push_back(summarize_repetition(2, {{0, 0.003, 50, 70000}, {1, 0.006, 50, 70000}}, h));
-  r.makespan = summarize_series({0.005, 0.006});
+  PointReport point{{2, 1, PointMode::Run}, {}, {}, 1.0, 1.0};
+  point.repetitions.push_back(
+      summarize_repetition(1, {{0, 0.004, 50, 70000}, {1, 0.005, 50, 70000}}, h));
+  point.repetitions.push_back(
+      summarize_repetition(2, {{0, 0.003, 50, 70000}, {1, 0.006, 50, 70000}}, h));
+  r.points.push_back(point);
+  summarize_points(r.points);
   r.cleanup = {true, 0.0025, 100};
+  return r;
+}
+
+// A comparison on 2 ranks: 1x1, 2x1, 1x2, 1x4, 2x2, each with two repetitions.
+RunReport sample_comparison(Format format) {
+  RunReport r = sample_report(format, false);
+  r.kind = RunKind::Compare;
+  r.seed = 42;
+  r.config.compare = true;
+  r.config.threads = 2;
+  r.points.clear();
+  const std::pair<PointSpec, double> measured[] = {
+      {{1, 1, PointMode::Processes}, 0.008}, {{2, 1, PointMode::Processes}, 0.005},
+      {{1, 2, PointMode::Threads}, 0.0045},  {{1, 4, PointMode::Threads}, 0.004},
+      {{2, 2, PointMode::Hybrid}, 0.003}};
+  LatencyHistogram h;
+  h.record(40'000);
+  for (const auto& [spec, seconds] : measured) {
+    PointReport p{spec, {}, {}, 1.0, 1.0};
+    for (unsigned rep = 1; rep <= 2; ++rep) {
+      std::vector<RankFigures> ranks;
+      for (int rank = 0; rank < spec.ranks; ++rank) {
+        ranks.push_back({rank, seconds * (rep == 1 ? 1.0 : 1.5), 100u / static_cast<unsigned>(spec.ranks), 70000});
+      }
+      p.repetitions.push_back(summarize_repetition(rep, std::move(ranks), h));
+    }
+    r.points.push_back(p);
+  }
+  summarize_points(r.points);
+  r.comparison = compare_rows(r.points);
   return r;
 }
 
@@ -55,15 +89,39 @@ TEST(Reporters, Markdown) {
 TEST(Reporters, Csv) { expect_golden("report.csv", render(sample_report(Format::Csv, true))); }
 TEST(Reporters, Json) { expect_golden("report.json", render(sample_report(Format::Json, false))); }
 
+TEST(Reporters, CompareTable) { expect_golden("compare.txt", render(sample_comparison(Format::Table))); }
+TEST(Reporters, CompareMarkdown) {
+  expect_golden("compare.md", render(sample_comparison(Format::Markdown)));
+}
+TEST(Reporters, CompareCsv) { expect_golden("compare.csv", render(sample_comparison(Format::Csv))); }
+TEST(Reporters, CompareJson) {
+  expect_golden("compare.json", render(sample_comparison(Format::Json)));
+}
+
 TEST(Reporters, JsonParsesAndCarriesSchemaConfigContextAndRanks) {
   const auto doc = nlohmann::json::parse(render(sample_report(Format::Json, false)));
   EXPECT_EQ(doc.at("schema_version"), kJsonSchemaVersion);
+  EXPECT_EQ(doc.at("kind"), "run");
   EXPECT_EQ(doc.at("config").at("files"), 100);
   EXPECT_EQ(doc.at("context").at("hosts").at(0).at("rank_count"), 2);
-  EXPECT_EQ(doc.at("repetitions").size(), 2u);
-  EXPECT_EQ(doc.at("repetitions").at(1).at("ranks").at(1).at("elapsed_s"), 0.006);
-  EXPECT_DOUBLE_EQ(doc.at("repetitions").at(1).at("files_per_s").get<double>(), 100 / 0.006);
-  EXPECT_EQ(doc.at("summary").at("makespan_s").at("median"), 0.0055);
+  const auto& point = doc.at("points").at(0);
+  EXPECT_EQ(point.at("repetitions").size(), 2u);
+  EXPECT_EQ(point.at("repetitions").at(1).at("ranks").at(1).at("elapsed_s"), 0.006);
+  EXPECT_DOUBLE_EQ(point.at("repetitions").at(1).at("files_per_s").get<double>(), 100 / 0.006);
+  EXPECT_EQ(point.at("summary").at("makespan_s").at("median"), 0.0055);
+  EXPECT_FALSE(doc.contains("comparison"));
+}
+
+TEST(Reporters, CompareJsonHasARowPerConcurrencyWithNullForMissingModes) {
+  const auto doc = nlohmann::json::parse(render(sample_comparison(Format::Json)));
+  EXPECT_EQ(doc.at("kind"), "compare");
+  EXPECT_EQ(doc.at("points").size(), 5u);
+  const auto& rows = doc.at("comparison");
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_TRUE(rows.at(2).at("processes").is_null());
+  EXPECT_TRUE(rows.at(1).at("hybrid").is_null());
+  EXPECT_EQ(rows.at(2).at("hybrid").at("label"), "2x2");
+  EXPECT_EQ(rows.at(2).at("winner"), "hybrid");
 }
 
 TEST(Reporters, CsvRowsHaveTheHeaderColumnCount) {

@@ -53,29 +53,10 @@ TEST(PrepareDirectory, RejectsAFileOrAnExistingTargetName) {
   c.overwrite = false;
   c.files = 9;
   EXPECT_NO_THROW(prepare_directory(c));  // write10 is not a name of a 9-file run
+  c.files = 10;
+  c.sweep_threads = {1, 2};
+  EXPECT_NO_THROW(prepare_directory(c));  // a sweep writes only into scratch directories
   EXPECT_EQ(testing::read_file(tmp / "write10.txt"), "mine");
-}
-
-TEST(PlanRepetitions, OnlyTheLastTimedRepetitionWritesIntoTheDirectory) {
-  RunConfig c;
-  c.warmup = 1;
-  c.repetitions = 3;
-  const auto plans = plan_repetitions(c, "/d", "id");
-  ASSERT_EQ(plans.size(), 4u);
-  EXPECT_EQ(plans[0].dir, "/d/.mpiwrite-id-w1");
-  EXPECT_FALSE(plans[0].timed);
-  EXPECT_EQ(plans[1].dir, "/d/.mpiwrite-id-r1");
-  EXPECT_TRUE(plans[1].timed && plans[1].scratch);
-  EXPECT_EQ(plans[2].number, 2u);
-  EXPECT_EQ(plans[3].dir, "/d");
-  EXPECT_TRUE(plans[3].timed);
-  EXPECT_FALSE(plans[3].scratch);
-  EXPECT_EQ(plans[3].number, 3u);
-  c.overwrite = true;
-  for (const RepetitionPlan& p : plan_repetitions(c, "/d", "id")) {
-    EXPECT_EQ(p.dir, "/d");
-    EXPECT_FALSE(p.scratch);
-  }
 }
 
 TEST(RemoveFiles, RemovesOnlyGeneratedNamesAndNeverFollowsALink) {

@@ -35,7 +35,8 @@ WriteOptions options(unsigned threads, WriteMode mode) {
 SliceResult write_into(const std::string& dir, const WriteOptions& o, const Progression& slice) {
   const auto writer = make_writer(o);
   writer->open_target(dir);
-  SliceResult result = writer->write(slice);
+  StaticSource source(slice, o.threads, Partition::Block);
+  SliceResult result = writer->write(source);
   writer->close_target();
   return result;
 }
@@ -106,7 +107,8 @@ TEST(Writers, ARemovedDirectoryGivesErrnoAndPath) {
   const auto writer = make_writer(options(2, WriteMode::Line));
   writer->open_target(gone);
   std::filesystem::remove(gone);
-  const SliceResult result = writer->write({1, 4, 1});
+  StaticSource source({1, 4, 1}, 2, Partition::Block);
+  const SliceResult result = writer->write(source);
   ASSERT_TRUE(result.failure);
   EXPECT_EQ(result.failure->errno_value, ENOENT);
   EXPECT_EQ(result.failure->path.rfind(gone + "/write", 0), 0u);
@@ -119,7 +121,8 @@ TEST(Writers, OneWriterServesManyTargetsFromPrivateDescriptorTables) {
   EXPECT_TRUE(writer->private_fd_tables());
   for (const TempDir* dir : {&a, &b}) {
     writer->open_target(dir->path());
-    const SliceResult result = writer->write({1, 9, 1});
+    StaticSource source({1, 9, 1}, 3, Partition::Cyclic);
+    const SliceResult result = writer->write(source);
     writer->close_target();
     ASSERT_FALSE(result.failure) << result.failure->message();
     EXPECT_EQ(result.files, 9u);
@@ -137,6 +140,52 @@ TEST(Writers, OpeningAMissingTargetThrowsWithThePath) {
     EXPECT_EQ(e.path(), dir / "missing");
     EXPECT_EQ(e.code().value(), ENOENT);
   }
+}
+
+TEST(Writers, DynamicSourceWritesEveryIndexOnceAtAnyChunkSize) {
+  for (std::uint64_t chunk : {1u, 3u, 50u, 1000u}) {
+    TempDir dir;
+    const auto writer = make_writer(options(4, WriteMode::Whole));
+    writer->open_target(dir.path());
+    AtomicCounterSource source({1, 101, 1}, chunk);
+    int polls = 0;
+    const SliceResult result = writer->write(source, [&] { ++polls; });
+    writer->close_target();
+    ASSERT_FALSE(result.failure);
+    EXPECT_EQ(result.files, 101u) << "chunk " << chunk;
+    std::size_t entries = 0;
+    for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir.path())) ++entries;
+    EXPECT_EQ(entries, 101u);
+    EXPECT_TRUE(std::filesystem::exists(dir / "write101.txt"));
+  }
+}
+
+TEST(WorkSources, StaticHandsEachThreadItsPartOnce) {
+  StaticSource source({1, 10, 1}, 3, Partition::Block);
+  Progression chunk;
+  ASSERT_TRUE(source.next(1, chunk));
+  EXPECT_EQ(chunk, (Progression{5, 3, 1}));
+  EXPECT_FALSE(source.next(1, chunk));
+  StaticSource tiny({1, 2, 1}, 3, Partition::Block);
+  EXPECT_FALSE(tiny.next(2, chunk));  // nothing for the third thread
+}
+
+TEST(WorkSources, ChunkAtCutsTheLastChunkShort) {
+  Progression out;
+  EXPECT_TRUE(chunk_at({1, 10, 1}, 8, 4, out));
+  EXPECT_EQ(out, (Progression{9, 2, 1}));
+  EXPECT_FALSE(chunk_at({1, 10, 1}, 10, 4, out));
+  EXPECT_TRUE(chunk_at({2, 5, 3}, 1, 2, out));  // over a strided slice: 5, 8
+  EXPECT_EQ(out, (Progression{5, 2, 3}));
+}
+
+TEST(Writers, ASlowWriterSleepsInsideTheFile) {
+  TempDir dir;
+  WriteOptions o = options(1, WriteMode::Whole);
+  o.per_file_delay_us = 2000;
+  const SliceResult result = write_into(dir.path(), o, {1, 3, 1});
+  ASSERT_FALSE(result.failure);
+  EXPECT_GE(result.latency.percentile_ns(0.5), 2'000'000u);
 }
 
 TEST(Writers, FsyncModeWritesTheSameBytes) {

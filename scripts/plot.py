@@ -1,0 +1,637 @@
+#!/usr/bin/env python3
+"""Plot mpiwrite JSON reports (schema_version 2) of kind "sweep" or "compare".
+
+Usage: scripts/plot.py REPORT.json [REPORT2.json ...] [-o out.png]
+
+Two panels side by side: (a) the write phase's mean makespan against concurrency, with
+min-max over the repetitions as error bars; (b) the speedup with the ideal line dashed.
+A "compare" report gives one line per mode (processes, threads, hybrid: the best p x t at
+each concurrency, annotated with its label); a "sweep" report gives one line against the
+threads per rank. Several reports of the same kind (e.g. from several cluster jobs) are
+drawn together, one line per report and mode, labelled by the report's hosts and ranks.
+
+Exit status: 0 written; 1 the output could not be written; 2 bad usage or an input that
+is missing, not JSON, of another schema_version, a single-point "run", or of mixed kinds;
+3 matplotlib is not installed (Debian: apt-get install python3-matplotlib). If the
+running python lacks matplotlib, the script re-runs itself once under /usr/bin/python3
+when that one has it (pyenv shims often come first on PATH).
+"""
+
+import argparse
+import json
+import math
+import os
+import sys
+
+SCHEMA_VERSION = 2
+MODES = ("processes", "threads", "hybrid")
+MODE_TEXT = {
+    "processes": "processes (c ranks × 1 thread)",
+    "threads": "threads (1 rank × c threads)",
+    "hybrid": "hybrid (best p × t, p>1, t>1)",
+}
+MODE_STYLE = {  # marker, line style, colour when only one report is drawn
+    "processes": ("o", "-", "tab:blue"),
+    "threads": ("s", ":", "tab:orange"),
+    "hybrid": ("^", "-.", "tab:green"),
+    "sweep": ("o", "-", "tab:blue"),
+}
+# 1 rank x 1 thread is on both the processes and the threads line: the processes circle is
+# drawn on top of the (larger) threads square so that both stay visible.
+MODE_LAYER = {"processes": (3.3, 6), "threads": (3.2, 7.5), "hybrid": (3.1, 7), "sweep": (3, 6)}
+PALETTE = ["tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown",
+           "tab:pink", "tab:gray", "tab:olive", "tab:cyan"]
+SYSTEM_PYTHON = "/usr/bin/python3"
+REEXEC_GUARD = "MPIWRITE_PLOT_REEXEC"
+
+
+class InputError(Exception):
+    """A report that cannot be plotted; the message is one line."""
+
+
+def die(message, code):
+    print(f"plot.py: error: {message}", file=sys.stderr)
+    sys.exit(code)
+
+
+# ---------------------------------------------------------------------------------------
+# Reading reports defensively: every field may be absent or of the wrong type.
+
+
+def number(value):
+    """A finite float, or None (bools and strings are not numbers here)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    value = float(value)
+    return value if math.isfinite(value) else None
+
+
+def positive(value):
+    v = number(value)
+    return v if v is not None and v > 0 else None
+
+
+def positive_int(value):
+    v = number(value)
+    return int(v) if v is not None and v >= 1 and v == int(v) else None
+
+
+def dict_at(obj, key):
+    value = obj.get(key) if isinstance(obj, dict) else None
+    return value if isinstance(value, dict) else {}
+
+
+class Point:
+    __slots__ = ("label", "mode", "ranks", "threads", "concurrency", "mean", "lo", "hi",
+                 "speedup", "count")
+
+    def __init__(self, **kw):
+        for k in self.__slots__:
+            setattr(self, k, kw.get(k))
+
+
+def classify(mode, ranks, threads):
+    if mode in MODES:
+        return mode
+    if ranks is None or threads is None:
+        return None
+    if threads == 1:
+        return "processes"
+    return "threads" if ranks == 1 else "hybrid"
+
+
+def read_points(doc):
+    points = []
+    raw = doc.get("points")
+    for p in raw if isinstance(raw, list) else []:
+        if not isinstance(p, dict):
+            continue
+        ranks, threads = positive_int(p.get("ranks")), positive_int(p.get("threads"))
+        conc = positive_int(p.get("concurrency"))
+        if conc is None and ranks is not None and threads is not None:
+            conc = ranks * threads
+        summary = dict_at(p, "summary")
+        ms = dict_at(summary, "makespan_s")
+        mean = number(ms.get("mean"))
+        if mean is None:
+            mean = number(ms.get("median"))
+        if conc is None or mean is None or mean <= 0:
+            continue
+        lo, hi = number(ms.get("min")), number(ms.get("max"))
+        label = p.get("label") if isinstance(p.get("label"), str) else None
+        if label is None and ranks is not None and threads is not None:
+            label = f"{ranks}x{threads}"
+        points.append(Point(label=label, mode=p.get("mode"), ranks=ranks, threads=threads,
+                            concurrency=conc, mean=mean,
+                            lo=lo if lo is not None and lo <= mean else mean,
+                            hi=hi if hi is not None and hi >= mean else mean,
+                            speedup=positive(summary.get("speedup")),
+                            count=positive_int(ms.get("count"))))
+    return points
+
+
+def points_from_comparison(doc):
+    """Fallback for a compare report whose points[] are missing: means only."""
+    points = []
+    raw = doc.get("comparison")
+    for entry in raw if isinstance(raw, list) else []:
+        conc = positive_int(entry.get("concurrency")) if isinstance(entry, dict) else None
+        if conc is None:
+            continue
+        for mode in MODES:
+            m = entry.get(mode)
+            mean = number(m.get("mean_s")) if isinstance(m, dict) else None
+            if mean is None or mean <= 0:
+                continue
+            label = m.get("label") if isinstance(m.get("label"), str) else None
+            ranks = threads = None
+            if label and "x" in label:
+                r, _, t = label.partition("x")
+                ranks, threads = positive_int(_int_or_none(r)), positive_int(_int_or_none(t))
+            points.append(Point(label=label, mode=mode, ranks=ranks, threads=threads,
+                                concurrency=conc, mean=mean, lo=mean, hi=mean,
+                                speedup=positive(m.get("speedup"))))
+    return points
+
+
+def _int_or_none(text):
+    try:
+        return int(text)
+    except ValueError:
+        return None
+
+
+class Report:
+    def __init__(self, path, doc):
+        self.path = path
+        self.doc = doc
+        self.kind = doc.get("kind")
+        self.config = dict_at(doc, "config")
+        self.context = dict_at(doc, "context")
+        self.points = read_points(doc)
+        if not self.points and self.kind == "compare":
+            self.points = points_from_comparison(doc)
+
+    @property
+    def ranks(self):
+        r = positive_int(self.context.get("ranks"))
+        if r is None:
+            rs = {p.ranks for p in self.points if p.ranks is not None}
+            r = rs.pop() if len(rs) == 1 else None
+        return r
+
+    def hosts(self):
+        raw = self.context.get("hosts")
+        names = []
+        for h in raw if isinstance(raw, list) else []:
+            if isinstance(h, dict) and isinstance(h.get("host"), str):
+                names.append(h["host"])
+        return names
+
+    def host_text(self, with_ranks=True):
+        names = self.hosts()
+        if not names:
+            text = "unknown host"
+        elif len(names) == 1:
+            text = names[0]
+        else:
+            more = len(names) - 1
+            text = f"{names[0]} +{more} more host{'s' if more > 1 else ''}"
+        r = self.ranks
+        if with_ranks and r is not None:
+            text += f", {r} rank{'s' if r != 1 else ''}"
+        return text
+
+
+def load(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file")
+    except OSError as e:
+        raise InputError(f"{path}: cannot read: {e.strerror or e}")
+    except UnicodeDecodeError:
+        raise InputError(f"{path}: not valid JSON (not UTF-8 text)")
+    except json.JSONDecodeError as e:
+        raise InputError(f"{path}: not valid JSON (line {e.lineno} column {e.colno}: {e.msg})")
+    except RecursionError:
+        raise InputError(f"{path}: not valid JSON (nested too deeply)")
+    if not isinstance(doc, dict):
+        raise InputError(f"{path}: not an mpiwrite report (the top level is not an object)")
+    version = doc.get("schema_version")
+    if "schema_version" not in doc:
+        raise InputError(f"{path}: not an mpiwrite report (no schema_version)")
+    if number(version) != SCHEMA_VERSION:
+        raise InputError(f"{path}: schema_version {json.dumps(version)} is not supported "
+                         f"(expected {SCHEMA_VERSION})")
+    kind = doc.get("kind")
+    points = doc.get("points")
+    if kind is None and (isinstance(doc.get("repetitions"), list)
+                         or (isinstance(points, list) and len(points) <= 1)):
+        kind = "run"  # a report without a kind that holds one measurement
+    if kind == "run":
+        raise InputError(f"nothing to plot: a single-point run ({path})")
+    if kind not in ("sweep", "compare"):
+        raise InputError(f"{path}: unknown kind {json.dumps(kind)} "
+                         "(expected \"sweep\" or \"compare\")")
+    report = Report(path, doc)
+    if not report.points:
+        raise InputError(f"nothing to plot: {path} has no measured points")
+    return report
+
+
+# ---------------------------------------------------------------------------------------
+# From points to lines.
+
+
+class Series:
+    def __init__(self, report, mode, points, baseline_x, x_of):
+        self.report = report
+        self.mode = mode
+        self.points = sorted(points, key=x_of)
+        self.xs = [x_of(p) for p in self.points]
+        self.baseline_x = baseline_x
+        self.label = None
+        self.marker, self.linestyle, self.color = MODE_STYLE.get(mode, ("o", "-", None))
+
+
+def with_speedups(points, base):
+    """Fill in speedups the report left out, relative to the baseline point."""
+    for p in points:
+        if p.speedup is None and base is not None:
+            p.speedup = base.mean / p.mean
+    return points
+
+
+def compare_series(report):
+    pts = report.points
+    base = next((p for p in pts if p.ranks == 1 and p.threads == 1), None)
+    if base is None:
+        base = min(pts, key=lambda p: (p.concurrency, p.mean))
+    with_speedups(pts, base)
+    by_mode = {m: [] for m in MODES}
+    for p in pts:
+        mode = classify(p.mode, p.ranks, p.threads)
+        if mode is None:
+            continue
+        by_mode[mode].append(p)
+    # 1 rank x 1 thread is the first point of the threads line as well.
+    if base.ranks == 1 and base.threads == 1 and base not in by_mode["threads"]:
+        by_mode["threads"].append(base)
+    series = []
+    for mode in MODES:
+        best = {}
+        for p in by_mode[mode]:
+            if p.concurrency not in best or p.mean < best[p.concurrency].mean:
+                best[p.concurrency] = p
+        if best:
+            series.append(Series(report, mode, list(best.values()), base.concurrency,
+                                 lambda p: p.concurrency))
+    return series
+
+
+def sweep_series(report):
+    pts = [p for p in report.points if p.threads is not None]
+    if not pts:
+        raise InputError(f"nothing to plot: {report.path} has no thread counts in its points")
+    best = {}
+    for p in pts:
+        if p.threads not in best or p.mean < best[p.threads].mean:
+            best[p.threads] = p
+    pts = list(best.values())
+    base = min(pts, key=lambda p: p.threads)
+    with_speedups(pts, base)
+    return [Series(report, "sweep", pts, base.threads, lambda p: p.threads)]
+
+
+def label_series(reports, series, kind):
+    """One report: modes (compare) or host/ranks (sweep). Several: host/ranks first."""
+    names = dict(zip((id(r) for r in reports), report_names(reports)))
+    for s in series:
+        who = names[id(s.report)]
+        if kind == "sweep":
+            s.label = who
+        elif len(reports) == 1:
+            s.label = MODE_TEXT[s.mode]
+        else:
+            s.label = f"{who}: {s.mode}"
+
+
+def report_names(reports):
+    """host/ranks of each report; the file name added where two would read the same."""
+    names = [r.host_text() for r in reports]
+    return [n + (f" [{os.path.basename(r.path)}]" if names.count(n) > 1 else "")
+            for n, r in zip(names, reports)]
+
+
+def style_series(reports, series, kind):
+    """One report: a colour per mode, solid lines. Several: a colour per report and, for
+    compare, a marker and line style per mode. Returns the legend's (handle, label) pairs
+    for the lines, or None to take them from the plotted series."""
+    if len(reports) == 1:
+        for s in series:
+            s.linestyle = "-"
+        return None
+    colour = {id(r): PALETTE[i % len(PALETTE)] for i, r in enumerate(reports)}
+    for s in series:
+        s.color = colour[id(s.report)]
+        if kind != "compare":
+            s.linestyle = "-"
+    if kind != "compare":
+        return None
+    from matplotlib.lines import Line2D
+    entries = [(Line2D([], [], color=colour[id(r)], linewidth=2.5), name)
+               for r, name in zip(reports, report_names(reports))]
+    present = [m for m in MODES if any(s.mode == m for s in series)]
+    for m in present:
+        marker, ls, _ = MODE_STYLE[m]
+        entries.append((Line2D([], [], color="0.25", marker=marker, linestyle=ls,
+                               linewidth=1.5), MODE_TEXT[m]))
+    return entries
+
+
+# ---------------------------------------------------------------------------------------
+# Titles and labels.
+
+
+def size_text(n):
+    if n is None:
+        return None
+    if n < 10 * 1024:
+        return f"{n} B"
+    if n < 10 * 1024 * 1024:
+        return f"{n / 1024:.1f} KiB"
+    return f"{n / (1024 * 1024):.1f} MiB"
+
+
+def common(values, limit=3):
+    """The one value all reports share, or the distinct values joined."""
+    distinct = []
+    for v in values:
+        if v not in (None, "") and v not in distinct:
+            distinct.append(v)
+    if not distinct:
+        return None
+    if len(distinct) > limit:
+        return " / ".join(str(v) for v in distinct[:limit]) + " / …"
+    return " / ".join(str(v) for v in distinct)
+
+
+def workload_text(reports):
+    def field(key, conv=lambda v: v):
+        return common([conv(r.config.get(key)) for r in reports])
+
+    files = field("files", positive_int)
+    size = field("file_size_bytes", lambda v: size_text(positive_int(v)))
+    lines = field("lines", positive_int)
+    mode = field("write_mode", lambda v: v if isinstance(v, str) else None)
+    reps = field("repetitions", positive_int)
+    fsync = field("fsync", lambda v: v if isinstance(v, bool) else None)
+    parts = []
+    if files is not None or size is not None:
+        head = f"{files if files is not None else '?'} files × {size or '?'}"
+        if lines is not None:
+            head += f" ({lines} lines)"
+        parts.append(head)
+    if mode:
+        parts.append(f"{mode} writes")
+    if fsync is True:
+        parts.append("fsync")
+    if reps is not None:
+        parts.append(f"{reps} repetitions")
+    return ", ".join(parts) if parts else "unknown workload"
+
+
+def title_text(reports, kind):
+    what = "processes vs threads vs hybrid" if kind == "compare" else "thread sweep"
+    line1 = f"mpiwrite {what}: {workload_text(reports)}"
+    fs = common([r.context.get("filesystem") if isinstance(r.context.get("filesystem"), str)
+                 else None for r in reports]) or "unknown file system"
+    where = common([r.context.get("directory") if isinstance(r.context.get("directory"), str)
+                    else None for r in reports])
+    hosts = common([r.host_text() for r in reports])
+    mpi = common([r.context.get("mpi_library") if isinstance(r.context.get("mpi_library"), str)
+                  else None for r in reports])
+    line2 = f"{fs} at {where}" if where else fs
+    line3 = " · ".join(x for x in (f"hosts: {hosts}" if hosts else None, mpi) if x)
+    return "\n".join(x for x in (line1, line2, line3) if x)
+
+
+def time_unit(series):
+    top = max(max(p.hi, p.mean) for s in series for p in s.points)
+    if top >= 1.0:
+        return 1.0, "s"
+    if top >= 1e-3:
+        return 1e3, "ms"
+    return 1e6, "µs"
+
+
+# ---------------------------------------------------------------------------------------
+# Drawing.
+
+
+def import_pyplot(argv):
+    try:
+        import matplotlib
+    except ImportError:
+        me = os.path.realpath(sys.executable or "")
+        if (os.environ.get(REEXEC_GUARD) is None and os.path.exists(SYSTEM_PYTHON)
+                and os.path.realpath(SYSTEM_PYTHON) != me):
+            os.environ[REEXEC_GUARD] = "1"
+            try:
+                os.execv(SYSTEM_PYTHON, [SYSTEM_PYTHON, os.path.abspath(__file__)] + argv)
+            except OSError:
+                pass
+        die(f"matplotlib is not installed for {sys.executable or 'this python'} "
+            "(Debian: apt-get install python3-matplotlib, then run with /usr/bin/python3)", 3)
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib import ticker
+    return plt, ticker
+
+
+def set_log2_x(ax, ticker, xs):
+    ax.set_xscale("log", base=2)
+    ticks = sorted(set(xs))
+    ax.xaxis.set_major_locator(ticker.FixedLocator(ticks))
+    ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{int(round(v))}"))
+    ax.xaxis.set_minor_locator(ticker.NullLocator())
+    ax.set_xlim(ticks[0] / 2 ** 0.35, ticks[-1] * 2 ** 0.35)
+
+
+def annotate(ax, s, ys, others, above=None, below=None, fontsize=8):
+    """Label each point of s (at heights ys) with its p x t, on the side away from the
+    other lines: above if it is the highest at its x, below if the lowest, else to the
+    right. above/below: where the point's error bar ends, if it has one."""
+    for i, (p, x, y) in enumerate(zip(s.points, s.xs, ys)):
+        if not p.label:
+            continue
+        rivals = [oy for ox, oy in others if ox == x]
+        if all(oy < y for oy in rivals):
+            xy, off, ha, va = (x, above[i] if above else y), (0, 7), "center", "bottom"
+        elif all(oy > y for oy in rivals):
+            xy, off, ha, va = (x, below[i] if below else y), (0, -7), "center", "top"
+        else:
+            xy, off, ha, va = (x, y), (9, 0), "left", "center"
+        ax.annotate(p.label.replace("x", "×"), xy, textcoords="offset points", xytext=off,
+                    ha=ha, va=va, fontsize=fontsize, color=s.color, fontweight="bold",
+                    bbox=dict(boxstyle="round,pad=0.15", fc="white", ec="none", alpha=0.85),
+                    zorder=5)
+
+
+def set_log2_y(ax, ticker, lo, hi):
+    ax.set_yscale("log", base=2)
+    ticks = [2.0 ** k for k in range(math.floor(math.log2(lo)), math.ceil(math.log2(hi)) + 1)]
+    ax.yaxis.set_major_locator(ticker.FixedLocator(ticks))
+    ax.yaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+    ax.yaxis.set_minor_locator(ticker.NullLocator())
+    ax.set_ylim(lo, hi)
+
+
+def draw(reports, kind, output, argv):
+    plt, ticker = import_pyplot(argv)
+
+    series = []
+    for r in reports:
+        series += compare_series(r) if kind == "compare" else sweep_series(r)
+    if not series:
+        raise InputError("nothing to plot: no usable points in " +
+                         ", ".join(r.path for r in reports))
+    label_series(reports, series, kind)
+    legend_entries = style_series(reports, series, kind)
+    scale, unit = time_unit(series)
+    all_x = [x for s in series for x in s.xs]
+
+    if kind == "compare":
+        xlabel = "total concurrency c = ranks × threads (log₂ scale)"
+    else:
+        ranks = {r.ranks for r in reports}
+        if len(ranks) == 1 and None not in ranks:
+            n = ranks.pop()
+            xlabel = f"threads per rank, {n} rank{'s' if n != 1 else ''} (log₂ scale)"
+        else:
+            xlabel = "threads per rank (log₂ scale; ranks in the legend)"
+
+    counts = {p.count for s in series for p in s.points if p.count is not None}
+    reps = f"{counts.pop()} repetitions" if len(counts) == 1 else "the repetitions"
+
+    try:
+        fig, (ax_t, ax_s) = plt.subplots(1, 2, figsize=(13, 5.4), dpi=120,
+                                         layout="constrained")
+    except TypeError:  # matplotlib < 3.5
+        fig, (ax_t, ax_s) = plt.subplots(1, 2, figsize=(13, 5.4), dpi=120,
+                                         constrained_layout=True)
+
+    # (a) time
+    for s in series:
+        ys = [p.mean * scale for p in s.points]
+        lo = [(p.mean - p.lo) * scale for p in s.points]
+        hi = [(p.hi - p.mean) * scale for p in s.points]
+        ax_t.errorbar(s.xs, ys, yerr=[lo, hi], marker=s.marker, color=s.color, capsize=4,
+                      linestyle=s.linestyle, linewidth=1.8, markersize=MODE_LAYER[s.mode][1],
+                      zorder=MODE_LAYER[s.mode][0], label=s.label)
+    for s in series:
+        if s.mode == "hybrid":
+            others = [(x, p.mean * scale) for o in series if o is not s
+                      for x, p in zip(o.xs, o.points)]
+            annotate(ax_t, s, [p.mean * scale for p in s.points], others,
+                     above=[p.hi * scale for p in s.points],
+                     below=[p.lo * scale for p in s.points])
+    if any(p.lo < p.hi for s in series for p in s.points):
+        ax_t.set_title(f"(a) write-phase makespan: mean, bars = min–max over {reps}",
+                       fontsize=10)
+    else:
+        ax_t.set_title("(a) write-phase makespan: mean (no min–max in the report)", fontsize=10)
+    ax_t.set_ylabel(f"makespan of the write phase ({unit})")
+    ax_t.set_ylim(bottom=0, top=max(p.hi for s in series for p in s.points) * scale * 1.12)
+
+    # (b) speedup
+    for s in series:
+        ax_s.plot(s.xs, [p.speedup for p in s.points], marker=s.marker, color=s.color,
+                  linestyle=s.linestyle, linewidth=1.8, markersize=MODE_LAYER[s.mode][1],
+                  zorder=MODE_LAYER[s.mode][0], label=s.label)
+    for s in series:
+        if s.mode == "hybrid":
+            others = [(x, p.speedup) for o in series if o is not s
+                      for x, p in zip(o.xs, o.points)]
+            annotate(ax_s, s, [p.speedup for p in s.points], others)
+    ideal_handles = []
+    what = "c" if kind == "compare" else "threads"
+    for x0 in sorted({s.baseline_x for s in series}):
+        xs = sorted({x for x in all_x if x >= x0} | {x0})
+        (h,) = ax_s.plot(xs, [x / x0 for x in xs], linestyle="--", color="0.35", linewidth=1.2,
+                         label=f"ideal: speedup = {what} / {x0}", zorder=1)
+        ideal_handles.append(h)
+    speedups = [p.speedup for s in series for p in s.points]
+    ideal_top = max(all_x) / min(s.baseline_x for s in series)
+    set_log2_y(ax_s, ticker, min(min(speedups), 1.0) / 1.35,
+               max(max(speedups), ideal_top) * 1.35)
+    base_text = "1 rank × 1 thread" if kind == "compare" else "the fewest threads"
+    ax_s.set_title(f"(b) speedup over {base_text} (higher is better)", fontsize=10)
+    ax_s.set_ylabel("speedup (× faster than the baseline, log₂ scale)")
+
+    for ax in (ax_t, ax_s):
+        set_log2_x(ax, ticker, all_x)
+        ax.set_xlabel(xlabel)
+        ax.grid(True, which="major", alpha=0.3)
+
+    fig.suptitle(title_text(reports, kind), fontsize=11)
+    if legend_entries is None:
+        handles, labels = ax_t.get_legend_handles_labels()
+    else:
+        handles, labels = [list(x) for x in zip(*legend_entries)]
+    handles += ideal_handles
+    labels += [h.get_label() for h in ideal_handles]
+    ncol = min(len(handles), 4)
+    fig.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=ncol,
+               frameon=False, fontsize=9)
+
+    fmt = os.path.splitext(output)[1].lstrip(".").lower() or "png"
+    directory = os.path.dirname(os.path.abspath(output))
+    tmp = os.path.join(directory, f".{os.path.basename(output)}.tmp-{os.getpid()}")
+    try:
+        fig.savefig(tmp, format=fmt, bbox_inches="tight", pad_inches=0.25)
+        os.replace(tmp, output)
+    except ValueError as e:
+        _remove(tmp)
+        die(f"cannot write {output}: {e}".splitlines()[0], 2)
+    except OSError as e:
+        _remove(tmp)
+        die(f"cannot write {output}: {e.strerror or e}", 1)
+    finally:
+        plt.close(fig)
+
+
+def _remove(path):
+    try:
+        os.remove(path)
+    except OSError:
+        pass
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(
+        prog="plot.py",
+        description="Plot mpiwrite JSON reports (kind sweep or compare, schema_version 2): "
+                    "makespan and speedup against concurrency.")
+    parser.add_argument("reports", nargs="+", metavar="REPORT.json",
+                        help="mpiwrite --format json reports of one kind")
+    parser.add_argument("-o", "--output", metavar="OUT.png",
+                        help="the image to write (default: the first report with .png)")
+    args = parser.parse_args(argv)
+    output = args.output or os.path.splitext(args.reports[0])[0] + ".png"
+    try:
+        reports = [load(path) for path in args.reports]
+        kinds = sorted({r.kind for r in reports})
+        if len(kinds) > 1:
+            raise InputError("cannot plot reports of different kinds together: " +
+                             ", ".join(f"{r.path} is {r.kind}" for r in reports))
+        draw(reports, kinds[0], output, argv)
+    except InputError as e:
+        die(str(e), 2)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

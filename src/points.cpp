@@ -1,0 +1,106 @@
+#include "mpiwrite/points.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <numeric>
+#include <random>
+
+namespace mpiwrite {
+
+std::string_view to_string(RunKind kind) {
+  switch (kind) {
+    case RunKind::Run: return "run";
+    case RunKind::Sweep: return "sweep";
+    case RunKind::Compare: return "compare";
+  }
+  return "?";
+}
+
+std::string_view to_string(PointMode mode) {
+  switch (mode) {
+    case PointMode::Run: return "run";
+    case PointMode::Sweep: return "sweep";
+    case PointMode::Processes: return "processes";
+    case PointMode::Threads: return "threads";
+    case PointMode::Hybrid: return "hybrid";
+  }
+  return "?";
+}
+
+std::string PointSpec::label() const { return fmt::format("{}x{}", ranks, threads); }
+
+RunKind run_kind(const RunConfig& c) {
+  if (c.compare) return RunKind::Compare;
+  return c.sweep_threads.empty() ? RunKind::Run : RunKind::Sweep;
+}
+
+namespace {
+
+std::vector<PointSpec> compare_points(const RunConfig& c, int world) {
+  const std::uint64_t limit =
+      c.max_concurrency ? c.max_concurrency : static_cast<std::uint64_t>(world) * c.threads;
+  std::vector<PointSpec> points{{1, 1, PointMode::Processes}};
+  for (std::uint64_t conc = 2; conc <= limit; conc *= 2) {
+    if (conc <= static_cast<std::uint64_t>(world)) {
+      points.push_back({static_cast<int>(conc), 1, PointMode::Processes});
+    }
+    points.push_back({1, static_cast<unsigned>(conc), PointMode::Threads});
+    for (std::uint64_t p = 2; p < conc && p <= static_cast<std::uint64_t>(world); p *= 2) {
+      points.push_back({static_cast<int>(p), static_cast<unsigned>(conc / p), PointMode::Hybrid});
+    }
+  }
+  return points;
+}
+
+}  // namespace
+
+std::vector<PointSpec> make_points(const RunConfig& c, int world) {
+  switch (run_kind(c)) {
+    case RunKind::Run: return {{world, c.threads, PointMode::Run}};
+    case RunKind::Sweep: {
+      std::vector<unsigned> counts = c.sweep_threads;
+      std::sort(counts.begin(), counts.end());
+      counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
+      std::vector<PointSpec> points;
+      for (unsigned t : counts) points.push_back({world, t, PointMode::Sweep});
+      return points;
+    }
+    case RunKind::Compare: return compare_points(c, world);
+  }
+  return {};
+}
+
+std::vector<Step> plan_steps(const RunConfig& c, const std::vector<PointSpec>& points,
+                             const std::string& dir, const std::string& run_id,
+                             std::uint64_t seed) {
+  std::vector<Step> steps;
+  const unsigned rounds = c.warmup + c.repetitions;
+  const bool single = run_kind(c) == RunKind::Run;
+  std::vector<std::size_t> order(points.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::mt19937_64 random(seed);
+  for (unsigned round = 0; round < rounds; ++round) {
+    if (!single) std::shuffle(order.begin(), order.end(), random);
+    for (std::size_t point : order) {
+      Step step;
+      step.point = point;
+      step.timed = round >= c.warmup;
+      step.number = step.timed ? round - c.warmup + 1 : round + 1;
+      const char* kind = step.timed ? "r" : "w";
+      if (single) {
+        step.scratch = !c.overwrite && round + 1 < rounds;
+        step.dir = step.scratch ? fmt::format("{}/.mpiwrite-{}-{}{}", dir, run_id, kind, step.number)
+                                : dir;
+      } else {
+        step.scratch = true;
+        step.dir = fmt::format("{}/.mpiwrite-{}-{}-{}{}", dir, run_id, points[point].label(), kind,
+                               step.number);
+      }
+      steps.push_back(std::move(step));
+    }
+  }
+  return steps;
+}
+
+}  // namespace mpiwrite

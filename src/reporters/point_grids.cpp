@@ -1,0 +1,71 @@
+#include "point_grids.hpp"
+
+namespace mpiwrite {
+
+namespace {
+
+std::string seconds(double s) { return fmt::format("{:.6f}", s); }
+std::string ratio(double r) { return fmt::format("{:.2f}", r); }
+
+}  // namespace
+
+Grid repetitions_grid(const PointReport& point, bool per_rank) {
+  Grid g{{"rep", "slowest [s]", "fastest [s]", "mean [s]", "imbalance", "files/s", "MiB/s",
+          "p50 [us]", "p90 [us]", "p99 [us]", "max [us]"},
+         {}};
+  for (const RepetitionFigures& rep : point.repetitions) {
+    g.rows.push_back({fmt::format("{}", rep.index), seconds(rep.slowest_s), seconds(rep.fastest_s),
+                      seconds(rep.mean_s), fmt::format("{:.2f}x", rep.imbalance),
+                      fmt::format("{:.1f}", rep.files_per_s), fmt::format("{:.2f}", rep.mib_per_s),
+                      fmt::format("{:.1f}", rep.latency.p50_us),
+                      fmt::format("{:.1f}", rep.latency.p90_us),
+                      fmt::format("{:.1f}", rep.latency.p99_us),
+                      fmt::format("{:.1f}", rep.latency.max_us)});
+    if (!per_rank) continue;
+    for (const RankFigures& rank : rep.ranks) {
+      g.rows.push_back({fmt::format("rank {}", rank.rank), seconds(rank.elapsed_s), "", "", "",
+                        fmt::format("{} files", rank.files), "", "", "", "", ""});
+    }
+  }
+  return g;
+}
+
+Grid points_grid(const RunReport& r) {
+  Grid g{{"mode", "ranks x threads", "concurrency", "mean [s]", "median [s]", "min [s]",
+          "max [s]", "stddev [s]", "speedup", "efficiency", "files/s"},
+         {}};
+  for (const PointReport& p : r.points) {
+    const double files = p.repetitions.empty() ? 0.0 : static_cast<double>(p.repetitions[0].files);
+    const SeriesSummary& m = p.makespan;
+    g.rows.push_back({std::string(to_string(p.spec.mode)), p.spec.label(),
+                      fmt::format("{}", p.spec.concurrency()), seconds(m.mean), seconds(m.median),
+                      seconds(m.min), seconds(m.max), seconds(m.stddev), ratio(p.speedup),
+                      ratio(p.efficiency),
+                      fmt::format("{:.1f}", m.mean > 0 ? files / m.mean : 0.0)});
+  }
+  return g;
+}
+
+Grid comparison_grid(const RunReport& r) {
+  Grid g{{"concurrency"}, {}};
+  for (const char* mode : {"processes", "threads", "hybrid"}) {
+    g.header.insert(g.header.end(), {mode, "mean [s]", "speedup", "efficiency"});
+  }
+  g.header.push_back("winner");
+  for (const ComparisonRow& row : r.comparison) {
+    std::vector<std::string> cells{fmt::format("{}", row.concurrency)};
+    for (const auto* slot : {&row.processes, &row.threads, &row.hybrid}) {
+      if (*slot) {
+        const ModeCell& c = **slot;
+        cells.insert(cells.end(), {c.label, seconds(c.mean_s), ratio(c.speedup), ratio(c.efficiency)});
+      } else {
+        cells.insert(cells.end(), {"-", "-", "-", "-"});
+      }
+    }
+    cells.push_back(row.winner);
+    g.rows.push_back(std::move(cells));
+  }
+  return g;
+}
+
+}  // namespace mpiwrite

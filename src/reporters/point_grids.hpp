@@ -1,0 +1,14 @@
+#pragma once
+// The rows the human formats show: repetitions of a run, the points of a sweep or comparison,
+// and the processes / threads / hybrid comparison.
+
+#include "grid.hpp"
+#include "mpiwrite/report.hpp"
+
+namespace mpiwrite {
+
+Grid repetitions_grid(const PointReport& point, bool per_rank);
+Grid points_grid(const RunReport& report);
+Grid comparison_grid(const RunReport& report);
+
+}  // namespace mpiwrite

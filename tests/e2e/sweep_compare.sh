@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# --sweep-threads and --compare: every point writes the files it claims, carries its ranks and
+# threads, the modes cover exactly the promised combinations, and nothing is left behind.
+# shellcheck source=lib.sh
+source "$(dirname "$0")/lib.sh"
+
+note "sweep of 1 and 3 threads per rank on $RANKS ranks"
+run_mpiwrite -d "$WORK/sweep" -n 30 -l 3 -r 2 --warmup 1 --sweep-threads 3,1 --format json \
+  --output "$WORK/sweep.json"
+expect_status 0
+[ -z "$(ls -A "$WORK/sweep")" ] || fail "the sweep left files: $(ls -A "$WORK/sweep")"
+python3 - "$WORK/sweep.json" "$RANKS" <<'PY'
+import json, sys
+doc, ranks = json.load(open(sys.argv[1])), int(sys.argv[2])
+def check(cond, what):
+    if not cond: sys.exit(f"FAIL: {what}")
+check(doc["kind"] == "sweep", "kind")
+points = doc["points"]
+check([p["label"] for p in points] == [f"{ranks}x1", f"{ranks}x3"], "points in thread order")
+check(points[0]["summary"]["speedup"] == 1.0, "speedup against the first point")
+for p in points:
+    check(p["mode"] == "sweep" and p["ranks"] == ranks, "point ranks")
+    check(len(p["repetitions"]) == 2, "timed repetitions per point")
+    for rep in p["repetitions"]:
+        check(rep["files"] == 30 and rep["bytes"] == 30 * 3 * 14, "files per repetition")
+        check(len(rep["ranks"]) == ranks, "a figure per rank")
+        check(sum(r["files"] for r in rep["ranks"]) == 30, "per-rank files add up")
+# Every file every step wrote (2 points x (1 warm-up + 2 timed) x 30) was removed, none failed.
+check(doc["cleanup"]["files_removed"] == 2 * 3 * 30, "removal count")
+print("sweep json ok")
+PY
+
+note "sweep as markdown: the seed's table"
+run_mpiwrite -d "$WORK/md" -n 10 -l 1 --sweep-threads 1,2 --format markdown
+expect_status 0
+grep -q '^| mode | ranks x threads | concurrency | mean \[s\] | median \[s\] | min \[s\] | max \[s\] | stddev \[s\] | speedup | efficiency |' "$WORK/out" ||
+  fail "no markdown table: $(cat "$WORK/out")"
+
+note "compare processes, threads and hybrids up to $RANKS ranks x 2 threads"
+run_mpiwrite -d "$WORK/compare" -n 16 -l 2 -r 2 --compare -t 2 --format csv --output "$WORK/compare.csv"
+expect_status 0
+[ -z "$(ls -A "$WORK/compare")" ] || fail "the comparison left files"
+python3 - "$WORK/compare.csv" "$RANKS" <<'PY'
+import csv, sys
+rows, ranks = list(csv.DictReader(open(sys.argv[1]))), int(sys.argv[2])
+def check(cond, what):
+    if not cond: sys.exit(f"FAIL: {what}")
+points = {(r["mode"], int(r["ranks"]), int(r["threads"])) for r in rows if r["row"] == "repetition"}
+limit = 2 * ranks
+expected = {("processes", 1, 1)}
+c = 2
+while c <= limit:
+    if c <= ranks: expected.add(("processes", c, 1))
+    expected.add(("threads", 1, c))
+    p = 2
+    while p < c and p <= ranks:
+        expected.add(("hybrid", p, c // p)); p *= 2
+    c *= 2
+check(points == expected, f"points {sorted(points)} != {sorted(expected)}")
+for r in rows:
+    if r["row"] == "repetition":
+        check(int(r["files"]) == 16, "every repetition wrote 16 files")
+means = [r for r in rows if r["row"] == "mean"]
+check(len(means) == len(expected), "a mean row per point")
+check(any(r["speedup"] == "1" for r in means if (r["ranks"], r["threads"]) == ("1", "1")), "1x1 is the baseline")
+print("compare csv ok")
+PY
+echo "PASS"

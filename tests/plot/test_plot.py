@@ -1,0 +1,224 @@
+#!/usr/bin/env python3
+"""scripts/plot.py against the fixtures beside this file: exit codes, messages, PNGs.
+
+Run from any directory:  python3 /path/to/tests/plot/test_plot.py
+or, from this directory: python3 -m unittest
+plot.py runs under the first interpreter that can import matplotlib: $PLOT_PYTHON if set,
+then /usr/bin/python3 (Debian's python3-matplotlib), then this one. The tests that draw
+are skipped when there is none; run as a script, this then exits 77 (CTest's
+SKIP_RETURN_CODE) rather than 0.
+"""
+
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PLOT = os.path.normpath(os.path.join(HERE, "..", "..", "scripts", "plot.py"))
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+MIN_WIDTH = 800
+MIN_HEIGHT = 400
+
+
+def has_matplotlib(python):
+    try:
+        return subprocess.run([python, "-c", "import matplotlib"], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL, timeout=60).returncode == 0
+    except (OSError, subprocess.SubprocessError):
+        return False
+
+
+def find_python():
+    candidates = [os.environ.get("PLOT_PYTHON"), "/usr/bin/python3", sys.executable]
+    for python in candidates:
+        if python and os.path.exists(python) and has_matplotlib(python):
+            return python
+    return None
+
+
+PYTHON = find_python()
+# Reading and rejecting reports needs no matplotlib, so the error paths always run.
+ANY_PYTHON = PYTHON or sys.executable
+
+
+def png_size(path):
+    """(width, height) from the IHDR chunk, after checking the signature."""
+    with open(path, "rb") as f:
+        head = f.read(24)
+    if len(head) < 24 or head[:8] != PNG_SIGNATURE or head[12:16] != b"IHDR":
+        raise AssertionError(f"{path} is not a PNG (starts {head[:16]!r})")
+    return struct.unpack(">II", head[16:24])
+
+
+class PlotTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="mpiwrite-plot-")
+        self.addCleanup(shutil.rmtree, self.tmp, True)
+
+    def fixture(self, name):
+        return os.path.join(HERE, name)
+
+    def write_json(self, name, doc):
+        path = os.path.join(self.tmp, name)
+        with open(path, "w", encoding="utf-8") as f:
+            if isinstance(doc, str):
+                f.write(doc)
+            else:
+                json.dump(doc, f)
+        return path
+
+    def load_fixture(self, name):
+        with open(self.fixture(name), encoding="utf-8") as f:
+            return json.load(f)
+
+    def plot(self, *reports, out="out.png", python=None):
+        output = os.path.join(self.tmp, out)
+        proc = subprocess.run([python or PYTHON, PLOT, *reports, "-o", output],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              timeout=120)
+        return proc, output
+
+    def assert_plotted(self, *reports, out="out.png"):
+        if PYTHON is None:
+            self.skipTest("no python3 with matplotlib (apt-get install python3-matplotlib)")
+        proc, output = self.plot(*reports, out=out)
+        self.assertEqual(proc.returncode, 0, f"plot.py failed: {proc.stderr}")
+        self.assertTrue(os.path.isfile(output), "no image written")
+        self.assertGreater(os.path.getsize(output), 10000, "image suspiciously small")
+        width, height = png_size(output)
+        self.assertGreaterEqual(width, MIN_WIDTH)
+        self.assertGreaterEqual(height, MIN_HEIGHT)
+        self.assertGreater(width, height, "two panels side by side should be wide")
+        leftovers = [n for n in os.listdir(self.tmp) if ".tmp-" in n]
+        self.assertEqual(leftovers, [], "temporary image left behind")
+        return output
+
+    def assert_rejected(self, path, *message_parts):
+        proc, output = self.plot(path, python=ANY_PYTHON)
+        self.assertEqual(proc.returncode, 2, f"stderr: {proc.stderr}")
+        lines = proc.stderr.strip().splitlines()
+        self.assertEqual(len(lines), 1, f"expected a one-line message, got: {proc.stderr}")
+        for part in message_parts:
+            self.assertIn(part, lines[0])
+        self.assertFalse(os.path.exists(output), "an image was written for a rejected input")
+
+    # -- the fixtures --------------------------------------------------------------------
+
+    def test_sweep(self):
+        self.assert_plotted(self.fixture("sweep.json"))
+
+    def test_compare(self):
+        self.assert_plotted(self.fixture("compare.json"))
+
+    def test_run_kind_is_nothing_to_plot(self):
+        self.assert_rejected(self.fixture("run.json"), "nothing to plot: a single-point run")
+
+    # -- several reports, and reports read defensively -----------------------------------
+
+    def test_several_sweeps(self):
+        doc = self.load_fixture("sweep.json")
+        doc["context"]["hosts"] = [{"host": "cn042", "rank_count": 8, "ranks": list(range(8))}]
+        doc["context"]["ranks"] = 8
+        for p in doc["points"]:
+            p["ranks"], p["concurrency"] = 8, 8 * p["threads"]
+            p["summary"].pop("speedup", None)  # computed from the means instead
+        other = self.write_json("sweep-cn042.json", doc)
+        self.assert_plotted(self.fixture("sweep.json"), other)
+
+    def test_several_compares_same_host(self):
+        copy = self.write_json("compare-again.json", self.load_fixture("compare.json"))
+        self.assert_plotted(self.fixture("compare.json"), copy)
+
+    def test_compare_without_comparison(self):
+        doc = self.load_fixture("compare.json")
+        del doc["comparison"]
+        self.assert_plotted(self.write_json("c.json", doc))
+
+    def test_compare_from_comparison_only(self):
+        doc = self.load_fixture("compare.json")
+        del doc["points"]
+        self.assert_plotted(self.write_json("c.json", doc))
+
+    def test_compare_one_rank_no_hybrid(self):
+        doc = self.load_fixture("compare.json")
+        doc["points"] = [p for p in doc["points"] if p["ranks"] == 1]
+        doc["context"]["ranks"] = 1
+        doc["extra_field_from_the_future"] = {"x": [1, 2]}
+        self.assert_plotted(self.write_json("c.json", doc))
+
+    def test_microseconds_and_missing_context(self):
+        doc = self.load_fixture("sweep.json")
+        for p in doc["points"]:
+            ms = p["summary"]["makespan_s"]
+            for k in ("mean", "median", "min", "max"):
+                ms[k] /= 1000.0
+        del doc["context"]
+        del doc["config"]
+        self.assert_plotted(self.write_json("s.json", doc))
+
+    def test_svg_output(self):
+        if PYTHON is None:
+            self.skipTest("no python3 with matplotlib")
+        proc, output = self.plot(self.fixture("sweep.json"), out="out.svg")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        with open(output, encoding="utf-8") as f:
+            self.assertIn("<svg", f.read(4096))
+
+    # -- errors: exit 2, one line ----------------------------------------------------------
+
+    def test_missing_file(self):
+        self.assert_rejected(os.path.join(self.tmp, "absent.json"), "absent.json")
+
+    def test_invalid_json(self):
+        self.assert_rejected(self.write_json("bad.json", '{"schema_version": 2,'),
+                             "not valid JSON")
+
+    def test_not_an_object(self):
+        self.assert_rejected(self.write_json("list.json", "[1, 2]"), "not an mpiwrite report")
+
+    def test_wrong_schema_version(self):
+        doc = self.load_fixture("sweep.json")
+        doc["schema_version"] = 1
+        self.assert_rejected(self.write_json("v1.json", doc), "schema_version 1")
+
+    def test_missing_schema_version(self):
+        doc = self.load_fixture("sweep.json")
+        del doc["schema_version"]
+        self.assert_rejected(self.write_json("v.json", doc), "schema_version")
+
+    def test_unknown_kind(self):
+        doc = self.load_fixture("sweep.json")
+        doc["kind"] = "histogram"
+        self.assert_rejected(self.write_json("k.json", doc), "unknown kind")
+
+    def test_no_points(self):
+        doc = self.load_fixture("sweep.json")
+        doc["points"] = [{"label": "4x1"}, "junk", None]
+        self.assert_rejected(self.write_json("p.json", doc), "nothing to plot")
+
+    def test_mixed_kinds(self):
+        proc, output = self.plot(self.fixture("sweep.json"), self.fixture("compare.json"),
+                                 python=ANY_PYTHON)
+        self.assertEqual(proc.returncode, 2, proc.stderr)
+        self.assertIn("different kinds", proc.stderr)
+        self.assertFalse(os.path.exists(output))
+
+
+def main():
+    program = unittest.main(module=__name__, exit=False)
+    result = program.result
+    if not result.wasSuccessful():
+        sys.exit(1)
+    if PYTHON is None and result.skipped:
+        print("SKIP: no python3 with matplotlib; the drawing tests did not run")
+        sys.exit(77)
+    sys.exit(0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,165 @@
+#include "mpiwrite/points.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "mpiwrite/comparison.hpp"
+
+namespace mpiwrite {
+namespace {
+
+std::set<std::string> labels(const std::vector<PointSpec>& points, PointMode mode) {
+  std::set<std::string> result;
+  for (const PointSpec& p : points) {
+    if (p.mode == mode) result.insert(p.label());
+  }
+  return result;
+}
+
+TEST(MakePoints, APlainRunIsOnePointOnEveryRank) {
+  RunConfig c;
+  c.threads = 3;
+  EXPECT_EQ(make_points(c, 4), (std::vector<PointSpec>{{4, 3, PointMode::Run}}));
+}
+
+TEST(MakePoints, SweepSortsAndDropsRepeats) {
+  RunConfig c;
+  c.sweep_threads = {4, 1, 2, 4};
+  const auto points = make_points(c, 2);
+  ASSERT_EQ(points.size(), 3u);
+  EXPECT_EQ(points[0], (PointSpec{2, 1, PointMode::Sweep}));
+  EXPECT_EQ(points[2], (PointSpec{2, 4, PointMode::Sweep}));
+}
+
+TEST(MakePoints, CompareCoversExactlyThePromisedCombinations) {
+  RunConfig c;
+  c.compare = true;
+  c.threads = 2;  // limit: 4 ranks x 2 = 8
+  const auto points = make_points(c, 4);
+  EXPECT_EQ(points.front(), (PointSpec{1, 1, PointMode::Processes}));  // the baseline first
+  EXPECT_EQ(labels(points, PointMode::Processes), (std::set<std::string>{"1x1", "2x1", "4x1"}));
+  EXPECT_EQ(labels(points, PointMode::Threads), (std::set<std::string>{"1x2", "1x4", "1x8"}));
+  EXPECT_EQ(labels(points, PointMode::Hybrid), (std::set<std::string>{"2x2", "2x4", "4x2"}));
+  EXPECT_EQ(points.size(), 9u);
+  for (const PointSpec& p : points) {
+    EXPECT_LE(p.ranks, 4);
+    EXPECT_LE(p.concurrency(), 8u);
+  }
+}
+
+TEST(MakePoints, CompareLimitAndOddRankCounts) {
+  RunConfig c;
+  c.compare = true;
+  c.max_concurrency = 4;
+  const auto points = make_points(c, 3);  // processes only at powers of two <= 3
+  EXPECT_EQ(labels(points, PointMode::Processes), (std::set<std::string>{"1x1", "2x1"}));
+  EXPECT_EQ(labels(points, PointMode::Threads), (std::set<std::string>{"1x2", "1x4"}));
+  EXPECT_EQ(labels(points, PointMode::Hybrid), (std::set<std::string>{"2x2"}));
+  c.max_concurrency = 1;
+  EXPECT_EQ(make_points(c, 3).size(), 1u);
+}
+
+TEST(PlanSteps, APlainRunWritesOnlyItsLastRepetitionIntoTheDirectory) {
+  RunConfig c;
+  c.warmup = 1;
+  c.repetitions = 3;
+  const auto steps = plan_steps(c, make_points(c, 1), "/d", "id", 0);
+  ASSERT_EQ(steps.size(), 4u);
+  EXPECT_EQ(steps[0].dir, "/d/.mpiwrite-id-w1");
+  EXPECT_FALSE(steps[0].timed);
+  EXPECT_EQ(steps[1].dir, "/d/.mpiwrite-id-r1");
+  EXPECT_TRUE(steps[1].timed && steps[1].scratch);
+  EXPECT_EQ(steps[3].dir, "/d");
+  EXPECT_FALSE(steps[3].scratch);
+  EXPECT_EQ(steps[3].number, 3u);
+  c.overwrite = true;
+  for (const Step& s : plan_steps(c, make_points(c, 1), "/d", "id", 0)) {
+    EXPECT_EQ(s.dir, "/d");
+    EXPECT_FALSE(s.scratch);
+  }
+}
+
+TEST(PlanSteps, PointsAreInterleavedInShuffledRoundsEachInAFreshDirectory) {
+  RunConfig c;
+  c.compare = true;
+  c.repetitions = 20;
+  c.warmup = 1;
+  const auto points = make_points(c, 4);  // 1x1 2x1 1x2 4x1 1x4 2x2
+  const auto steps = plan_steps(c, points, "/d", "id", 42);
+  ASSERT_EQ(steps.size(), points.size() * 21);
+  std::set<std::string> dirs;
+  std::map<std::size_t, unsigned> timed;
+  for (std::size_t round = 0; round < 21; ++round) {
+    std::set<std::size_t> in_round;
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      const Step& s = steps[round * points.size() + i];
+      in_round.insert(s.point);
+      EXPECT_TRUE(s.scratch);
+      EXPECT_EQ(s.timed, round > 0);
+      if (s.timed) {
+        EXPECT_EQ(s.number, ++timed[s.point]);
+      }
+      EXPECT_TRUE(dirs.insert(s.dir).second) << "directory reused: " << s.dir;
+    }
+    EXPECT_EQ(in_round.size(), points.size()) << "every point once per round";
+  }
+  // Shuffled: not every round has the same order, and the seed makes it repeatable.
+  bool differs = false;
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    differs |= steps[points.size() + i].point != steps[2 * points.size() + i].point;
+  }
+  EXPECT_TRUE(differs);
+  EXPECT_EQ(plan_steps(c, points, "/d", "id", 42)[5].point, steps[5].point);
+}
+
+PointReport measured(PointSpec spec, std::vector<double> makespans) {
+  PointReport p{spec, {}, {}, 0, 0};
+  unsigned index = 0;
+  for (double m : makespans) {
+    RepetitionFigures rep;
+    rep.index = ++index;
+    rep.slowest_s = m;
+    p.repetitions.push_back(rep);
+  }
+  return p;
+}
+
+TEST(SummarizePoints, SpeedupAndEfficiencyAgainstTheFirstPoint) {
+  std::vector<PointReport> points{measured({1, 1, PointMode::Processes}, {4.0, 4.0}),
+                                  measured({2, 1, PointMode::Processes}, {2.0, 3.0}),
+                                  measured({1, 4, PointMode::Threads}, {1.0, 1.0})};
+  summarize_points(points);
+  EXPECT_DOUBLE_EQ(points[1].makespan.mean, 2.5);
+  EXPECT_DOUBLE_EQ(points[1].speedup, 1.6);
+  EXPECT_DOUBLE_EQ(points[1].efficiency, 0.8);
+  EXPECT_DOUBLE_EQ(points[2].speedup, 4.0);
+  EXPECT_DOUBLE_EQ(points[2].efficiency, 1.0);
+}
+
+TEST(CompareRows, OneRowPerConcurrencyWithTheFastestHybridAndAWinner) {
+  std::vector<PointReport> points{measured({1, 1, PointMode::Processes}, {8.0}),
+                                  measured({2, 1, PointMode::Processes}, {5.0}),
+                                  measured({1, 2, PointMode::Threads}, {4.0}),
+                                  measured({1, 8, PointMode::Threads}, {3.0}),
+                                  measured({2, 4, PointMode::Hybrid}, {2.5}),
+                                  measured({4, 2, PointMode::Hybrid}, {2.0})};
+  summarize_points(points);
+  const auto rows = compare_rows(points);
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0].concurrency, 1u);
+  EXPECT_EQ(rows[0].threads->label, "1x1");  // the baseline serves both columns
+  EXPECT_EQ(rows[1].winner, "threads");
+  EXPECT_FALSE(rows[1].hybrid);
+  EXPECT_EQ(rows[2].concurrency, 8u);
+  EXPECT_FALSE(rows[2].processes);
+  EXPECT_EQ(rows[2].hybrid->label, "4x2");
+  EXPECT_DOUBLE_EQ(rows[2].hybrid->speedup, 4.0);
+  EXPECT_DOUBLE_EQ(rows[2].hybrid->efficiency, 0.5);
+  EXPECT_EQ(rows[2].winner, "hybrid");
+}
+
+}  // namespace
+}  // namespace mpiwrite
