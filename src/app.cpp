@@ -281,6 +281,7 @@ class Coordinator {
     const double elapsed_s = seconds_since(start);
     if (r.counter) r.counter->end();
     r.writer->close_target();
+    comm::quiet_barrier(r.comm);  // early finishers leave the CPUs to the ranks still writing
 
     const RankFigures mine{r.comm.rank(), elapsed_s, result.files, result.bytes};
     std::vector<RankFigures> figures = comm::gather_figures(r.comm, mine);

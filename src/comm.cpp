@@ -6,7 +6,9 @@
 #include <boost/mpi/environment.hpp>
 #include <boost/serialization/string.hpp>
 #include <boost/serialization/vector.hpp>
+#include <chrono>
 #include <functional>
+#include <thread>
 
 namespace mpiwrite {
 
@@ -32,6 +34,26 @@ void serialize(Archive& ar, RankFigures& f, unsigned /*version*/) {
 namespace comm {
 
 constexpr int kRoot = 0;
+
+namespace {
+
+// Completes `request`, sleeping between tests rather than spinning.
+void wait_quietly(MPI_Request& request) {
+  int done = 0;
+  MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+  while (!done) {
+    std::this_thread::sleep_for(std::chrono::microseconds(50));
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+  }
+}
+
+}  // namespace
+
+void quiet_barrier(const mpi::communicator& comm) {
+  MPI_Request request;
+  MPI_Ibarrier(MPI_Comm(comm), &request);
+  wait_quietly(request);
+}
 
 int broadcast_int(const mpi::communicator& world, int value) {
   mpi::broadcast(world, value, kRoot);
@@ -63,7 +85,12 @@ Progression scatter_slices(const mpi::communicator& world, const std::vector<Pro
 
 Agreement agree(const mpi::communicator& world, const std::string& local_failure) {
   Agreement result;
-  result.all_ok = mpi::all_reduce(world, local_failure.empty(), std::logical_and<bool>());
+  int ok = local_failure.empty() ? 1 : 0;
+  int all_ok = 0;
+  MPI_Request request;
+  MPI_Iallreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, MPI_Comm(world), &request);
+  wait_quietly(request);
+  result.all_ok = all_ok != 0;
   if (result.all_ok) return result;
   // Only on failure: gather the messages (a rare, slow path).
   std::vector<std::string> messages;

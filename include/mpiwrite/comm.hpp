@@ -15,6 +15,11 @@ namespace mpiwrite::comm {
 
 namespace mpi = boost::mpi;
 
+// A barrier that sleeps instead of spinning: MPI_Ibarrier, then MPI_Test every 50 µs. Ranks
+// that wait (idle ranks of a comparison point, ranks that finished writing early) must not
+// take CPU from the ranks still writing; a blocking MPI collective busy-polls.
+void quiet_barrier(const mpi::communicator& comm);
+
 // Rank 0's value of `value` on every rank.
 int broadcast_int(const mpi::communicator& world, int value);
 std::uint64_t broadcast_u64(const mpi::communicator& world, std::uint64_t value);
@@ -26,7 +31,8 @@ Progression scatter_slices(const mpi::communicator& world, const std::vector<Pro
 
 // Every rank says whether it failed (a non-empty message). All ranks learn whether everybody
 // succeeded; rank 0 also gets "rank N: message" for every failing rank, in rank order.
-// This is the phase boundary: no rank leaves a phase alone, so no rank waits forever.
+// This is the phase boundary: no rank leaves a phase alone, so no rank waits forever. It waits
+// quietly (see quiet_barrier).
 struct Agreement {
   bool all_ok = true;
   std::vector<std::string> failures;  // rank 0 only
