@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# scripts/bench.sh: how close is mpiwrite's timed write phase to the least a program can do?
+# scripts/bench.sh: how close is mpiwrite's timed write phase to the least a program can do
+# (section "floor"), and what does --partition dynamic cost and gain (section "dynamic")?
+# SECTIONS selects them (default: both, floor first), e.g. SECTIONS=dynamic scripts/bench.sh.
 #
-# What it measures. For every cell {local disk, tmpfs} x {line, whole} x {1 rank x 1 thread,
+# Section "floor". For every cell {local disk, tmpfs} x {line, whole} x {1 rank x 1 thread,
 # 2 ranks x 1 thread, 1 rank x 2 threads} it times, FILES (10,000) new files of LINES (100)
 # lines of TEXT ("Hello, world!") each:
 #   - mpiwrite under `mpirun -np RANKS` (`-r 1 --format json`; its repetitions[0].slowest_s:
@@ -10,6 +12,20 @@
 #     LINES write()s or one write(), close per file) with the same split over processes
 #     (fork) and threads, nothing else, timed the same way.
 # It prints the ratio of the medians, mpiwrite / floor. The goal is <= 1.05.
+#
+# Section "dynamic": mpiwrite --partition block against --partition dynamic (every writer
+# thread takes --chunk K files at a time from an MPI-3 atomic counter on rank 0), two parts:
+#   - overhead, no slow rank: for {local disk, tmpfs} x DYN_LAYOUTS (2x1), DYN_MODE (line),
+#     block against dynamic with each chunk of DYN_CHUNKS (8 64), ratio of the medians
+#     dynamic / block. The goal is <= 1.03.
+#   - one slow rank: on tmpfs, for DYN_SLOW_LAYOUTS (2x1 4x1), with rank 1 made slow
+#     (--slow-rank 1 --slow-delay-us DYN_SLOW_DELAY_US: it sleeps that long in every file,
+#     inside the timed phase), block against dynamic with the first chunk of DYN_CHUNKS: the
+#     speedup block / dynamic (ratio of medians), the files the slow rank took under dynamic
+#     against the others, rank 1's slowdown and the ideal makespan N / sum of the ranks' rates
+#     (files / time of each rank, measured in the block runs).
+# Same method as the floor section: interleaved runs (the first variant rotates), medians and
+# min-max, a fresh directory per run, warm-up runs, local files kept until the end.
 #
 # How. One invocation builds both programs (Release, in BUILD_DIR), then, cell by cell,
 # makes RUNS runs of each program interleaved (floor, mpiwrite; mpiwrite, floor; ...: which
@@ -37,7 +53,7 @@
 #   --tmp DIR  local-disk scratch root (default: bench-results/tmp in the repository)
 #   --shm DIR  tmpfs scratch root (default: /dev/shm)
 # Environment (defaults in brackets):
-#   RUNS [7] runs per program and cell    FILES [10000] files per run
+#   RUNS [7] runs per program (variant) and cell    FILES [10000] files per run
 #   LINES [100]   TEXT [Hello, world!]    MODES [line whole]   LAYOUTS [1x1 2x1 1x2] (RxT)
 #   BUILD_DIR [<repo>/build-bench]        RESULTS_DIR [<repo>/bench-results]
 #   MPIRUN [mpirun]   MPIRUN_FLAGS [--oversubscribe --bind-to none]   SETTLE [65] seconds
@@ -45,10 +61,16 @@
 #   FLOOR_IDLE_THREADS [0]: if > 0, also times a third program, the floor with that many idle
 #     threads per process (as an MPI library starts helper threads), to show what being a
 #     multi-threaded process costs.
+#   SECTIONS [floor dynamic]   DYN_CHUNKS [8 64]   DYN_LAYOUTS [2x1]   DYN_MODE [line]
+#   DYN_SLOW_LAYOUTS [2x1 4x1] (RANKSx1, RANKS >= 2)   DYN_SLOW_DELAY_US [50]: about 3.5x
+#     rank 1's own per-file cost on tmpfs here (a 50 µs sleep takes ~130-150 µs: timer slack
+#     and wake-up); the table gives the measured slowdown.
+# Defaults take about 5 min (floor) + 3 min (dynamic) on a 2-core VM.
 # Quick smoke run: RUNS=3 FILES=2000 scripts/bench.sh
 #
-# Output: a Markdown table on standard output (progress goes to standard error), and the same
-# data in bench-results/bench-<UTC time>.md and .json (raw run times, statistics, machine,
+# Output: Markdown tables on standard output (floor: one; dynamic: overhead and slow rank;
+# progress goes to standard error), and the same data in bench-results/bench-<UTC time>.md
+# and .json (raw run times, per-rank files and times for dynamic, statistics, machine,
 # software and parameters). Needs bash, cmake, a C++ compiler, Open MPI, python3 (stdlib only)
 # and the project's build dependencies. Every scratch directory it made is removed on exit,
 # also on failure or Ctrl-C.
@@ -87,6 +109,13 @@ MPIRUN_FLAGS=${MPIRUN_FLAGS---oversubscribe --bind-to none}
 SETTLE=${SETTLE:-65}
 WARMUP=${WARMUP:-1}
 FLOOR_IDLE_THREADS=${FLOOR_IDLE_THREADS:-0}
+SECTIONS=${SECTIONS:-floor dynamic}
+DYN_CHUNKS=${DYN_CHUNKS:-8 64}
+DYN_LAYOUTS=${DYN_LAYOUTS:-2x1}
+DYN_MODE=${DYN_MODE:-line}
+DYN_SLOW_LAYOUTS=${DYN_SLOW_LAYOUTS-2x1 4x1}
+DYN_SLOW_DELAY_US=${DYN_SLOW_DELAY_US:-50}
+DYN_SLOW_RANK=1
 
 is_count() { [[ $1 =~ ^[1-9][0-9]*$ ]]; }
 for name in RUNS FILES LINES; do
@@ -106,11 +135,42 @@ done
 for layout in "${layouts[@]}"; do
   [[ $layout =~ ^[1-9][0-9]*x[1-9][0-9]*$ ]] || die "LAYOUTS: '$layout' is not RANKSxTHREADS"
 done
+read -r -a sections <<<"$SECTIONS"
+((${#sections[@]} > 0)) || die "SECTIONS must not be empty"
+for section in "${sections[@]}"; do
+  [[ $section == floor || $section == dynamic ]] || die "SECTIONS: '$section' is not floor or dynamic"
+done
+want() { [[ " ${sections[*]} " == *" $1 "* ]]; }
+read -r -a dyn_chunks <<<"$DYN_CHUNKS"
+read -r -a dyn_layouts <<<"$DYN_LAYOUTS"
+read -r -a dyn_slow_layouts <<<"$DYN_SLOW_LAYOUTS"
+if want dynamic; then
+  ((${#dyn_chunks[@]} > 0 && ${#dyn_layouts[@]} > 0)) || die "DYN_CHUNKS and DYN_LAYOUTS must not be empty"
+  for chunk in "${dyn_chunks[@]}"; do
+    is_count "$chunk" || die "DYN_CHUNKS: '$chunk' is not a whole number >= 1"
+  done
+  [[ $(printf '%s\n' "${dyn_chunks[@]}" | sort | uniq -d) == '' ]] || die "DYN_CHUNKS: a chunk appears twice"
+  for layout in "${dyn_layouts[@]}"; do
+    [[ $layout =~ ^[1-9][0-9]*x[1-9][0-9]*$ ]] || die "DYN_LAYOUTS: '$layout' is not RANKSxTHREADS"
+  done
+  for layout in "${dyn_slow_layouts[@]}"; do
+    if ! [[ $layout =~ ^[1-9][0-9]*x1$ ]] || ((${layout%x*} <= DYN_SLOW_RANK)); then
+      die "DYN_SLOW_LAYOUTS: '$layout' is not RANKSx1 with RANKS >= $((DYN_SLOW_RANK + 1))"
+    fi
+  done
+  [[ $DYN_MODE == line || $DYN_MODE == whole ]] || die "DYN_MODE: '$DYN_MODE' is not line or whole"
+  is_count "$DYN_SLOW_DELAY_US" || die "DYN_SLOW_DELAY_US must be a whole number >= 1"
+fi
 for tool in cmake python3 sync "$MPIRUN"; do
   command -v "$tool" >/dev/null || die "$tool not found"
 done
 programs=(floor mpiwrite)
 ((FLOOR_IDLE_THREADS == 0)) || programs+=(floor-mt)
+# The dynamic section's variants: block, then dynamic with each chunk (named dynamic-cK). The
+# slow-rank part compares block with dynamic at the first chunk only.
+dyn_variants=(block)
+for chunk in "${dyn_chunks[@]}"; do dyn_variants+=("dynamic-c$chunk"); done
+slow_variants=(block "dynamic-c${dyn_chunks[0]:-8}")
 
 # ---------------------------------------------------------------------------------------------
 # Scratch space and cleanup. Only what this invocation made is ever removed.
@@ -174,17 +234,54 @@ def check_dir(path, files, size):
         if st.st_size != size:
             sys.exit(f"{path}/write{i}.txt: {st.st_size} bytes, expected {size}")
 
-def mpiwrite_seconds(report_path, files, ranks, threads):
+def load_report(report_path, files, ranks, threads):
+    """mpiwrite's JSON report of one plain run (-r 1) and its only repetition."""
     with open(report_path) as f:
         report = json.load(f)
-    rep = report["repetitions"]
+    if "points" in report:  # schema_version 2: one point per measured configuration
+        if len(report["points"]) != 1:
+            sys.exit(f"{report_path}: {len(report['points'])} points, expected 1")
+        rep = report["points"][0]["repetitions"]
+    else:  # schema_version 1
+        rep = report["repetitions"]
     ctx = report["context"]
     if len(rep) != 1 or rep[0]["files"] != files:
         sys.exit(f"{report_path}: unexpected repetitions {rep!r:.200}")
     if ctx["ranks"] != ranks or ctx["threads_per_rank"] != threads:
         sys.exit(f"{report_path}: ran {ctx['ranks']}x{ctx['threads_per_rank']}, "
                  f"expected {ranks}x{threads}")
-    print(f"{rep[0]['slowest_s']:.9f}")
+    return report, rep[0]
+
+def mpiwrite_seconds(report_path, files, ranks, threads):
+    _, rep = load_report(report_path, files, ranks, threads)
+    print(f"{rep['slowest_s']:.9f}")
+
+def record(report_path, out_path, files, ranks, threads, *pairs):
+    """Checks one run of the dynamic section, appends it (the KEY=VALUE pairs, its per-rank
+    files and times) as a JSON line to out_path, and prints its makespan."""
+    report, rep = load_report(report_path, files, ranks, threads)
+    r = dict(pair.split("=", 1) for pair in pairs)
+    r.update(ranks=ranks, threads=threads, run=int(r["run"]), position=int(r["position"]),
+             slow_delay_us=int(r["slow_delay_us"]),
+             slow_ranks=[int(x) for x in r["slow_ranks"].split(",") if x])
+    r["chunk"] = int(r["chunk"]) if r["partition"] == "dynamic" else None
+    cfg = report["config"]
+    want = {"partition": r["partition"], "slow_ranks": r["slow_ranks"], "write_mode": r["mode"]}
+    if r["partition"] == "dynamic":
+        want["chunk"] = r["chunk"]
+    if r["slow_ranks"]:
+        want["slow_delay_us"] = r["slow_delay_us"]
+    for key, value in want.items():
+        if cfg.get(key) != value:
+            sys.exit(f"{report_path}: config {key} = {cfg.get(key)!r}, expected {value!r}")
+    ranks_ = sorted(rep["ranks"], key=lambda x: x["rank"])
+    if [x["rank"] for x in ranks_] != list(range(ranks)) or sum(x["files"] for x in ranks_) != files:
+        sys.exit(f"{report_path}: unexpected per-rank figures {ranks_!r:.300}")
+    r.update(makespan_s=rep["slowest_s"], rank_files=[x["files"] for x in ranks_],
+             rank_elapsed_s=[x["elapsed_s"] for x in ranks_])
+    with open(out_path, "a") as f:
+        f.write(json.dumps(r) + "\n")
+    print(f"{rep['slowest_s']:.9f}")
 
 def run(cmd):
     try:
@@ -239,9 +336,13 @@ def stats(xs):
     return {"median": statistics.median(xs), "min": min(xs), "max": max(xs),
             "mean": statistics.fmean(xs), "n": len(xs)}
 
-def summarize(meta_path, raw_path, json_out, md_out):
-    with open(meta_path) as f:
-        meta = json.load(f)
+def ms(s):
+    return f"{s['median'] * 1e3:.1f} [{s['min'] * 1e3:.1f}–{s['max'] * 1e3:.1f}]"
+
+fsname = {"local": "local", "shm": "shm"}
+
+def floor_section(meta, raw_path):
+    """Section "floor": fills meta["cells"] and meta["summary"]; returns its Markdown lines."""
     p = meta["parameters"]
     files, goal = p["files"], p["goal_ratio"]
     cells = {}
@@ -278,9 +379,6 @@ def summarize(meta_path, raw_path, json_out, md_out):
                        "cells_meeting_goal": sum(c["goal_met"] for c in out_cells),
                        "goal_ratio": goal}
 
-    def ms(s):
-        return f"{s['median'] * 1e3:.1f} [{s['min'] * 1e3:.1f}–{s['max'] * 1e3:.1f}]"
-    fsname = {"local": "local", "shm": "shm"}
     head = ["cell", "floor ms median [min–max]", "mpiwrite ms median [min–max]",
             "ratio of medians", "paired ratio median [min–max]",
             "floor µs/file", "mpiwrite µs/file", f"≤ {goal}×"]
@@ -300,7 +398,6 @@ def summarize(meta_path, raw_path, json_out, md_out):
         if mt:
             row += [ms(c["floor-mt"]), f"{c['mpiwrite']['median'] / c['floor-mt']['median']:.3f}"]
         lines.append("| " + " | ".join(row) + " |")
-    m = meta["machine"]
     md = [f"## mpiwrite vs. the floor — {meta['started_utc']}", "",
           f"{files} files × {p['lines']} lines of {p['text']!r} ({p['file_size_bytes']} B/file), "
           f"{p['runs']} runs per program and cell, interleaved (first program alternating), "
@@ -308,10 +405,166 @@ def summarize(meta_path, raw_path, json_out, md_out):
           f"time = makespan of the write phase (slowest rank/process). "
           f"Goal: mpiwrite ≤ {goal}× the floor (ratio of medians).", ""]
     md += lines
+    md += ["", f"Goal met in {meta['summary']['cells_meeting_goal']} of {len(out_cells)} cells.", ""]
+    return md
+
+def dynamic_section(meta, raw_path):
+    """Section "dynamic": fills meta["dynamic"]; returns its Markdown lines."""
+    d = meta["dynamic"]
+    p, dp = meta["parameters"], d["parameters"]
+    files, goal = p["files"], dp["goal_ratio"]
+    groups = {}
+    with open(raw_path) as f:
+        for line in f:
+            r = json.loads(line)
+            key = (r["part"], r["fs"], r["mode"], r["layout"])
+            g = groups.setdefault(key, {k: r[k] for k in ("part", "fs", "fs_type", "mode", "layout",
+                                                          "ranks", "threads", "slow_ranks",
+                                                          "slow_delay_us")} | {"runs": {}})
+            run = g["runs"].setdefault(r["run"], {"run": r["run"], "order": []})
+            run["order"].append(r["variant"])
+            run[r["variant"]] = {k: r[k] for k in ("partition", "chunk", "makespan_s",
+                                                   "rank_files", "rank_elapsed_s")}
+
+    def variant_stats(runs, v, ranks):
+        there = [r[v] for r in runs if v in r]
+        s = stats([x["makespan_s"] for x in there])
+        s["us_per_file_median"] = s["median"] / files * 1e6
+        s["rank_files_median"] = [statistics.median(x["rank_files"][j] for x in there)
+                                  for j in range(ranks)]
+        # Each rank's own cost: its time / its files (µs per file), median over the runs.
+        s["rank_us_per_file_median"] = [
+            statistics.median(x["rank_elapsed_s"][j] / x["rank_files"][j] * 1e6
+                              for x in there if x["rank_files"][j] > 0) if
+            any(x["rank_files"][j] > 0 for x in there) else None for j in range(ranks)]
+        return s
+
+    def both(runs, a, b):
+        return [r for r in runs if a in r and b in r]
+
+    def files_cell(v, slow):
+        fm = v["rank_files_median"]
+        slow_part = [f"{fm[j]:g}" for j in range(len(fm)) if j in slow]
+        rest = ", ".join(f"{fm[j]:g}" for j in range(len(fm)) if j not in slow)
+        return " / ".join(slow_part + [rest]) if slow_part else rest
+
+    overhead, slow_cells = [], []
+    for g in groups.values():
+        runs = [g["runs"][k] for k in sorted(g["runs"])]
+        c = {k: v for k, v in g.items() if k != "runs"}
+        c["runs"] = runs
+        names = dp["overhead_variants"] if g["part"] == "overhead" else dp["slow_variants"]
+        for v in names:
+            c[v] = variant_stats(runs, v, g["ranks"])
+        if g["part"] == "overhead":
+            c["comparisons"] = []
+            for v in names[1:]:
+                pairs = [r[v]["makespan_s"] / r["block"]["makespan_s"] for r in both(runs, v, "block")]
+                ratio = c[v]["median"] / c["block"]["median"]
+                c["comparisons"].append({"variant": v, "chunk": int(v.split("-c")[1]),
+                                         "ratio_of_medians": ratio, "paired_ratio": stats(pairs),
+                                         "goal_met": ratio <= goal})
+            overhead.append(c)
+        else:
+            dyn = names[1]
+            c["dynamic_variant"] = dyn
+            c["speedup_ratio_of_medians"] = c["block"]["median"] / c[dyn]["median"]
+            c["paired_speedup"] = stats([r["block"]["makespan_s"] / r[dyn]["makespan_s"]
+                                         for r in both(runs, "block", dyn)])
+            # Rates from the block runs, where every rank writes a fixed share: s_r = files_r /
+            # elapsed_r; a perfect balance would end all ranks together after N / sum(s_r).
+            ideal, slowdown = [], []
+            for r in runs:
+                if "block" not in r:
+                    continue
+                b = r["block"]
+                rates = [f / t for f, t in zip(b["rank_files"], b["rank_elapsed_s"]) if t > 0 and f > 0]
+                if len(rates) == g["ranks"]:
+                    ideal.append(files / sum(rates))
+                    per = [t / f for f, t in zip(b["rank_files"], b["rank_elapsed_s"])]
+                    others = [x for j, x in enumerate(per) if j not in g["slow_ranks"]]
+                    slowdown.append(statistics.mean(per[j] for j in g["slow_ranks"]) /
+                                    statistics.median(others))
+            c["ideal_makespan_s"] = stats(ideal) if ideal else None
+            c["slow_rank_slowdown_in_block"] = stats(slowdown) if slowdown else None
+            c["dynamic_over_ideal"] = (c[dyn]["median"] / c["ideal_makespan_s"]["median"]
+                                       if ideal else None)
+            slow_cells.append(c)
+    d["overhead_cells"], d["slow_cells"] = overhead, slow_cells
+    rows = [x for c in overhead for x in c["comparisons"]]
+    d["summary"] = {"overhead_rows": len(rows), "overhead_rows_meeting_goal":
+                    sum(x["goal_met"] for x in rows), "goal_ratio": goal,
+                    "speedups": {c["layout"]: c["speedup_ratio_of_medians"] for c in slow_cells}}
+
+    md = [f"## --partition dynamic vs. block — {meta['started_utc']}", "",
+          f"{files} files × {p['lines']} lines of {p['text']!r} ({p['file_size_bytes']} B/file), "
+          f"{p['runs']} runs per variant and cell, interleaved (first variant rotating), "
+          f"after {p['warmup_runs_per_filesystem']} untimed warm-up run(s) per variant and file system; "
+          f"time = makespan of the write phase (slowest rank). block: each rank a contiguous equal "
+          f"slice; dynamic: every writer thread takes --chunk files at a time from an MPI-3 "
+          f"counter on rank 0 (MPI_Fetch_and_op + MPI_Win_flush).", ""]
+    if overhead:
+        head = ["cell", "block ms median [min–max]", "dynamic ms median [min–max]",
+                "ratio of medians dynamic / block", "paired ratio median [min–max]",
+                "block µs/file", "dynamic µs/file", "dynamic files per rank (median)", f"≤ {goal}×"]
+        md += [f"### Overhead of dynamic, no slow rank (goal: ≤ {goal}× block, ratio of medians)", "",
+               "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        for c in overhead:
+            for x in c["comparisons"]:
+                v, pr = x["variant"], x["paired_ratio"]
+                name = (f"{fsname.get(c['fs'], c['fs'])} ({c['fs_type']}) · {c['mode']} · "
+                        f"{c['ranks']}r×{c['threads']}t · chunk {x['chunk']}")
+                md.append("| " + " | ".join([
+                    name, ms(c["block"]), ms(c[v]), f"{x['ratio_of_medians']:.3f}",
+                    f"{pr['median']:.3f} [{pr['min']:.3f}–{pr['max']:.3f}]",
+                    f"{c['block']['us_per_file_median']:.1f}", f"{c[v]['us_per_file_median']:.1f}",
+                    files_cell(c[v], []), "yes" if x["goal_met"] else "**no**"]) + " |")
+        md += ["", f"Goal met in {d['summary']['overhead_rows_meeting_goal']} of {len(rows)} rows.", ""]
+    if slow_cells:
+        delay = slow_cells[0]["slow_delay_us"]
+        slow = ", ".join(str(j) for j in slow_cells[0]["slow_ranks"])
+        head = ["cell", "block ms median [min–max]", "dynamic ms median [min–max]",
+                "speedup block / dynamic (ratio of medians)", "paired speedup median [min–max]",
+                f"files taken under dynamic: rank {slow} / others (median)",
+                f"rank {slow} slowdown (block, µs/file vs others)",
+                "ideal N/Σsᵣ ms median [min–max]", "dynamic / ideal"]
+        md += [f"### One slow rank: rank {slow} sleeps {delay} µs in every file (--slow-rank {slow} "
+               f"--slow-delay-us {delay})", "",
+               "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        for c in slow_cells:
+            dyn = c["dynamic_variant"]
+            ps, sd, ideal = c["paired_speedup"], c["slow_rank_slowdown_in_block"], c["ideal_makespan_s"]
+            us = c["block"]["rank_us_per_file_median"]
+            others = statistics.median(u for j, u in enumerate(us) if j not in c["slow_ranks"])
+            slow_us = statistics.mean(us[j] for j in c["slow_ranks"])
+            name = (f"{fsname.get(c['fs'], c['fs'])} ({c['fs_type']}) · {c['mode']} · "
+                    f"{c['ranks']}r×{c['threads']}t · chunk {dyn.split('-c')[1]}")
+            md.append("| " + " | ".join([
+                name, ms(c["block"]), ms(c[dyn]), f"{c['speedup_ratio_of_medians']:.2f}",
+                f"{ps['median']:.2f} [{ps['min']:.2f}–{ps['max']:.2f}]",
+                files_cell(c[dyn], c["slow_ranks"]),
+                f"{sd['median']:.2f}× ({slow_us:.0f} vs {others:.0f})" if sd else "?",
+                ms(ideal) if ideal else "?",
+                f"{c['dynamic_over_ideal']:.3f}" if ideal else "?"]) + " |")
+        md += ["", "Ideal: each rank's rate sᵣ = its files / its time in the block runs (where "
+               "every rank writes N/R files); perfectly balanced, all ranks would finish together "
+               "after N / Σ sᵣ (median over the block runs). Slowdown: the slow rank's µs per file "
+               "over the median of the other ranks', in the block runs.", ""]
+    return md
+
+def summarize(meta_path, raw_path, raw_dyn_path, json_out, md_out):
+    with open(meta_path) as f:
+        meta = json.load(f)
+    p = meta["parameters"]
+    md = []
+    if "floor" in meta["sections"]:
+        md += floor_section(meta, raw_path)
+    if "dynamic" in meta["sections"]:
+        md += dynamic_section(meta, raw_dyn_path)
+    m = meta["machine"]
     fss = m.get("filesystems", {})
     journal = {True: " with a journal", False: " without a journal"}
-    md += ["", f"Goal met in {meta['summary']['cells_meeting_goal']} of {len(out_cells)} cells.", "",
-           f"Machine: {m.get('cpu', '?')}, nproc {m['nproc']}, kernel {m['kernel']}, "
+    md += [f"Machine: {m.get('cpu', '?')}, nproc {m['nproc']}, kernel {m['kernel']}, "
            f"{m.get('os', '?')}; local: {fss.get('local', {}).get('fstype', '?')}"
            f"{journal.get(fss.get('local', {}).get('has_journal'), '')}, "
            f"shm: {fss.get('shm', {}).get('fstype', '?')}. {meta['software']['mpi']}, "
@@ -332,7 +585,9 @@ def meta(path, notes_path):
     e = os.environ
     text = e["BENCH_TEXT"]
     meta = {
-        "schema": "mpiwrite-bench/1",
+        # /2: "sections"; "cells" and "summary" only with the floor section; "dynamic".
+        "schema": "mpiwrite-bench/2",
+        "sections": e["BENCH_SECTIONS"].split(),
         "started_utc": e["BENCH_STARTED_UTC"],
         "finished_utc": e["BENCH_FINISHED_UTC"],
         "duration_s": int(e["BENCH_DURATION_S"]),
@@ -357,6 +612,19 @@ def meta(path, notes_path):
         },
         "machine": machine({"local": e["BENCH_LOCAL_DIR"], "shm": e["BENCH_SHM_DIR"]}),
     }
+    if "dynamic" in meta["sections"]:
+        meta["dynamic"] = {"parameters": {
+            "overhead_variants": e["BENCH_DYN_VARIANTS"].split(),
+            "overhead_layouts": e["BENCH_DYN_LAYOUTS"].split(), "mode": e["BENCH_DYN_MODE"],
+            "overhead_filesystems": ["local", "shm"],
+            "slow_variants": e["BENCH_DYN_SLOW_VARIANTS"].split(),
+            "slow_layouts": e["BENCH_DYN_SLOW_LAYOUTS"].split(), "slow_filesystems": ["shm"],
+            "slow_ranks": [int(e["BENCH_DYN_SLOW_RANK"])],
+            "slow_delay_us": int(e["BENCH_DYN_SLOW_DELAY_US"]),
+            "variant_names": "block: --partition block; dynamic-cK: --partition dynamic --chunk K",
+            "order": "per cell, runs interleaved; the first variant rotates every run and every cell",
+            "goal_ratio": 1.03,
+        }}
     with open(notes_path) as f:
         meta["notes"] = [l.rstrip("\n") for l in f if l.strip()]
     with open(path, "w") as f:
@@ -369,8 +637,10 @@ elif cmd == "mpiwrite-seconds":
     mpiwrite_seconds(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]))
 elif cmd == "meta":
     meta(*sys.argv[2:4])
+elif cmd == "record":
+    record(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6]), *sys.argv[7:])
 elif cmd == "summarize":
-    summarize(*sys.argv[2:6])
+    summarize(*sys.argv[2:7])
 else:
     sys.exit(f"helper: unknown command {cmd}")
 PY
@@ -398,7 +668,16 @@ fi
 file_size=$((LINES * (${#TEXT} + 1)))  # ${#TEXT} counts characters: fine for ASCII text
 blocks_per_file=$(((file_size + 4095) / 4096))
 ((blocks_per_file > 0)) || blocks_per_file=1
-runs_per_fs=$(((RUNS * ${#modes[@]} * ${#layouts[@]} + WARMUP) * ${#programs[@]}))
+runs_per_fs=0  # runs whose files stay on the local disk until the end
+shm_cell_runs=1  # the most runs a tmpfs cell holds at once
+if want floor; then
+  runs_per_fs=$(((RUNS * ${#modes[@]} * ${#layouts[@]} + WARMUP) * ${#programs[@]}))
+  shm_cell_runs=$((RUNS * ${#programs[@]}))
+fi
+if want dynamic; then
+  runs_per_fs=$((runs_per_fs + (RUNS * ${#dyn_layouts[@]} + WARMUP) * ${#dyn_variants[@]}))
+  ((RUNS * ${#dyn_variants[@]} <= shm_cell_runs)) || shm_cell_runs=$((RUNS * ${#dyn_variants[@]}))
+fi
 need_inodes=$((FILES * runs_per_fs + runs_per_fs))
 need_kib=$((FILES * runs_per_fs * blocks_per_file * 4 * 11 / 10 + 1024))
 read -r avail_kib avail_inodes < <(df --output=avail,iavail "$local_scratch" | tail -n 1)
@@ -407,7 +686,7 @@ if [[ $avail_inodes =~ ^[0-9]+$ ]] && ((avail_inodes > 0 && avail_inodes < need_
 fi
 ((avail_kib >= need_kib)) ||
   die "$tmp_root: $((avail_kib / 1024)) MiB free, the local-disk cells need ~$((need_kib / 1024)) MiB"
-shm_need_kib=$((FILES * RUNS * ${#programs[@]} * blocks_per_file * 4 * 11 / 10 + 1024))
+shm_need_kib=$((FILES * shm_cell_runs * blocks_per_file * 4 * 11 / 10 + 1024))
 shm_avail_kib=$(df --output=avail "$shm_scratch" | tail -n 1)
 ((shm_avail_kib >= shm_need_kib)) ||
   die "$shm_root: $((shm_avail_kib / 1024)) MiB free, a cell needs ~$((shm_need_kib / 1024)) MiB"
@@ -472,59 +751,166 @@ raw=$work/raw.tsv
 : >"$raw"
 note "Local-disk files are kept until the end of the benchmark and removed only then (ext4 inode trap); tmpfs files are removed between series."
 note "Untimed between runs: sync. Between series (cells): sync and drop caches; on tmpfs the cell's files are removed first."
-note "Every run writes into a fresh directory; mpiwrite runs as \`$MPIRUN ${MPIRUN_FLAGS} -np R mpiwrite -t T -r 1 --format json\`, the floor as a plain process that forks R processes of T threads."
+raw_dyn=$work/raw-dynamic.jsonl
+: >"$raw_dyn"
 
-cells_total=$((2 * ${#modes[@]} * ${#layouts[@]}))
-cell_no=0
-log "$cells_total cells x $RUNS runs x ${#programs[@]} programs, $FILES files each; local: $local_scratch ($local_fs), tmpfs: $shm_scratch ($shm_fs)"
-between_series
-for fs in local shm; do
-  if [[ $fs == local ]]; then base=$local_scratch fstype=$local_fs; else base=$shm_scratch fstype=$shm_fs; fi
-  if ((WARMUP > 0)); then  # untimed, discarded
-    warm_layout=${layouts[0]}
-    mkdir -- "$base/warmup"
-    for ((run = 1; run <= WARMUP; run++)); do
-      for program in "${programs[@]}"; do
-        sync
-        [[ $fs == local ]] && local_has_files=1
-        seconds=$(run_one "$program" "$base/warmup/run$run-$program" "${warm_layout%x*}" \
-          "${warm_layout#*x}" "${modes[0]}")
-        log "warm-up $fs ${modes[0]} $warm_layout: $program $(awk -v s="$seconds" 'BEGIN { printf "%.1f", s * 1000 }') ms (discarded)"
-      done
-    done
-    if [[ $fs == shm ]]; then rm -rf -- "$base/warmup"; fi
-    between_series
-  fi
-  for mode in "${modes[@]}"; do
-    for layout in "${layouts[@]}"; do
-      cell_no=$((cell_no + 1))
-      ranks=${layout%x*} threads=${layout#*x}
-      cell_dir=$base/$mode-$layout
-      mkdir -- "$cell_dir"
-      for ((run = 1; run <= RUNS; run++)); do
-        # Rotate the order every run and every cell: with two programs, the first one alternates
-        # within a cell, and the first run of consecutive cells starts with a different one.
-        order=()
-        for ((k = 0; k < ${#programs[@]}; k++)); do
-          order+=("${programs[$(((k + run - 1 + cell_no - 1) % ${#programs[@]}))]}")
-        done
-        summary=()
-        for ((position = 1; position <= ${#order[@]}; position++)); do
-          program=${order[$((position - 1))]}
+# ---------------------------------------------------------------------------------------------
+# Section "floor": mpiwrite against the floor.
+floor_section() {
+  note "Every run writes into a fresh directory; mpiwrite runs as \`$MPIRUN ${MPIRUN_FLAGS} -np R mpiwrite -t T -r 1 --format json\`, the floor as a plain process that forks R processes of T threads."
+
+  cells_total=$((2 * ${#modes[@]} * ${#layouts[@]}))
+  cell_no=0
+  log "$cells_total cells x $RUNS runs x ${#programs[@]} programs, $FILES files each; local: $local_scratch ($local_fs), tmpfs: $shm_scratch ($shm_fs)"
+  between_series
+  for fs in local shm; do
+    if [[ $fs == local ]]; then base=$local_scratch fstype=$local_fs; else base=$shm_scratch fstype=$shm_fs; fi
+    if ((WARMUP > 0)); then  # untimed, discarded
+      warm_layout=${layouts[0]}
+      mkdir -- "$base/warmup"
+      for ((run = 1; run <= WARMUP; run++)); do
+        for program in "${programs[@]}"; do
           sync
           [[ $fs == local ]] && local_has_files=1
-          seconds=$(run_one "$program" "$cell_dir/run$run-$program" "$ranks" "$threads" "$mode")
-          printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$fs" "$fstype" "$mode" "$layout" "$run" \
-            "$position" "$program" "$seconds" >>"$raw"
-          summary+=("$program $(awk -v s="$seconds" 'BEGIN { printf "%.1f", s * 1000 }')")
+          seconds=$(run_one "$program" "$base/warmup/run$run-$program" "${warm_layout%x*}" \
+            "${warm_layout#*x}" "${modes[0]}")
+          log "warm-up $fs ${modes[0]} $warm_layout: $program $(awk -v s="$seconds" 'BEGIN { printf "%.1f", s * 1000 }') ms (discarded)"
         done
-        log "[$cell_no/$cells_total] $fs $mode ${ranks}r x ${threads}t run $run/$RUNS: $(printf '%s ms  ' "${summary[@]}")"
       done
-      if [[ $fs == shm ]]; then rm -rf -- "$cell_dir"; fi
+      if [[ $fs == shm ]]; then rm -rf -- "$base/warmup"; fi
       between_series
+    fi
+    for mode in "${modes[@]}"; do
+      for layout in "${layouts[@]}"; do
+        cell_no=$((cell_no + 1))
+        ranks=${layout%x*} threads=${layout#*x}
+        cell_dir=$base/$mode-$layout
+        mkdir -- "$cell_dir"
+        for ((run = 1; run <= RUNS; run++)); do
+          # Rotate the order every run and every cell: with two programs, the first one alternates
+          # within a cell, and the first run of consecutive cells starts with a different one.
+          order=()
+          for ((k = 0; k < ${#programs[@]}; k++)); do
+            order+=("${programs[$(((k + run - 1 + cell_no - 1) % ${#programs[@]}))]}")
+          done
+          summary=()
+          for ((position = 1; position <= ${#order[@]}; position++)); do
+            program=${order[$((position - 1))]}
+            sync
+            [[ $fs == local ]] && local_has_files=1
+            seconds=$(run_one "$program" "$cell_dir/run$run-$program" "$ranks" "$threads" "$mode")
+            printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$fs" "$fstype" "$mode" "$layout" "$run" \
+              "$position" "$program" "$seconds" >>"$raw"
+            summary+=("$program $(awk -v s="$seconds" 'BEGIN { printf "%.1f", s * 1000 }')")
+          done
+          log "[$cell_no/$cells_total] $fs $mode ${ranks}r x ${threads}t run $run/$RUNS: $(printf '%s ms  ' "${summary[@]}")"
+        done
+        if [[ $fs == shm ]]; then rm -rf -- "$cell_dir"; fi
+        between_series
+      done
     done
   done
-done
+}
+
+# ---------------------------------------------------------------------------------------------
+# Section "dynamic": --partition block against --partition dynamic.
+
+# run_variant VARIANT DIR RANKS THREADS MODE SLOW RECORD KEY=VALUE...: one mpiwrite run of the
+# dynamic section (SLOW=1: with DYN_SLOW_RANK slowed). Checks its files, appends its record
+# (the KEY=VALUE pairs, the makespan, per-rank files and times) to the file RECORD and prints
+# the makespan in seconds.
+run_variant() {
+  local variant=$1 dir=$2 ranks=$3 threads=$4 mode=$5 slow=$6 record=$7
+  shift 7
+  local partition=block chunk=${dyn_chunks[0]} extra=() slow_ranks='' delay=0
+  if [[ $variant == dynamic-c* ]]; then partition=dynamic chunk=${variant#dynamic-c}; fi
+  if ((slow)); then
+    slow_ranks=$DYN_SLOW_RANK delay=$DYN_SLOW_DELAY_US
+    extra=(--slow-rank "$slow_ranks" --slow-delay-us "$delay")
+  fi
+  "$MPIRUN" "${mpirun_flags[@]}" -np "$ranks" "$mpiwrite_bin" --files "$FILES" \
+    --lines "$LINES" --text "$TEXT" --dir "$dir" --threads "$threads" --write-mode "$mode" \
+    --partition "$partition" --chunk "$chunk" "${extra[@]}" --repetitions 1 --warmup 0 \
+    --format json >"$work/last.json" 2>"$work/last.err" ||
+    { cat "$work/last.err" >&2; die "mpiwrite --partition $partition failed in $dir"; }
+  helper check "$dir" "$FILES" "$file_size" || die "wrong files in $dir"
+  helper record "$work/last.json" "$record" "$FILES" "$ranks" "$threads" "variant=$variant" \
+    "partition=$partition" "chunk=$chunk" "slow_ranks=$slow_ranks" "slow_delay_us=$delay" "mode=$mode" "$@"
+}
+
+ms_of() { awk -v s="$1" 'BEGIN { printf "%.1f", s * 1000 }'; }
+
+# dyn_warmup FS: WARMUP untimed runs of every variant, on the first overhead layout.
+dyn_warmup() {
+  local fs=$1 base run variant seconds layout=${dyn_layouts[0]}
+  if [[ $fs == local ]]; then base=$local_scratch; else base=$shm_scratch; fi
+  mkdir -- "$base/dyn-warmup"
+  for ((run = 1; run <= WARMUP; run++)); do
+    for variant in "${dyn_variants[@]}"; do
+      sync
+      [[ $fs == local ]] && local_has_files=1
+      seconds=$(run_variant "$variant" "$base/dyn-warmup/run$run-$variant" "${layout%x*}" \
+        "${layout#*x}" "$DYN_MODE" 0 "$work/warmup.jsonl" "run=0" "position=0")
+      log "warm-up $fs $DYN_MODE $layout: $variant $(ms_of "$seconds") ms (discarded)"
+    done
+  done
+  if [[ $fs == shm ]]; then rm -rf -- "$base/dyn-warmup"; fi
+  between_series
+}
+
+# dyn_cell PART FS LAYOUT SLOW VARIANT...: RUNS runs of each variant, interleaved.
+dyn_cell() {
+  local part=$1 fs=$2 layout=$3 slow=$4
+  shift 4
+  local variants=("$@") base fstype ranks=${layout%x*} threads=${layout#*x} cell_dir run k
+  local order summary position variant seconds label=''
+  if [[ $fs == local ]]; then base=$local_scratch fstype=$local_fs; else base=$shm_scratch fstype=$shm_fs; fi
+  ((slow == 0)) || label=" (rank $DYN_SLOW_RANK +${DYN_SLOW_DELAY_US} µs/file)"
+  dyn_cell_no=$((dyn_cell_no + 1))
+  cell_dir=$base/dyn-$part-$DYN_MODE-$layout
+  mkdir -- "$cell_dir"
+  for ((run = 1; run <= RUNS; run++)); do
+    order=()  # rotated every run and every cell, as in the floor section
+    for ((k = 0; k < ${#variants[@]}; k++)); do
+      order+=("${variants[$(((k + run - 1 + dyn_cell_no - 1) % ${#variants[@]}))]}")
+    done
+    summary=()
+    for ((position = 1; position <= ${#order[@]}; position++)); do
+      variant=${order[$((position - 1))]}
+      sync
+      [[ $fs == local ]] && local_has_files=1
+      seconds=$(run_variant "$variant" "$cell_dir/run$run-$variant" "$ranks" "$threads" "$DYN_MODE" \
+        "$slow" "$raw_dyn" "part=$part" "fs=$fs" "fs_type=$fstype" "layout=$layout" \
+        "run=$run" "position=$position")
+      summary+=("$variant $(ms_of "$seconds")")
+    done
+    log "[dynamic $dyn_cell_no/$dyn_cells_total] $fs $DYN_MODE ${ranks}r x ${threads}t$label run $run/$RUNS: $(printf '%s ms  ' "${summary[@]}")"
+  done
+  if [[ $fs == shm ]]; then rm -rf -- "$cell_dir"; fi
+  between_series
+}
+
+dynamic_section() {
+  local fs layout
+  note "Section dynamic: every run writes into a fresh directory; mpiwrite runs as \`$MPIRUN ${MPIRUN_FLAGS} -np R mpiwrite -t T --write-mode $DYN_MODE --partition block|dynamic --chunk K [--slow-rank $DYN_SLOW_RANK --slow-delay-us $DYN_SLOW_DELAY_US] -r 1 --format json\`; every run's per-rank files and times are in the JSON file."
+  dyn_cells_total=$((2 * ${#dyn_layouts[@]} + ${#dyn_slow_layouts[@]}))
+  dyn_cell_no=0
+  log "dynamic: $dyn_cells_total cells x $RUNS runs, variants ${dyn_variants[*]} (slow rank: ${slow_variants[*]}), $FILES files each; local: $local_scratch ($local_fs), tmpfs: $shm_scratch ($shm_fs)"
+  between_series
+  for fs in local shm; do
+    ((WARMUP == 0)) || dyn_warmup "$fs"
+    for layout in "${dyn_layouts[@]}"; do
+      dyn_cell overhead "$fs" "$layout" 0 "${dyn_variants[@]}"
+    done
+  done
+  for layout in "${dyn_slow_layouts[@]}"; do
+    dyn_cell slow shm "$layout" 1 "${slow_variants[@]}"
+  done
+}
+
+ran_sections=()
+if want floor; then floor_section; ran_sections+=(floor); fi
+if want dynamic; then dynamic_section; ran_sections+=(dynamic); fi
 
 # ---------------------------------------------------------------------------------------------
 # Report.
@@ -544,8 +930,12 @@ BENCH_STARTED_UTC=$started_utc BENCH_FINISHED_UTC=$finished_utc \
   BENCH_MPI_VERSION="$("$MPIRUN" --version 2>/dev/null | head -n 1)" \
   BENCH_COMPILER="$compiler $("${compiler:-c++}" --version 2>/dev/null | head -n 1)" \
   BENCH_BUILD_DIR=$BUILD_DIR BENCH_GIT_COMMIT=$git_commit BENCH_GIT_DIRTY=$git_dirty \
-  BENCH_LOCAL_DIR=$local_scratch BENCH_SHM_DIR=$shm_scratch \
+  BENCH_LOCAL_DIR=$local_scratch BENCH_SHM_DIR=$shm_scratch BENCH_SECTIONS="${ran_sections[*]}" \
+  BENCH_DYN_VARIANTS="${dyn_variants[*]}" BENCH_DYN_LAYOUTS="${dyn_layouts[*]}" BENCH_DYN_MODE=$DYN_MODE \
+  BENCH_DYN_SLOW_VARIANTS="${slow_variants[*]}" BENCH_DYN_SLOW_LAYOUTS="${dyn_slow_layouts[*]}" \
+  BENCH_DYN_SLOW_RANK=$DYN_SLOW_RANK BENCH_DYN_SLOW_DELAY_US=$DYN_SLOW_DELAY_US \
   helper meta "$work/meta.json" "$notes"
 mkdir -p -- "$RESULTS_DIR"
-helper summarize "$work/meta.json" "$raw" "$RESULTS_DIR/bench-$stamp.json" "$RESULTS_DIR/bench-$stamp.md"
+helper summarize "$work/meta.json" "$raw" "$raw_dyn" "$RESULTS_DIR/bench-$stamp.json" \
+  "$RESULTS_DIR/bench-$stamp.md"
 log "wrote $RESULTS_DIR/bench-$stamp.json and $RESULTS_DIR/bench-$stamp.md"

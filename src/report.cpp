@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <ostream>
 
@@ -16,6 +17,27 @@ std::vector<HostRanks> group_ranks_by_host(const std::vector<std::string>& host_
     hosts[it->second].ranks.push_back(static_cast<int>(rank));
   }
   return hosts;
+}
+
+std::vector<HostFigures> per_host(const RepetitionFigures& rep,
+                                  const std::vector<HostRanks>& hosts) {
+  std::map<int, std::size_t> host_of_rank;
+  for (std::size_t h = 0; h < hosts.size(); ++h) {
+    for (int rank : hosts[h].ranks) host_of_rank[rank] = h;
+  }
+  std::vector<HostFigures> figures(hosts.size());
+  for (const RankFigures& rank : rep.ranks) {
+    const auto found = host_of_rank.find(rank.rank);
+    if (found == host_of_rank.end()) continue;
+    HostFigures& f = figures[found->second];
+    f.host = hosts[found->second].host;
+    f.ranks.push_back(rank.rank);
+    f.files += rank.files;
+    f.bytes += rank.bytes;
+    f.slowest_s = std::max(f.slowest_s, rank.elapsed_s);
+  }
+  std::erase_if(figures, [](const HostFigures& f) { return f.ranks.empty(); });
+  return figures;
 }
 
 std::vector<std::string> setup_warnings(const RunContext& x) {

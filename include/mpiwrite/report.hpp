@@ -49,6 +49,17 @@ struct RunReport {
   CleanupFigures cleanup;
 };
 
+// One repetition's ranks grouped by host: their files and bytes summed, and the time of the
+// host's slowest rank. Hosts with no rank in the repetition (a smaller point) are left out.
+struct HostFigures {
+  std::string host;
+  std::vector<int> ranks;
+  std::uint64_t files = 0;
+  std::uint64_t bytes = 0;
+  double slowest_s = 0;
+};
+std::vector<HostFigures> per_host(const RepetitionFigures& rep, const std::vector<HostRanks>& hosts);
+
 // Groups processor names (index = rank) into hosts, in order of each host's first rank.
 std::vector<HostRanks> group_ranks_by_host(const std::vector<std::string>& host_of_rank);
 

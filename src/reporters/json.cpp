@@ -56,7 +56,19 @@ Json context_json(const RunContext& x) {
           {"warnings", setup_warnings(x)}};
 }
 
-Json repetition_json(const RepetitionFigures& rep) {
+Json hosts_json(const RepetitionFigures& rep, const std::vector<HostRanks>& hosts) {
+  Json result = Json::array();
+  for (const HostFigures& h : per_host(rep, hosts)) {
+    result.push_back({{"host", h.host},
+                      {"ranks", h.ranks},
+                      {"files", h.files},
+                      {"bytes", h.bytes},
+                      {"slowest_s", h.slowest_s}});
+  }
+  return result;
+}
+
+Json repetition_json(const RepetitionFigures& rep, const std::vector<HostRanks>& hosts) {
   Json ranks = Json::array();
   for (const RankFigures& r : rep.ranks) {
     ranks.push_back(
@@ -77,7 +89,8 @@ Json repetition_json(const RepetitionFigures& rep) {
             {"p99", rep.latency.p99_us},
             {"max", rep.latency.max_us},
             {"mean", rep.latency.mean_us}}},
-          {"ranks", ranks}};
+          {"ranks", ranks},
+          {"hosts", hosts_json(rep, hosts)}};
 }
 
 Json summary_json(const SeriesSummary& m) {
@@ -85,9 +98,11 @@ Json summary_json(const SeriesSummary& m) {
           {"min", m.min},     {"max", m.max},       {"stddev", m.stddev}};
 }
 
-Json point_json(const PointReport& p) {
+Json point_json(const PointReport& p, const std::vector<HostRanks>& hosts) {
   Json repetitions = Json::array();
-  for (const RepetitionFigures& rep : p.repetitions) repetitions.push_back(repetition_json(rep));
+  for (const RepetitionFigures& rep : p.repetitions) {
+    repetitions.push_back(repetition_json(rep, hosts));
+  }
   return {{"label", p.spec.label()},
           {"mode", to_string(p.spec.mode)},
           {"ranks", p.spec.ranks},
@@ -124,7 +139,7 @@ Json comparison_json(const std::vector<ComparisonRow>& rows) {
 
 void write_json(const RunReport& r, std::ostream& out) {
   Json points = Json::array();
-  for (const PointReport& p : r.points) points.push_back(point_json(p));
+  for (const PointReport& p : r.points) points.push_back(point_json(p, r.context.hosts));
   Json doc = {
       {"schema_version", kJsonSchemaVersion},
       {"kind", to_string(r.kind)},

@@ -28,6 +28,10 @@ void write_markdown(const RunReport& r, std::ostream& out) {
   if (r.kind == RunKind::Run) {
     fmt::print(out, "\n");
     print_markdown(repetitions_grid(r.points.front(), r.config.per_rank), out);
+    if (r.context.hosts.size() > 1) {
+      fmt::print(out, "\nPer host (files and bytes of the last repetition):\n\n");
+      print_markdown(hosts_grid(r.points.front(), r.context.hosts), out);
+    }
   }
 }
 

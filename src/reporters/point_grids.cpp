@@ -1,5 +1,7 @@
 #include "point_grids.hpp"
 
+#include <map>
+
 namespace mpiwrite {
 
 namespace {
@@ -64,6 +66,22 @@ Grid comparison_grid(const RunReport& r) {
     }
     cells.push_back(row.winner);
     g.rows.push_back(std::move(cells));
+  }
+  return g;
+}
+
+Grid hosts_grid(const PointReport& point, const std::vector<HostRanks>& hosts) {
+  Grid g{{"host", "ranks", "files", "bytes", "slowest rank median [s]", "slowest rank max [s]"}, {}};
+  std::map<std::string, std::vector<double>> slowest;
+  std::vector<HostFigures> last;
+  for (const RepetitionFigures& rep : point.repetitions) {
+    last = per_host(rep, hosts);
+    for (const HostFigures& h : last) slowest[h.host].push_back(h.slowest_s);
+  }
+  for (const HostFigures& h : last) {
+    const SeriesSummary s = summarize_series(slowest[h.host]);
+    g.rows.push_back({h.host, fmt::format("{}", fmt::join(h.ranks, ",")), fmt::format("{}", h.files),
+                      fmt::format("{}", h.bytes), seconds(s.median), seconds(s.max)});
   }
   return g;
 }

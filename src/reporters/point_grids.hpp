@@ -10,5 +10,7 @@ namespace mpiwrite {
 Grid repetitions_grid(const PointReport& point, bool per_rank);
 Grid points_grid(const RunReport& report);
 Grid comparison_grid(const RunReport& report);
+// Per host over the point's repetitions (shown when more than one host took part).
+Grid hosts_grid(const PointReport& point, const std::vector<HostRanks>& hosts);
 
 }  // namespace mpiwrite

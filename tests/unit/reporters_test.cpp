@@ -154,6 +154,29 @@ TEST(SetupWarnings, MoreThreadsThanBoundCpusIsSaidOnceInEveryFormat) {
   EXPECT_EQ(nlohmann::json::parse(render(r)).at("context").at("warnings").size(), 1u);
 }
 
+TEST(PerHost, SumsFilesAndTakesTheSlowestRankOfEachHost) {
+  LatencyHistogram h;
+  const RepetitionFigures rep = summarize_repetition(
+      1, {{0, 1.0, 10, 100}, {1, 3.0, 20, 200}, {2, 2.0, 30, 300}}, h);
+  const auto hosts = per_host(rep, group_ranks_by_host({"a", "b", "a", "b"}));  // rank 3 absent
+  ASSERT_EQ(hosts.size(), 2u);
+  EXPECT_EQ(hosts[0].host, "a");
+  EXPECT_EQ(hosts[0].ranks, (std::vector<int>{0, 2}));
+  EXPECT_EQ(hosts[0].files, 40u);
+  EXPECT_DOUBLE_EQ(hosts[0].slowest_s, 2.0);
+  EXPECT_EQ(hosts[1].ranks, (std::vector<int>{1}));
+  EXPECT_DOUBLE_EQ(hosts[1].slowest_s, 3.0);
+}
+
+TEST(Reporters, TwoHostsGetPerHostRows) {
+  RunReport r = sample_report(Format::Table, false);
+  r.context.hosts = group_ranks_by_host({"node1", "node2"});
+  expect_golden("table_two_hosts.txt", render(r));
+  r.config.format = Format::Json;
+  const auto doc = nlohmann::json::parse(render(r));
+  EXPECT_EQ(doc.at("points").at(0).at("repetitions").at(1).at("hosts").at(1).at("slowest_s"), 0.006);
+}
+
 TEST(GroupRanksByHost, KeepsFirstRankOrder) {
   const auto hosts = group_ranks_by_host({"b", "a", "b", "a", "c"});
   ASSERT_EQ(hosts.size(), 3u);
