@@ -62,10 +62,12 @@
 #     threads per process (as an MPI library starts helper threads), to show what being a
 #     multi-threaded process costs.
 #   SECTIONS [floor dynamic]   DYN_CHUNKS [8 64]   DYN_LAYOUTS [2x1]   DYN_MODE [line]
-#   DYN_SLOW_LAYOUTS [2x1 4x1] (RANKSx1, RANKS >= 2)   DYN_SLOW_DELAY_US [50]: about 3.5x
-#     rank 1's own per-file cost on tmpfs here (a 50 µs sleep takes ~130-150 µs: timer slack
-#     and wake-up); the table gives the measured slowdown.
-# Defaults take about 5 min (floor) + 3 min (dynamic) on a 2-core VM.
+#   DYN_SLOW_LAYOUTS [2x1 4x1] (RANKSx1, RANKS >= 2; empty: no slow-rank part)
+#   DYN_SLOW_DELAY_US [50]: makes rank 1 ~3.3x slower per file on tmpfs with 2 ranks on a
+#     2-core VM (the 50 µs sleep costs ~110 µs: timer slack, wake-up); the table gives the
+#     measured slowdown.
+# Defaults on a 2-core VM: ~2 min of runs (floor) + ~1.5 min (dynamic), plus the build, up
+# to SETTLE s of waiting and ~1 min removing the local files at the end.
 # Quick smoke run: RUNS=3 FILES=2000 scripts/bench.sh
 #
 # Output: Markdown tables on standard output (floor: one; dynamic: overhead and slow rank;
