@@ -268,7 +268,7 @@ class Coordinator {
     if (r.counter) {
       r.counter->reset();
       dynamic.emplace(*r.counter, whole_run(config_.files), config_.chunk);
-      progress = [counter = r.counter] { counter->progress(); };
+      if (r.counter->needs_progress()) progress = [counter = r.counter] { counter->progress(); };
     } else {
       fixed.emplace(r.slice, points_[step.point].threads, config_.partition);
     }

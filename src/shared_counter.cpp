@@ -18,6 +18,17 @@ SharedCounter::SharedCounter(const boost::mpi::communicator& comm) : comm_(comm)
   MPI_Comm_rank(comm_, &rank);
   const MPI_Aint size = rank == kOwner ? static_cast<MPI_Aint>(sizeof(std::uint64_t)) : 0;
   MPI_Win_allocate(size, sizeof(std::uint64_t), MPI_INFO_NULL, comm_, &base_, &window_);
+
+  // Do all ranks share one node? Then the window is shared memory and needs no progress.
+  MPI_Comm node;
+  MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int node_size = 0, size_all = 0;
+  MPI_Comm_size(node, &node_size);
+  MPI_Comm_size(comm_, &size_all);
+  MPI_Comm_free(&node);
+  int one_node = node_size == size_all ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &one_node, 1, MPI_INT, MPI_LAND, comm_);
+  needs_progress_ = rank == kOwner && !one_node;
 }
 
 SharedCounter::~SharedCounter() {

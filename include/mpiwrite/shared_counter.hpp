@@ -3,8 +3,10 @@
 // communicator, advanced with MPI_Fetch_and_op. Every writer thread of every rank takes its
 // next chunk from it, so a fast rank or thread takes more and a slow one less; rank 0 writes
 // too. Writer threads call MPI, so MPI must provide MPI_THREAD_SERIALIZED: a mutex per rank
-// keeps the calls one at a time, and the rank's main thread drives progress under the same
-// mutex while it waits (a passive target on another node needs it).
+// keeps the calls one at a time. When the ranks span nodes, rank 0's main thread drives MPI
+// progress under the same mutex while its writers run, since a one-sided implementation over
+// the network may need the target to progress. On one node the window is shared memory and
+// nobody polls: polling every 50 µs on every rank cost 20-25% of the write phase on 2 cores.
 
 #include <mpi.h>
 
@@ -31,6 +33,8 @@ class SharedCounter {
   void end();
   // Adds `amount` and returns the value before. Thread-safe within a rank.
   std::uint64_t fetch_add(std::uint64_t amount);
+  // Whether this rank must call progress() while its writers run (rank 0 across nodes).
+  bool needs_progress() const { return needs_progress_; }
   // Lets MPI progress (MPI_Iprobe). Thread-safe within a rank.
   void progress();
 
@@ -38,6 +42,7 @@ class SharedCounter {
   MPI_Comm comm_;
   MPI_Win window_ = MPI_WIN_NULL;
   std::uint64_t* base_ = nullptr;
+  bool needs_progress_ = false;
   std::mutex mutex_;
 };
 
