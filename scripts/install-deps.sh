@@ -9,6 +9,9 @@ packages=(
   libboost-mpi-dev libboost-serialization-dev
   libfmt-dev libcli11-dev nlohmann-json3-dev libgtest-dev
   python3 python3-matplotlib util-linux procps
+  # tests/cluster: a one-node Slurm (srun --mpi=pmix needs libpmix-dev's libpmix.so), its
+  # PBS-style qsub, and network namespaces for two emulated hosts
+  slurmctld slurmd slurm-client munge slurm-wlm-torque libpmix-dev iproute2
 )
 
 missing=()
