@@ -4,9 +4,8 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <boost/mpi/environment.hpp>
 #include <chrono>
-#include <cstdio>
-#include <fstream>
 #include <map>
 #include <ostream>
 #include <sstream>
@@ -14,13 +13,16 @@
 #include "mpiwrite/cli.hpp"
 #include "mpiwrite/comm.hpp"
 #include "mpiwrite/errors.hpp"
+#include "mpiwrite/interrupt.hpp"
 #include "mpiwrite/plan.hpp"
 #include "mpiwrite/points.hpp"
 #include "mpiwrite/posix_file.hpp"
 #include "mpiwrite/report.hpp"
 #include "mpiwrite/run_directory.hpp"
 #include "mpiwrite/shared_counter.hpp"
+#include "mpiwrite/verify.hpp"
 #include "mpiwrite/version.hpp"
+#include "mpiwrite/watchdog.hpp"
 #include "mpiwrite/writer.hpp"
 
 namespace mpiwrite {
@@ -50,27 +52,6 @@ int guarded(Step&& step, std::string& message) {
   }
 }
 
-// Writes `text` to `path` through a temporary file in the same directory and a rename, so a
-// reader never sees a half-written report.
-void write_file_atomically(const std::string& path, const std::string& text) {
-  const std::string temporary = fmt::format("{}.tmp-{}", path, ::getpid());
-  {
-    std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
-    if (!file) throw IoError(errno, temporary, "open report");
-    file << text;
-    file.flush();
-    if (!file) {
-      std::remove(temporary.c_str());
-      throw IoError(EIO, temporary, "write report");
-    }
-  }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    const int error = errno;
-    std::remove(temporary.c_str());
-    throw IoError(error, path, "rename report");
-  }
-}
-
 // What the ranks of one point need, made once before any step (collectively).
 struct PointResources {
   mpi::communicator comm;  // ranks 0..p-1 of the world; null on the others
@@ -85,6 +66,7 @@ class Coordinator {
       : world_(world), root_(world.rank() == 0), out_(out), err_(err) {}
 
   int run(int argc, const char* const* argv) {
+    install_interrupt_handlers();
     if (int code = configure(argc, argv); code != kContinue) return code;
     if (config_.dry_run) {
       if (root_) write_plan(config_, make_points(config_, world_.size()), out_);
@@ -95,7 +77,10 @@ class Coordinator {
     const bool written = run_steps();
     const bool removed = remove_files_and_directories();
     if (!written || !removed) return kExitIo;
-    return root_step([&] { publish_report(); });
+    const std::vector<int> rss = comm::gather_ints(world_, static_cast<int>(peak_rss_kib()));
+    report_.context.peak_rss_kib.assign(rss.begin(), rss.end());
+    const int code = root_step([&] { publish_report(); });
+    return code == kExitOk && interrupted_ ? 128 + interrupted_ : code;
   }
 
  private:
@@ -160,6 +145,18 @@ class Coordinator {
     const std::vector<std::string> hosts = comm::gather_host_names(world_);
     const std::vector<int> cpus = comm::gather_ints(world_, usable_cpus());
     if (root_) init_report(hosts, cpus, started, seed);
+    if (config_.verify) {
+      verifier_ = std::make_unique<FileVerifier>(pattern_, config_.text, config_.lines);
+    }
+    watchdog_ = std::make_unique<Watchdog>(config_.timeout_s, [this](const std::string& phase) {
+      // The stuck rank says so itself (once), then ends the whole job rather than hang it.
+      err_ << fmt::format("mpiwrite: error: rank {} ({}): the {} phase has not finished after {} "
+                          "s (--timeout {}); aborting the job\n",
+                          world_.rank(), mpi::environment::processor_name(), phase,
+                          config_.timeout_s, config_.timeout_s)
+           << std::flush;
+      MPI_Abort(MPI_COMM_WORLD, kExitTimeout);
+    });
     return kContinue;
   }
 
@@ -229,6 +226,7 @@ class Coordinator {
     if (!writer) {
       WriteOptions options = write_options_from(config_);
       options.threads = threads;
+      options.interrupt = &interrupt_signal();
       for (int rank : config_.slow_ranks) {
         if (rank == world_.rank()) options.per_file_delay_us = config_.slow_delay_us;
       }
@@ -237,31 +235,78 @@ class Coordinator {
     return *writer;
   }
 
+  // Whether a rank got SIGINT or SIGTERM; all ranks learn it together, at a step boundary.
+  bool interrupted_now() {
+    interrupted_ = comm::max_int(world_, interrupt_signal().load());
+    return interrupted_ != 0;
+  }
+
   bool run_steps() {
     for (const Step& step : steps_) {
+      if (interrupted_now()) break;
       if (step.scratch && root_step([&] { make_directory(step.dir); }) != kExitOk) return false;
       if (step.scratch) scratch_made_.push_back(step.dir);
       if (!run_step(step)) return false;
+      if (interrupted_) break;
     }
     if (root_) {
       summarize_points(report_.points);
       if (report_.kind == RunKind::Compare) report_.comparison = compare_rows(report_.points);
+      report_.interrupted_by = interrupted_;
     }
     return true;
   }
 
-  // One repetition of one point. Ranks outside the point wait at the phase boundaries.
+  // One repetition of one point. Ranks outside the point wait at the phase boundaries. A
+  // repetition during which a signal arrived is discarded: its writers stopped early.
   bool run_step(const Step& step) {
     PointResources& r = resources_[step.point];
     std::string failure;
     if (r.comm) guarded([&] { r.writer->open_target(step.dir); }, failure);
     if (!fail_unless_agreed(failure)) return false;
-    if (r.comm) failure = measure(step, r);
+    std::optional<RepetitionFigures> figures;
+    if (r.comm) failure = measure(step, r, figures);
+    if (!fail_unless_agreed(failure)) return false;
+    if (interrupted_now()) return true;
+    if (config_.verify && step.timed && !verify(step, r, figures)) return false;
+    if (figures) report_.points[step.point].repetitions.push_back(std::move(*figures));
+    return true;
+  }
+
+  // --verify: rank r of p reads back block r + 1 of the files, which rank r + 1 wrote with a
+  // block partition, so no rank reads what its own client cache holds (like mdtest -N).
+  bool verify(const Step& step, PointResources& r, std::optional<RepetitionFigures>& figures) {
+    std::string failure;
+    if (r.comm) {
+      const auto ranks = static_cast<std::uint64_t>(r.comm.size());
+      const auto block = (static_cast<std::uint64_t>(r.comm.rank()) + 1) % ranks;
+      const Progression mine = split(whole_run(config_.files), ranks, block, Partition::Block);
+      VerifyResult result;
+      r.comm.barrier();
+      watchdog_->arm("verify");
+      const Clock::time_point start = Clock::now();
+      guarded([&] { result = verifier_->verify(step.dir, mine); }, failure);
+      const double elapsed_s = seconds_since(start);
+      watchdog_->disarm();
+      if (failure.empty() && result.mismatches != 0) {
+        failure = fmt::format("verify: {} of {} files wrong: {}", result.mismatches,
+                              result.checked, fmt::join(result.problems, "; "));
+      }
+      const VerifyFigures total{comm::max_to_root(r.comm, elapsed_s),
+                                comm::sum_to_root(r.comm, result.checked),
+                                comm::sum_to_root(r.comm, result.mismatches)};
+      if (figures) {
+        figures->verified = true;
+        figures->verify = total;
+      }
+    }
     return fail_unless_agreed(failure);
   }
 
-  // The timed write phase of the point's ranks, and its reduction to rank 0.
-  std::string measure(const Step& step, PointResources& r) {
+  // The timed write phase of the point's ranks, and its reduction to rank 0 (`figures`, on
+  // rank 0 for a timed step).
+  std::string measure(const Step& step, PointResources& r,
+                      std::optional<RepetitionFigures>& figures) {
     std::optional<StaticSource> fixed;
     std::optional<SharedCounterSource> dynamic;
     std::function<void()> progress;
@@ -276,19 +321,20 @@ class Coordinator {
 
     r.comm.barrier();  // the point's ranks start the timed phase together
     if (r.counter) r.counter->begin();
+    watchdog_->arm("write");
     const Clock::time_point start = Clock::now();
     SliceResult result = r.writer->write(source, progress);
     const double elapsed_s = seconds_since(start);
+    watchdog_->disarm();
     if (r.counter) r.counter->end();
     r.writer->close_target();
     comm::quiet_barrier(r.comm);  // early finishers leave the CPUs to the ranks still writing
 
     const RankFigures mine{r.comm.rank(), elapsed_s, result.files, result.bytes};
-    std::vector<RankFigures> figures = comm::gather_figures(r.comm, mine);
+    std::vector<RankFigures> all = comm::gather_figures(r.comm, mine);
     comm::reduce_histogram(r.comm, result.latency);
     if (root_ && step.timed) {
-      report_.points[step.point].repetitions.push_back(
-          summarize_repetition(step.number, std::move(figures), result.latency));
+      figures = summarize_repetition(step.number, std::move(all), result.latency);
     }
     return result.failure ? result.failure->message() : std::string();
   }
@@ -307,8 +353,10 @@ class Coordinator {
     const Clock::time_point start = Clock::now();
     std::uint64_t removed = 0;
     std::string failure;
+    watchdog_->arm("removal");
     guarded([&] { for (const std::string& d : dirs) removed += remove_files(d, pattern_, mine); },
             failure);
+    watchdog_->disarm();
     const double elapsed_s = comm::max_to_root(world_, seconds_since(start));
     removed = comm::sum_to_root(world_, removed);
     if (!fail_unless_agreed(failure)) return false;
@@ -344,6 +392,9 @@ class Coordinator {
   // Declared after resources_, so windows are freed before their communicators; every rank
   // frees them in the same order (MPI_Win_free is collective).
   std::vector<std::unique_ptr<SharedCounter>> counters_;
+  std::unique_ptr<FileVerifier> verifier_;  // with --verify
+  std::unique_ptr<Watchdog> watchdog_;      // armed around every timed phase
+  int interrupted_ = 0;                     // the signal every rank agreed on, or 0
   RunReport report_;  // filled on rank 0 only
 };
 

@@ -96,6 +96,11 @@ void add_options(CLI::App& app, RunConfig& c, EnumText& e) {
   app.add_option("-o,--output", c.output, "Also write the report to FILE (atomically)");
   app.add_flag("--per-rank", c.per_rank, "Add per-rank rows to table, markdown and csv");
   app.add_flag("--dry-run", c.dry_run, "Print which rank and thread writes which files; write nothing");
+  app.add_flag("--verify", c.verify,
+               "Read every file back after each timed write phase (by another rank) and check it");
+  app.add_option("--timeout", c.timeout_s,
+                 "Seconds a rank's phase may run before it aborts the job (0: no limit)")
+      ->capture_default_str()->check(whole_number(0, kMaxTimeoutS));
   app.add_option("--sweep-threads", c.sweep_threads,
                  "Measure each thread count per rank, e.g. 1,2,4,8 (one point each)")
       ->delimiter(',')->check(whole_number(1, kMaxThreads));

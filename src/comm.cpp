@@ -18,7 +18,7 @@ void serialize(Archive& ar, RunConfig& c, unsigned /*version*/) {
   ar & c.files & c.lines & c.text & c.dir & c.pattern & c.threads & c.partition & c.write_mode &
       c.engine & c.fsync & c.repetitions & c.warmup & c.overwrite & c.cleanup & c.format &
       c.output & c.per_rank & c.dry_run & c.sweep_threads & c.compare & c.max_concurrency &
-      c.seed & c.chunk & c.slow_ranks & c.slow_delay_us;
+      c.seed & c.chunk & c.slow_ranks & c.slow_delay_us & c.verify & c.timeout_s;
 }
 
 template <class Archive>
@@ -101,6 +101,14 @@ Agreement agree(const mpi::communicator& world, const std::string& local_failure
     }
   }
   return result;
+}
+
+int max_int(const mpi::communicator& world, int value) {
+  int max = 0;
+  MPI_Request request;
+  MPI_Iallreduce(&value, &max, 1, MPI_INT, MPI_MAX, MPI_Comm(world), &request);
+  wait_quietly(request);
+  return max;
 }
 
 std::vector<RankFigures> gather_figures(const mpi::communicator& world, const RankFigures& mine) {

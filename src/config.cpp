@@ -51,6 +51,9 @@ void validate(const RunConfig& c) {
   require(c.max_concurrency <= kMaxThreads * 1024u,
           fmt::format("--max-concurrency must be at most {}", kMaxThreads * 1024u));
   require(c.chunk >= 1 && c.chunk <= kMaxFiles, "--chunk must be at least 1");
+  require(!(c.verify && c.engine == Engine::Null),
+          "--verify and --engine null cannot be combined: the null engine writes nothing");
+  require(c.timeout_s <= kMaxTimeoutS, fmt::format("--timeout must be at most {}", kMaxTimeoutS));
   require(c.slow_delay_us <= kMaxSlowDelayUs,
           fmt::format("--slow-delay-us must be at most {}", kMaxSlowDelayUs));
 }

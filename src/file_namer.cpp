@@ -23,6 +23,9 @@ FilePattern parse_pattern(std::string_view pattern) {
   if (pattern.find('/') != std::string_view::npos || pattern.find('\0') != std::string_view::npos) {
     throw UsageError("--pattern must be a plain file name (no '/'); put directories in --dir");
   }
+  if (pattern.find("..") != std::string_view::npos) {
+    throw UsageError("--pattern must not contain '..'");
+  }
   return result;
 }
 

@@ -55,6 +55,14 @@ std::vector<std::string> setup_warnings(const RunContext& x) {
   return warnings;
 }
 
+std::string signal_name(int signal) {
+  switch (signal) {
+    case 2: return "SIGINT";
+    case 15: return "SIGTERM";
+    default: return fmt::format("signal {}", signal);
+  }
+}
+
 void write_report(const RunReport& report, std::ostream& out) {
   switch (report.config.format) {
     case Format::Table: write_table(report, out); break;

@@ -44,14 +44,24 @@ bool is_target_name(std::string_view name, const FilePattern& p, std::uint64_t f
 
 PreparedDirectory prepare_directory(const RunConfig& config) {
   PreparedDirectory prepared;
+  const std::string& dir = config.dir;
   struct stat info {};
-  if (::stat(config.dir.c_str(), &info) == 0) {
-    if (!S_ISDIR(info.st_mode)) throw IoError(ENOTDIR, config.dir, "--dir");
+  if (::lstat(dir.c_str(), &info) == 0 && S_ISLNK(info.st_mode) && ::stat(dir.c_str(), &info) != 0) {
+    throw UsageError(fmt::format("--dir {} is a dangling symbolic link", dir));
+  }
+  if (::stat(dir.c_str(), &info) == 0) {
+    if (!S_ISDIR(info.st_mode)) throw UsageError(fmt::format("--dir {} is not a directory", dir));
   } else if (errno == ENOENT) {
-    if (::mkdir(config.dir.c_str(), 0755) != 0) throw IoError(errno, config.dir, "create directory");
+    if (::mkdir(dir.c_str(), 0755) != 0) {
+      if (errno == ENOENT) {
+        throw UsageError(fmt::format("--dir {}: its parent directory does not exist (mpiwrite "
+                                     "creates --dir but not its parents)", dir));
+      }
+      throw IoError(errno, dir, "create directory");
+    }
     prepared.created = true;
   } else {
-    throw IoError(errno, config.dir, "stat");
+    throw IoError(errno, dir, "stat");
   }
   prepared.path = absolute_path(config.dir);
   prepared.filesystem = filesystem_type(prepared.path);

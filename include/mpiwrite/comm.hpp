@@ -39,6 +39,10 @@ struct Agreement {
 };
 Agreement agree(const mpi::communicator& world, const std::string& local_failure);
 
+// The largest of every rank's value on every rank, waiting quietly (for the signal check at
+// each step).
+int max_int(const mpi::communicator& world, int value);
+
 std::vector<RankFigures> gather_figures(const mpi::communicator& world, const RankFigures& mine);
 // Sums counts and totals, maxes the maximum; the merged histogram is valid on rank 0.
 void reduce_histogram(const mpi::communicator& world, LatencyHistogram& histogram);

@@ -23,7 +23,8 @@ inline constexpr std::uint64_t kMaxFileSizeBytes = std::uint64_t{1} << 30;  // 1
 inline constexpr unsigned kMaxThreads = 1024;
 inline constexpr std::size_t kMaxNameBytes = 255;  // NAME_MAX on Linux file systems
 inline constexpr unsigned kMaxRepetitions = 1'000'000;
-inline constexpr std::uint64_t kMaxSlowDelayUs = 10'000'000;  // 10 s per file
+inline constexpr std::uint64_t kMaxSlowDelayUs = 100'000'000;  // 100 s per file
+inline constexpr unsigned kMaxTimeoutS = 7 * 24 * 3600;          // a week
 
 struct RunConfig {
   std::uint64_t files = 100;
@@ -52,6 +53,9 @@ struct RunConfig {
   std::uint64_t seed = 0;               // shuffles the order of points; 0: from the clock
 
   std::uint64_t chunk = 8;  // --chunk: files per hand-out with --partition dynamic
+
+  bool verify = false;     // --verify: read every file back after each timed write phase
+  unsigned timeout_s = 0;  // --timeout: a rank whose phase runs longer aborts the job; 0: none
 
   // Test and demonstration aid: these ranks sleep slow_delay_us after every file.
   std::vector<int> slow_ranks;

@@ -55,4 +55,11 @@ std::string filesystem_name(unsigned long magic);  // pure mapping, unit-tested
 // The number of CPUs the calling thread may run on (its affinity mask); 0 if unknown.
 int usable_cpus();
 
+// The process's peak resident set size in KiB (getrusage ru_maxrss).
+long peak_rss_kib();
+
+// Writes `text` to `path` through a temporary file in the same directory and a rename, so a
+// reader never sees a half-written file. Throws IoError.
+void write_file_atomically(const std::string& path, const std::string& text);
+
 }  // namespace mpiwrite

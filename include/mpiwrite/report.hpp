@@ -31,6 +31,7 @@ struct RunContext {
   std::string started_utc;  // ISO 8601
   std::vector<int> cpus_of_rank;  // CPUs each rank may run on (its affinity mask)
   bool private_fd_tables = true;  // rank 0's writer threads got private descriptor tables
+  std::vector<long> peak_rss_kib;  // every rank's peak resident set size at the end
 };
 
 struct CleanupFigures {
@@ -47,7 +48,11 @@ struct RunReport {
   std::vector<PointReport> points;       // a plain run has exactly one
   std::vector<ComparisonRow> comparison;  // --compare only
   CleanupFigures cleanup;
+  int interrupted_by = 0;  // SIGINT or SIGTERM stopped the run; 0: it ran to the end
 };
+
+// "SIGINT", "SIGTERM", or "signal N".
+std::string signal_name(int signal);
 
 // One repetition's ranks grouped by host: their files and bytes summed, and the time of the
 // host's slowest rank. Hosts with no rank in the repetition (a smaller point) are left out.

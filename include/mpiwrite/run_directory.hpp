@@ -24,8 +24,9 @@ struct PreparedDirectory {
 };
 
 // Rank 0, before anything is written: creates DIR if missing (not its parents) and refuses
-// (UsageError) when a plain run would create a name DIR already holds, unless overwrite.
-// Throws IoError when DIR cannot be created or is not a directory.
+// (UsageError) when a plain run would create a name DIR already holds, unless overwrite, and
+// when DIR is not a directory, a dangling symbolic link, or its parent is missing. Throws
+// IoError when DIR cannot be created for another reason (permission, read-only, full).
 PreparedDirectory prepare_directory(const RunConfig& config);
 
 // The first name in `dir` that `pattern` generates for an index in [1, files], if any.

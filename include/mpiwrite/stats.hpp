@@ -22,6 +22,13 @@ struct LatencyFigures {
   double p50_us = 0, p90_us = 0, p99_us = 0, max_us = 0, mean_us = 0;
 };
 
+// --verify after one repetition's write phase.
+struct VerifyFigures {
+  double elapsed_s = 0;  // the slowest rank's verify phase
+  std::uint64_t files_checked = 0;
+  std::uint64_t mismatches = 0;
+};
+
 struct RepetitionFigures {
   unsigned index = 0;       // 1-based, warm-ups not counted
   double slowest_s = 0;     // makespan: the slowest rank's write phase
@@ -34,6 +41,8 @@ struct RepetitionFigures {
   double mib_per_s = 0;     // bytes / 2^20 / slowest_s
   LatencyFigures latency;   // per file, open to close, from the merged histogram
   std::vector<RankFigures> ranks;
+  bool verified = false;  // --verify ran; then `verify` holds its figures
+  VerifyFigures verify;
 };
 
 // Precondition: ranks is not empty.

@@ -28,6 +28,7 @@ struct WriteOptions {
   Engine engine = Engine::Posix;
   unsigned threads = 1;
   std::uint64_t per_file_delay_us = 0;  // --slow-rank: sleep before each close, inside the timing
+  const std::atomic<int>* interrupt = nullptr;  // non-zero: stop before the next file
 };
 WriteOptions write_options_from(const RunConfig& config);
 
@@ -130,6 +131,7 @@ class FileLoop {
                  SliceResult& result, std::atomic<bool>& stop) const;
   void run_null(const Progression& part, FileNamer& namer, SliceResult& result,
                 std::atomic<bool>& stop) const;
+  bool interrupted() const;
 
   WriteOptions options_;
   std::string line_;   // text + '\n'

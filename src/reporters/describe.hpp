@@ -3,7 +3,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "mpiwrite/report.hpp"
 
@@ -59,6 +61,23 @@ inline std::string repetitions(const RunReport& r) {
                     : std::string("every repetition creates fresh files");
   return fmt::format("{} timed + {} warm-up{}; {}", plural(c.repetitions, "repetition"), c.warmup,
                      each, how);
+}
+
+// The lines every human format adds after its header: interruption and memory.
+inline std::vector<std::string> notes(const RunReport& r) {
+  std::vector<std::string> lines;
+  if (r.interrupted_by) {
+    lines.push_back(fmt::format("INTERRUPTED by {}: only the repetitions that completed are "
+                                "reported; the one under way was discarded",
+                                signal_name(r.interrupted_by)));
+  }
+  const auto& rss = r.context.peak_rss_kib;
+  if (!rss.empty()) {
+    const auto max = std::max_element(rss.begin(), rss.end());
+    lines.push_back(fmt::format("peak resident memory per rank: max {:.1f} MiB (rank {})",
+                                static_cast<double>(*max) / 1024.0, max - rss.begin()));
+  }
+  return lines;
 }
 
 inline constexpr const char* kTiming =

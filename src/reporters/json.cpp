@@ -35,7 +35,9 @@ Json config_json(const RunConfig& c) {
           {"max_concurrency", c.max_concurrency},
           {"chunk", c.chunk},
           {"slow_ranks", c.slow_ranks},
-          {"slow_delay_us", c.slow_delay_us}};
+          {"slow_delay_us", c.slow_delay_us},
+          {"verify", c.verify},
+          {"timeout_s", c.timeout_s}};
 }
 
 Json context_json(const RunContext& x) {
@@ -53,6 +55,7 @@ Json context_json(const RunContext& x) {
           {"started_utc", x.started_utc},
           {"cpus_of_rank", x.cpus_of_rank},
           {"writer_fd_tables", x.private_fd_tables ? "private" : "shared"},
+          {"peak_rss_kib", x.peak_rss_kib},
           {"warnings", setup_warnings(x)}};
 }
 
@@ -90,7 +93,11 @@ Json repetition_json(const RepetitionFigures& rep, const std::vector<HostRanks>&
             {"max", rep.latency.max_us},
             {"mean", rep.latency.mean_us}}},
           {"ranks", ranks},
-          {"hosts", hosts_json(rep, hosts)}};
+          {"hosts", hosts_json(rep, hosts)},
+          {"verify", rep.verified ? Json{{"elapsed_s", rep.verify.elapsed_s},
+                                         {"files_checked", rep.verify.files_checked},
+                                         {"mismatches", rep.verify.mismatches}}
+                                  : Json(nullptr)}};
 }
 
 Json summary_json(const SeriesSummary& m) {
@@ -151,6 +158,7 @@ void write_json(const RunReport& r, std::ostream& out) {
         {"start", "after an MPI barrier, each rank on its own clock"},
         {"aggregate", "rates are totals divided by the slowest rank's time (makespan)"}}},
       {"seed", r.seed},
+      {"interrupted", r.interrupted_by ? Json(signal_name(r.interrupted_by)) : Json(nullptr)},
       {"points", points}};
   if (r.kind == RunKind::Compare) doc["comparison"] = comparison_json(r.comparison);
   doc["cleanup"] = {{"ran", r.cleanup.ran},

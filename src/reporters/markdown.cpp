@@ -19,6 +19,7 @@ void write_markdown(const RunReport& r, std::ostream& out) {
   for (const std::string& warning : setup_warnings(r.context)) {
     fmt::print(out, "- **warning**: {}\n", warning);
   }
+  for (const std::string& note : describe::notes(r)) fmt::print(out, "- {}\n", note);
   fmt::print(out, "\n");
   print_markdown(points_grid(r), out);
   if (r.kind == RunKind::Compare) {

@@ -15,6 +15,8 @@ Grid repetitions_grid(const PointReport& point, bool per_rank) {
   Grid g{{"rep", "slowest [s]", "fastest [s]", "mean [s]", "imbalance", "files/s", "MiB/s",
           "p50 [us]", "p90 [us]", "p99 [us]", "max [us]"},
          {}};
+  const bool verified = !point.repetitions.empty() && point.repetitions.front().verified;
+  if (verified) g.header.insert(g.header.end(), {"verify [s]", "verified"});
   for (const RepetitionFigures& rep : point.repetitions) {
     g.rows.push_back({fmt::format("{}", rep.index), seconds(rep.slowest_s), seconds(rep.fastest_s),
                       seconds(rep.mean_s), fmt::format("{:.2f}x", rep.imbalance),
@@ -23,10 +25,17 @@ Grid repetitions_grid(const PointReport& point, bool per_rank) {
                       fmt::format("{:.1f}", rep.latency.p90_us),
                       fmt::format("{:.1f}", rep.latency.p99_us),
                       fmt::format("{:.1f}", rep.latency.max_us)});
+    if (verified) {
+      const VerifyFigures& v = rep.verify;
+      g.rows.back().push_back(seconds(v.elapsed_s));
+      g.rows.back().push_back(v.mismatches ? fmt::format("{} of {} wrong", v.mismatches, v.files_checked)
+                                           : fmt::format("{} ok", v.files_checked));
+    }
     if (!per_rank) continue;
     for (const RankFigures& rank : rep.ranks) {
       g.rows.push_back({fmt::format("rank {}", rank.rank), seconds(rank.elapsed_s), "", "", "",
                         fmt::format("{} files", rank.files), "", "", "", "", ""});
+      g.rows.back().resize(g.header.size());
     }
   }
   return g;

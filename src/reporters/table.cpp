@@ -20,6 +20,7 @@ void write_header(const RunReport& r, std::ostream& out) {
   fmt::print(out, "runs:      {}\n", describe::repetitions(r));
   fmt::print(out, "timing:    {}\n", describe::kTiming);
   for (const std::string& warning : setup_warnings(x)) fmt::print(out, "WARNING:   {}\n", warning);
+  for (const std::string& note : describe::notes(r)) fmt::print(out, "{}\n", note);
   fmt::print(out, "\n");
 }
 

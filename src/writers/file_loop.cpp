@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <fmt/format.h>
@@ -33,6 +34,10 @@ FileLoop::FileLoop(const WriteOptions& options) : options_(options), line_(optio
   open_flags_ = O_WRONLY | O_CREAT | O_CLOEXEC | (options_.overwrite ? O_TRUNC : O_EXCL);
 }
 
+bool FileLoop::interrupted() const {
+  return options_.interrupt != nullptr && options_.interrupt->load(std::memory_order_relaxed) != 0;
+}
+
 void FileLoop::run(const WriteTarget& target, WorkSource& source, unsigned thread,
                    SliceResult& result, std::atomic<bool>& stop) const {
   FileNamer namer(options_.pattern);
@@ -54,7 +59,7 @@ void FileLoop::run_posix(const WriteTarget& target, const Progression& part, Fil
     stop.store(true, std::memory_order_relaxed);
   };
   for (std::uint64_t i = 0; i < part.count; ++i) {
-    if (stop.load(std::memory_order_relaxed)) return;
+    if (stop.load(std::memory_order_relaxed) || interrupted()) return;
     const char* name = namer.name(part.at(i));
     const Clock::time_point start = Clock::now();
     UniqueFd fd(sys::openat(target.dir_fd, name, open_flags_, 0644));
@@ -73,7 +78,12 @@ void FileLoop::run_posix(const WriteTarget& target, const Progression& part, Fil
       operation = "fsync";
     }
     if (options_.per_file_delay_us != 0) {
-      std::this_thread::sleep_for(std::chrono::microseconds(options_.per_file_delay_us));
+      // Sleeps in slices so that an interrupt or the end of the run is seen within 10 ms.
+      for (std::uint64_t us = options_.per_file_delay_us; us > 0 && !interrupted();) {
+        const std::uint64_t slice = std::min<std::uint64_t>(us, 10'000);
+        std::this_thread::sleep_for(std::chrono::microseconds(slice));
+        us -= slice;
+      }
     }
     if (error == 0) {
       error = fd.close();
@@ -96,7 +106,7 @@ void FileLoop::run_null(const Progression& part, FileNamer& namer, SliceResult& 
                         std::atomic<bool>& stop) const {
   const std::uint64_t file_bytes = line_.size() * options_.lines;
   for (std::uint64_t i = 0; i < part.count; ++i) {
-    if (stop.load(std::memory_order_relaxed)) return;
+    if (stop.load(std::memory_order_relaxed) || interrupted()) return;
     const Clock::time_point start = Clock::now();
     const char* name = namer.name(part.at(i));
     asm volatile("" : : "r"(name) : "memory");  // keep the name from being optimized away

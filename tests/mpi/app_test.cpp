@@ -162,14 +162,15 @@ TEST(Run, BadOptionGivesExitTwoOnEveryRankAndOneMessage) {
   EXPECT_EQ(o.out, "");
 }
 
-TEST(Run, AnUnusableDirectoryGivesExitOneOnEveryRank) {
+TEST(Run, ARegularFileAsDirectoryGivesExitTwoOnEveryRank) {
   SharedTempDir tmp;
   if (world.rank() == 0) testing::write_text(tmp.path() + "/file", "x");
   world.barrier();
   const Outcome o = run_with({"-d", tmp.path() + "/file"});
-  EXPECT_EQ(o.code, 1);
+  EXPECT_EQ(o.code, 2);
   if (world.rank() == 0) {
-    EXPECT_NE(o.err.find(tmp.path() + "/file: --dir: Not a directory"), std::string::npos) << o.err;
+    EXPECT_NE(o.err.find("--dir " + tmp.path() + "/file is not a directory"), std::string::npos)
+        << o.err;
   }
 }
 

@@ -30,6 +30,7 @@ TEST(ParsePattern, RejectsPatternsThatCannotNameDistinctFiles) {
   EXPECT_THROW(parse_pattern("a{}}"), UsageError);
   EXPECT_THROW(parse_pattern("sub/write{}.txt"), UsageError);
   EXPECT_THROW(parse_pattern("{0}"), UsageError);
+  EXPECT_THROW(parse_pattern("..{}"), UsageError);
   EXPECT_NO_THROW(parse_pattern("x{}"));
 }
 

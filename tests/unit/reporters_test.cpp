@@ -20,7 +20,7 @@ RunReport sample_report(Format format, bool per_rank) {
   r.config.format = format;
   r.config.per_rank = per_rank;
   r.context = {"0.1.0", 2, 1, {{"node1", {0, 1}}}, "Open MPI v4.1.4", "/data/mpiwrite-data",
-               "ext4", "2026-11-30T12:00:00Z", {2, 2}, true};
+               "ext4", "2026-11-30T12:00:00Z", {2, 2}, true, {5120, 6144}};
   LatencyHistogram h;
   for (int i = 1; i <= 100; ++i) h.record(static_cast<std::uint64_t>(i) * 1000);
   PointReport point{{2, 1, PointMode::Run}, {}, {}, 1.0, 1.0};

@@ -32,9 +32,8 @@ TEST(PrepareDirectory, CreatesAMissingDirectoryButNotItsParents) {
   try {
     prepare_directory(config_in(tmp / "missing/child"));
     FAIL() << "created a parent";
-  } catch (const IoError& e) {
-    EXPECT_EQ(e.code().value(), ENOENT);
-    EXPECT_EQ(e.path(), tmp / "missing/child");
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("parent directory does not exist"), std::string::npos);
   }
   EXPECT_FALSE(fs::exists(tmp / "missing"));
 }
@@ -42,7 +41,15 @@ TEST(PrepareDirectory, CreatesAMissingDirectoryButNotItsParents) {
 TEST(PrepareDirectory, RejectsAFileOrAnExistingTargetName) {
   TempDir tmp;
   testing::write_text(tmp / "plain", "x");
-  EXPECT_THROW(prepare_directory(config_in(tmp / "plain")), IoError);
+  EXPECT_THROW(prepare_directory(config_in(tmp / "plain")), UsageError);
+  fs::create_symlink(tmp / "nowhere", tmp / "dangling");
+  try {
+    prepare_directory(config_in(tmp / "dangling"));
+    FAIL() << "accepted a dangling link";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("dangling symbolic link"), std::string::npos);
+  }
+  EXPECT_FALSE(fs::exists(tmp / "nowhere"));
   testing::write_text(tmp / "write10.txt", "mine");
   testing::write_text(tmp / "write11.txt", "outside --files");
   testing::write_text(tmp / "write07.txt", "leading zero: not a generated name");

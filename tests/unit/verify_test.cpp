@@ -1,0 +1,38 @@
+#include "mpiwrite/verify.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "mpiwrite/errors.hpp"
+#include "temp_dir.hpp"
+
+namespace mpiwrite {
+namespace {
+
+using testing::TempDir;
+
+TEST(FileVerifier, PassesRightFilesAndNamesEveryKindOfWrongOne) {
+  TempDir dir;
+  const std::string right = "ab\nab\nab\n";
+  for (const char* name : {"f1", "f2", "f3", "f4", "f5", "f6"}) testing::write_text(dir / name, right);
+  testing::write_text(dir / "f2", "ab\nab\n");        // short
+  testing::write_text(dir / "f3", "ab\nax\nab\n");    // wrong byte at 4
+  testing::write_text(dir / "f4", "ab\nab\nab\nab\n");  // long
+  std::filesystem::remove(dir / "f5");                 // missing
+  FileVerifier verifier(parse_pattern("f{}"), "ab", 3);
+  const VerifyResult result = verifier.verify(dir.path(), {1, 6, 1}, 10);
+  EXPECT_EQ(result.checked, 6u);
+  EXPECT_EQ(result.mismatches, 4u);
+  ASSERT_EQ(result.problems.size(), 4u);
+  EXPECT_EQ(result.problems[0], dir.path() + "/f2: 6 bytes, expected 9");
+  EXPECT_EQ(result.problems[1], dir.path() + "/f3: content differs at byte 4");
+  EXPECT_EQ(result.problems[2], dir.path() + "/f4: longer than the expected 9 bytes");
+  EXPECT_EQ(result.problems[3], dir.path() + "/f5: open: No such file or directory");
+  EXPECT_EQ(verifier.verify(dir.path(), {1, 1, 1}).mismatches, 0u);
+  EXPECT_EQ(verifier.verify(dir.path(), {2, 4, 1}, 1).problems.size(), 1u);  // capped
+  EXPECT_THROW(verifier.verify(dir / "nope", {1, 1, 1}), IoError);
+}
+
+}  // namespace
+}  // namespace mpiwrite
