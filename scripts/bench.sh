@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # scripts/bench.sh: how close is mpiwrite's timed write phase to the least a program can do
-# (section "floor"), and what does --partition dynamic cost and gain (section "dynamic")?
-# SECTIONS selects them (default: both, floor first), e.g. SECTIONS=dynamic scripts/bench.sh.
+# (section "floor"), what does --partition dynamic cost and gain (section "dynamic"), and do
+# time and memory stay sane with a million files (section "scale")?
+# SECTIONS selects them (default: all three, in that order), e.g. SECTIONS=dynamic
+# scripts/bench.sh. The scale section is the slow one (see below): SECTIONS="floor dynamic"
+# leaves it out.
 #
 # Section "floor". For every cell {local disk, tmpfs} x {line, whole} x {1 rank x 1 thread,
 # 2 ranks x 1 thread, 1 rank x 2 threads} it times, FILES (10,000) new files of LINES (100)
@@ -26,6 +29,18 @@
 #     (files / time of each rank, measured in the block runs).
 # Same method as the floor section: interleaved runs (the first variant rotates), medians and
 # min-max, a fresh directory per run, warm-up runs, local files kept until the end.
+#
+# Section "scale": one run for each size of SCALE_FILES (10,000 and 1,000,000 files), with
+# SCALE_LAYOUT (4 ranks x 2 threads), --write-mode SCALE_MODE (whole), LINES lines of TEXT,
+# --verify and --cleanup, on tmpfs (SHM) if it has room for the largest size (space, inodes
+# and available memory: tmpfs takes at least a 4 KiB page per file, so 1M files need ~5 GiB),
+# else on the local disk. Reports per size: the wall time of the whole mpirun, the write
+# phase (makespan) and files/s, the verify phase and its mismatches, the removal phase, and
+# every rank's peak resident memory (JSON context.peak_rss_kib, getrusage ru_maxrss) with its
+# largest; then the growth of the largest rank's peak RSS from the smallest to the largest
+# size. Goals: < SCALE_RSS_GOAL_MIB (64) MiB per rank at the largest size, and growth <
+# SCALE_GROWTH_GOAL (1.10). One run per size: it is about the memory, and a 1M-file run takes
+# a while (~20-40 s of mpirun on a 2-core VM, plus sync and drop caches before each run).
 #
 # How. One invocation builds both programs (Release, in BUILD_DIR), then, cell by cell,
 # makes RUNS runs of each program interleaved (floor, mpiwrite; mpiwrite, floor; ...: which
@@ -61,16 +76,19 @@
 #   FLOOR_IDLE_THREADS [0]: if > 0, also times a third program, the floor with that many idle
 #     threads per process (as an MPI library starts helper threads), to show what being a
 #     multi-threaded process costs.
-#   SECTIONS [floor dynamic]   DYN_CHUNKS [8 64]   DYN_LAYOUTS [2x1]   DYN_MODE [line]
+#   SECTIONS [floor dynamic scale]   DYN_CHUNKS [8 64]   DYN_LAYOUTS [2x1]   DYN_MODE [line]
 #   DYN_SLOW_LAYOUTS [2x1 4x1] (RANKSx1, RANKS >= 2; empty: no slow-rank part)
 #   DYN_SLOW_DELAY_US [50]: makes rank 1 ~3.3x slower per file on tmpfs with 2 ranks on a
 #     2-core VM (the 50 µs sleep costs ~110 µs: timer slack, wake-up); the table gives the
 #     measured slowdown.
-# Defaults on a 2-core VM: ~2 min of runs (floor) + ~1.5 min (dynamic), plus the build, up
-# to SETTLE s of waiting and ~1 min removing the local files at the end.
+#   SCALE_FILES [10000 1000000]   SCALE_LAYOUT [4x2] (RANKSxTHREADS)   SCALE_MODE [whole]
+#   SCALE_RSS_GOAL_MIB [64]   SCALE_GROWTH_GOAL [1.10]
+# Defaults on a 2-core VM: ~2 min of runs (floor) + ~1.5 min (dynamic) + ~1 min (scale),
+# plus the build, up to SETTLE s of waiting and ~1 min removing the local files at the end.
 # Quick smoke run: RUNS=3 FILES=2000 scripts/bench.sh
 #
 # Output: Markdown tables on standard output (floor: one; dynamic: overhead and slow rank;
+# scale: one row per size;
 # progress goes to standard error), and the same data in bench-results/bench-<UTC time>.md
 # and .json (raw run times, per-rank files and times for dynamic, statistics, machine,
 # software and parameters). Needs bash, cmake, a C++ compiler, Open MPI, python3 (stdlib only)
@@ -111,13 +129,18 @@ MPIRUN_FLAGS=${MPIRUN_FLAGS---oversubscribe --bind-to none}
 SETTLE=${SETTLE:-65}
 WARMUP=${WARMUP:-1}
 FLOOR_IDLE_THREADS=${FLOOR_IDLE_THREADS:-0}
-SECTIONS=${SECTIONS:-floor dynamic}
+SECTIONS=${SECTIONS:-floor dynamic scale}
 DYN_CHUNKS=${DYN_CHUNKS:-8 64}
 DYN_LAYOUTS=${DYN_LAYOUTS:-2x1}
 DYN_MODE=${DYN_MODE:-line}
 DYN_SLOW_LAYOUTS=${DYN_SLOW_LAYOUTS-2x1 4x1}
 DYN_SLOW_DELAY_US=${DYN_SLOW_DELAY_US:-50}
 DYN_SLOW_RANK=1
+SCALE_FILES=${SCALE_FILES:-10000 1000000}
+SCALE_LAYOUT=${SCALE_LAYOUT:-4x2}
+SCALE_MODE=${SCALE_MODE:-whole}
+SCALE_RSS_GOAL_MIB=${SCALE_RSS_GOAL_MIB:-64}
+SCALE_GROWTH_GOAL=${SCALE_GROWTH_GOAL:-1.10}
 
 is_count() { [[ $1 =~ ^[1-9][0-9]*$ ]]; }
 for name in RUNS FILES LINES; do
@@ -140,7 +163,8 @@ done
 read -r -a sections <<<"$SECTIONS"
 ((${#sections[@]} > 0)) || die "SECTIONS must not be empty"
 for section in "${sections[@]}"; do
-  [[ $section == floor || $section == dynamic ]] || die "SECTIONS: '$section' is not floor or dynamic"
+  [[ $section == floor || $section == dynamic || $section == scale ]] ||
+    die "SECTIONS: '$section' is not floor, dynamic or scale"
 done
 want() { [[ " ${sections[*]} " == *" $1 "* ]]; }
 read -r -a dyn_chunks <<<"$DYN_CHUNKS"
@@ -162,6 +186,19 @@ if want dynamic; then
   done
   [[ $DYN_MODE == line || $DYN_MODE == whole ]] || die "DYN_MODE: '$DYN_MODE' is not line or whole"
   is_count "$DYN_SLOW_DELAY_US" || die "DYN_SLOW_DELAY_US must be a whole number >= 1"
+fi
+read -r -a scale_files <<<"$SCALE_FILES"
+if want scale; then
+  ((${#scale_files[@]} > 0)) || die "SCALE_FILES must not be empty"
+  for n in "${scale_files[@]}"; do
+    is_count "$n" || die "SCALE_FILES: '$n' is not a whole number >= 1"
+  done
+  # Ascending: the growth is from the smallest to the largest size.
+  mapfile -t scale_files < <(printf '%s\n' "${scale_files[@]}" | sort -n -u)
+  [[ $SCALE_LAYOUT =~ ^[1-9][0-9]*x[1-9][0-9]*$ ]] || die "SCALE_LAYOUT: '$SCALE_LAYOUT' is not RANKSxTHREADS"
+  [[ $SCALE_MODE == line || $SCALE_MODE == whole ]] || die "SCALE_MODE: '$SCALE_MODE' is not line or whole"
+  is_count "$SCALE_RSS_GOAL_MIB" || die "SCALE_RSS_GOAL_MIB must be a whole number >= 1"
+  [[ $SCALE_GROWTH_GOAL =~ ^[0-9]+(\.[0-9]+)?$ ]] || die "SCALE_GROWTH_GOAL must be a number"
 fi
 for tool in cmake python3 sync "$MPIRUN"; do
   command -v "$tool" >/dev/null || die "$tool not found"
@@ -284,6 +321,30 @@ def record(report_path, out_path, files, ranks, threads, *pairs):
     with open(out_path, "a") as f:
         f.write(json.dumps(r) + "\n")
     print(f"{rep['slowest_s']:.9f}")
+
+def scale_record(report_path, out_path, files, ranks, threads, wall_s, fs, fs_type):
+    """Checks one run of the scale section (--verify --cleanup), appends its figures as a JSON
+    line to out_path and prints a one-line summary."""
+    report, rep = load_report(report_path, files, ranks, threads)
+    v, cleanup, ctx = rep.get("verify"), report.get("cleanup") or {}, report["context"]
+    if v is None:
+        sys.exit(f"{report_path}: no verify figures (is this mpiwrite older than --verify?)")
+    rss = ctx.get("peak_rss_kib")
+    if not isinstance(rss, list) or len(rss) != ranks:
+        sys.exit(f"{report_path}: context.peak_rss_kib {rss!r:.200}, expected {ranks} entries")
+    if cleanup.get("files_removed") != files:
+        sys.exit(f"{report_path}: cleanup removed {cleanup.get('files_removed')!r}, expected {files}")
+    r = {"files": files, "ranks": ranks, "threads": threads, "fs": fs, "fs_type": fs_type,
+         "wall_s": float(wall_s), "write_s": rep["slowest_s"], "files_per_s": rep["files_per_s"],
+         "verify_s": v["elapsed_s"], "verify_files_checked": v["files_checked"],
+         "verify_mismatches": v["mismatches"], "removal_s": cleanup.get("elapsed_s"),
+         "peak_rss_kib": rss, "peak_rss_max_kib": max(rss),
+         "peak_rss_max_rank": rss.index(max(rss))}
+    with open(out_path, "a") as f:
+        f.write(json.dumps(r) + "\n")
+    print(f"wall {r['wall_s']:.1f} s, write {r['write_s']:.2f} s ({r['files_per_s']:.0f} files/s), "
+          f"verify {r['verify_s']:.2f} s ({r['verify_mismatches']} mismatches), "
+          f"peak RSS max {max(rss) / 1024:.1f} MiB (rank {r['peak_rss_max_rank']})")
 
 def run(cmd):
     try:
@@ -554,7 +615,52 @@ def dynamic_section(meta, raw_path):
                "over the median of the other ranks', in the block runs.", ""]
     return md
 
-def summarize(meta_path, raw_path, raw_dyn_path, json_out, md_out):
+def scale_section(meta, raw_path):
+    """Section "scale": fills meta["scale"]; returns its Markdown lines."""
+    sc = meta["scale"]
+    sp = sc["parameters"]
+    with open(raw_path) as f:
+        runs = sorted((json.loads(l) for l in f if l.strip()), key=lambda r: r["files"])
+    sc["runs"] = runs
+    goal_mib, goal_growth = sp["rss_goal_mib"], sp["growth_goal"]
+    sizes = " and ".join(f"{r['files']:,}" for r in runs) or "no"
+    md = [f"## Scale: time and memory at {sizes} files — {meta['started_utc']}", "",
+          f"One run per size: `mpiwrite -np {sp['ranks']} -t {sp['threads']} --write-mode "
+          f"{sp['mode']} --verify --cleanup` ({meta['parameters']['lines']} lines of "
+          f"{meta['parameters']['text']!r} per file). Wall = the whole mpirun (start-up, write, "
+          f"verify, removal, report); write and verify = makespans (slowest rank); peak RSS = "
+          f"each rank's getrusage ru_maxrss at the end of the run.", ""]
+    head = ["files", "file system", "wall s", "write s", "files/s", "verify s",
+            "verify checked / mismatches", "removal s", "peak RSS max MiB (rank)",
+            "peak RSS per rank KiB"]
+    md += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for r in runs:
+        removal = f"{r['removal_s']:.2f}" if r.get("removal_s") is not None else "?"
+        md.append("| " + " | ".join([
+            f"{r['files']:,}", f"{r['fs']} ({r['fs_type']})", f"{r['wall_s']:.1f}",
+            f"{r['write_s']:.2f}", f"{r['files_per_s']:.0f}", f"{r['verify_s']:.2f}",
+            f"{r['verify_files_checked']:,} / {r['verify_mismatches']}", removal,
+            f"{r['peak_rss_max_kib'] / 1024:.1f} ({r['peak_rss_max_rank']})",
+            ", ".join(str(x) for x in r["peak_rss_kib"])]) + " |")
+    summary = {}
+    if runs:
+        big, small = runs[-1], runs[0]
+        growth = big["peak_rss_max_kib"] / small["peak_rss_max_kib"]
+        summary = {"largest_files": big["files"], "smallest_files": small["files"],
+                   "peak_rss_max_mib_at_largest": big["peak_rss_max_kib"] / 1024,
+                   "rss_goal_met": big["peak_rss_max_kib"] / 1024 < goal_mib,
+                   "growth_ratio": growth, "growth_goal_met": growth < goal_growth,
+                   "verify_mismatches": sum(r["verify_mismatches"] for r in runs)}
+        yes = {True: "met", False: "**not met**"}
+        md += ["", f"Largest rank's peak RSS at {big['files']:,} files: "
+               f"{summary['peak_rss_max_mib_at_largest']:.1f} MiB (goal < {goal_mib} MiB: "
+               f"{yes[summary['rss_goal_met']]}); growth from {small['files']:,} files: "
+               f"{growth:.3f}× (goal < {goal_growth}×: {yes[summary['growth_goal_met']]}). "
+               f"Verify mismatches: {summary['verify_mismatches']}.", ""]
+    sc["summary"] = summary
+    return md
+
+def summarize(meta_path, raw_path, raw_dyn_path, raw_scale_path, json_out, md_out):
     with open(meta_path) as f:
         meta = json.load(f)
     p = meta["parameters"]
@@ -563,6 +669,8 @@ def summarize(meta_path, raw_path, raw_dyn_path, json_out, md_out):
         md += floor_section(meta, raw_path)
     if "dynamic" in meta["sections"]:
         md += dynamic_section(meta, raw_dyn_path)
+    if "scale" in meta["sections"]:
+        md += scale_section(meta, raw_scale_path)
     m = meta["machine"]
     fss = m.get("filesystems", {})
     journal = {True: " with a journal", False: " without a journal"}
@@ -588,7 +696,8 @@ def meta(path, notes_path):
     text = e["BENCH_TEXT"]
     meta = {
         # /2: "sections"; "cells" and "summary" only with the floor section; "dynamic".
-        "schema": "mpiwrite-bench/2",
+        # /3: "scale" (with the scale section).
+        "schema": "mpiwrite-bench/3",
         "sections": e["BENCH_SECTIONS"].split(),
         "started_utc": e["BENCH_STARTED_UTC"],
         "finished_utc": e["BENCH_FINISHED_UTC"],
@@ -627,6 +736,16 @@ def meta(path, notes_path):
             "order": "per cell, runs interleaved; the first variant rotates every run and every cell",
             "goal_ratio": 1.03,
         }}
+    if "scale" in meta["sections"]:
+        ranks, threads = (int(x) for x in e["BENCH_SCALE_LAYOUT"].split("x"))
+        meta["scale"] = {"parameters": {
+            "files": [int(x) for x in e["BENCH_SCALE_FILES"].split()], "ranks": ranks,
+            "threads": threads, "mode": e["BENCH_SCALE_MODE"],
+            "options": "--verify --cleanup --partition block -r 1 --format json",
+            "rss_goal_mib": int(e["BENCH_SCALE_RSS_GOAL_MIB"]),
+            "growth_goal": float(e["BENCH_SCALE_GROWTH_GOAL"]),
+            "runs_per_size": 1,
+        }}
     with open(notes_path) as f:
         meta["notes"] = [l.rstrip("\n") for l in f if l.strip()]
     with open(path, "w") as f:
@@ -641,8 +760,11 @@ elif cmd == "meta":
     meta(*sys.argv[2:4])
 elif cmd == "record":
     record(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6]), *sys.argv[7:])
+elif cmd == "scale-record":
+    scale_record(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6]),
+                 *sys.argv[7:10])
 elif cmd == "summarize":
-    summarize(*sys.argv[2:7])
+    summarize(*sys.argv[2:8])
 else:
     sys.exit(f"helper: unknown command {cmd}")
 PY
@@ -688,10 +810,37 @@ if [[ $avail_inodes =~ ^[0-9]+$ ]] && ((avail_inodes > 0 && avail_inodes < need_
 fi
 ((avail_kib >= need_kib)) ||
   die "$tmp_root: $((avail_kib / 1024)) MiB free, the local-disk cells need ~$((need_kib / 1024)) MiB"
-shm_need_kib=$((FILES * shm_cell_runs * blocks_per_file * 4 * 11 / 10 + 1024))
-shm_avail_kib=$(df --output=avail "$shm_scratch" | tail -n 1)
-((shm_avail_kib >= shm_need_kib)) ||
-  die "$shm_root: $((shm_avail_kib / 1024)) MiB free, a cell needs ~$((shm_need_kib / 1024)) MiB"
+if want floor || want dynamic; then
+  shm_need_kib=$((FILES * shm_cell_runs * blocks_per_file * 4 * 11 / 10 + 1024))
+  shm_avail_kib=$(df --output=avail "$shm_scratch" | tail -n 1)
+  ((shm_avail_kib >= shm_need_kib)) ||
+    die "$shm_root: $((shm_avail_kib / 1024)) MiB free, a cell needs ~$((shm_need_kib / 1024)) MiB"
+fi
+
+# The scale section: each size on tmpfs if it fits there (space, inodes, and memory, since
+# tmpfs lives in RAM: a page per file and ~1 KiB of inode and dentry), else on the local
+# disk (space and inodes); a size that fits neither stops the benchmark here.
+declare -A scale_fs=()
+if want scale; then
+  mem_avail_kib=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo 2>/dev/null || true)
+  [[ $mem_avail_kib =~ ^[0-9]+$ ]] || mem_avail_kib=0
+  read -r shm_avail_kib shm_avail_inodes < <(df --output=avail,iavail "$shm_scratch" | tail -n 1)
+  read -r avail_kib avail_inodes < <(df --output=avail,iavail "$local_scratch" | tail -n 1)
+  for n in "${scale_files[@]}"; do
+    data_kib=$((n * blocks_per_file * 4 * 11 / 10 + 1024))
+    shm_kib=$((data_kib + n))  # + ~1 KiB of inode and dentry per file
+    if ((shm_avail_kib >= shm_kib && mem_avail_kib >= shm_kib + 1048576)) &&
+      { ! [[ $shm_avail_inodes =~ ^[0-9]+$ ]] || ((shm_avail_inodes == 0 || shm_avail_inodes > n + 100)); }; then
+      scale_fs[$n]=shm
+    elif ((avail_kib >= data_kib + need_kib)) &&
+      { ! [[ $avail_inodes =~ ^[0-9]+$ ]] || ((avail_inodes == 0 || avail_inodes > n + need_inodes + 100)); }; then
+      scale_fs[$n]=local
+      log "scale: $n files do not fit in $shm_root (or in memory): they go to the local disk $tmp_root"
+    else
+      die "scale: $n files need ~$((data_kib / 1024)) MiB and $n inodes: neither $shm_root nor $tmp_root has them"
+    fi
+  done
+fi
 
 if [[ -r $settle_marker ]]; then
   last=$(<"$settle_marker")
@@ -755,6 +904,8 @@ note "Local-disk files are kept until the end of the benchmark and removed only 
 note "Untimed between runs: sync. Between series (cells): sync and drop caches; on tmpfs the cell's files are removed first."
 raw_dyn=$work/raw-dynamic.jsonl
 : >"$raw_dyn"
+raw_scale=$work/raw-scale.jsonl
+: >"$raw_scale"
 
 # ---------------------------------------------------------------------------------------------
 # Section "floor": mpiwrite against the floor.
@@ -910,9 +1061,38 @@ dynamic_section() {
   done
 }
 
+# ---------------------------------------------------------------------------------------------
+# Section "scale": one run per size, --verify --cleanup, peak memory per rank.
+scale_section() {
+  local n fs base fstype dir t0 wall line
+  local ranks=${SCALE_LAYOUT%x*} threads=${SCALE_LAYOUT#*x}
+  note "Section scale: \`$MPIRUN ${MPIRUN_FLAGS} -np $ranks mpiwrite -t $threads --write-mode $SCALE_MODE --verify --cleanup -r 1 --format json\`, one run per size (${scale_files[*]} files); untimed before each: sync and drop caches."
+  log "scale: ${scale_files[*]} files, ${ranks}r x ${threads}t, --write-mode $SCALE_MODE --verify --cleanup"
+  for n in "${scale_files[@]}"; do
+    fs=${scale_fs[$n]}
+    if [[ $fs == local ]]; then base=$local_scratch fstype=$local_fs; else base=$shm_scratch fstype=$shm_fs; fi
+    dir=$base/scale-$n
+    between_series
+    [[ $fs == local ]] && local_has_files=1  # --cleanup deletes them: the inode trap follows
+    log "scale: $n files on $fs ($fstype)..."
+    t0=$(date +%s.%N)
+    "$MPIRUN" "${mpirun_flags[@]}" -np "$ranks" "$mpiwrite_bin" --files "$n" --lines "$LINES" \
+      --text "$TEXT" --dir "$dir" --threads "$threads" --write-mode "$SCALE_MODE" \
+      --partition block --repetitions 1 --warmup 0 --verify --cleanup --format json \
+      >"$work/last.json" 2>"$work/last.err" ||
+      { cat "$work/last.err" >&2; die "mpiwrite --verify failed with $n files in $dir"; }
+    wall=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')
+    [[ ! -e $dir ]] || die "--cleanup left $dir"
+    line=$(helper scale-record "$work/last.json" "$raw_scale" "$n" "$ranks" "$threads" "$wall" \
+      "$fs" "$fstype") || die "unexpected report of the $n-file run"
+    log "scale: $n files: $line"
+  done
+}
+
 ran_sections=()
 if want floor; then floor_section; ran_sections+=(floor); fi
 if want dynamic; then dynamic_section; ran_sections+=(dynamic); fi
+if want scale; then scale_section; ran_sections+=(scale); fi
 
 # ---------------------------------------------------------------------------------------------
 # Report.
@@ -936,8 +1116,10 @@ BENCH_STARTED_UTC=$started_utc BENCH_FINISHED_UTC=$finished_utc \
   BENCH_DYN_VARIANTS="${dyn_variants[*]}" BENCH_DYN_LAYOUTS="${dyn_layouts[*]}" BENCH_DYN_MODE=$DYN_MODE \
   BENCH_DYN_SLOW_VARIANTS="${slow_variants[*]}" BENCH_DYN_SLOW_LAYOUTS="${dyn_slow_layouts[*]}" \
   BENCH_DYN_SLOW_RANK=$DYN_SLOW_RANK BENCH_DYN_SLOW_DELAY_US=$DYN_SLOW_DELAY_US \
+  BENCH_SCALE_FILES="${scale_files[*]}" BENCH_SCALE_LAYOUT=$SCALE_LAYOUT BENCH_SCALE_MODE=$SCALE_MODE \
+  BENCH_SCALE_RSS_GOAL_MIB=$SCALE_RSS_GOAL_MIB BENCH_SCALE_GROWTH_GOAL=$SCALE_GROWTH_GOAL \
   helper meta "$work/meta.json" "$notes"
 mkdir -p -- "$RESULTS_DIR"
-helper summarize "$work/meta.json" "$raw" "$raw_dyn" "$RESULTS_DIR/bench-$stamp.json" \
+helper summarize "$work/meta.json" "$raw" "$raw_dyn" "$raw_scale" "$RESULTS_DIR/bench-$stamp.json" \
   "$RESULTS_DIR/bench-$stamp.md"
 log "wrote $RESULTS_DIR/bench-$stamp.json and $RESULTS_DIR/bench-$stamp.md"

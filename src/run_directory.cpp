@@ -60,6 +60,8 @@ PreparedDirectory prepare_directory(const RunConfig& config) {
       throw IoError(errno, dir, "create directory");
     }
     prepared.created = true;
+  } else if (errno == ENOTDIR) {
+    throw UsageError(fmt::format("--dir {}: a part of its path is not a directory", dir));
   } else {
     throw IoError(errno, dir, "stat");
   }
