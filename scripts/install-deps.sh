@@ -1,18 +1,25 @@
 #!/usr/bin/env bash
-# Installs the Debian packages mpiwrite needs to build, run and test. Idempotent: it asks apt
-# only for what is missing. Needs root (or sudo) when something is missing.
+# Installs the Debian packages mpiwrite needs. Idempotent: it asks apt only for what is
+# missing. Needs root (or sudo) when something is missing.
+#   install-deps.sh          to build and run mpiwrite (scripts/run.sh)
+#   install-deps.sh --test   also what the tests need (scripts/test.sh)
 set -euo pipefail
 
 packages=(
   build-essential cmake
   openmpi-bin libopenmpi-dev
   libboost-mpi-dev libboost-serialization-dev
-  libfmt-dev libcli11-dev nlohmann-json3-dev libgtest-dev
-  python3 python3-matplotlib util-linux procps
-  # tests/cluster: a one-node Slurm (srun --mpi=pmix needs libpmix-dev's libpmix.so), its
-  # PBS-style qsub, and network namespaces for two emulated hosts
-  slurmctld slurmd slurm-client munge slurm-wlm-torque libpmix-dev iproute2
+  libfmt-dev libcli11-dev nlohmann-json3-dev
+  python3
 )
+if [ "${1:-}" = --test ]; then
+  packages+=(
+    libgtest-dev python3-matplotlib util-linux procps
+    # tests/cluster: a one-node Slurm (srun --mpi=pmix needs libpmix-dev's libpmix.so), its
+    # PBS-style qsub, and network namespaces for two emulated hosts
+    slurmctld slurmd slurm-client munge slurm-wlm-torque libpmix-dev iproute2
+  )
+fi
 
 missing=()
 for p in "${packages[@]}"; do

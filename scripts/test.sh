@@ -4,7 +4,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build-test}
-"$root/scripts/install-deps.sh"
+"$root/scripts/install-deps.sh" --test
 "$root/scripts/build.sh" "$build" -DMPIWRITE_WERROR=ON
 # shellcheck source=mpi-env.sh
 source "$root/scripts/mpi-env.sh"
