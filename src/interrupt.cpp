@@ -17,6 +17,7 @@ extern "C" void record_signal(int signal) { received.store(signal, std::memory_o
 void install_interrupt_handlers() {
   struct sigaction action {};
   action.sa_handler = record_signal;
+  action.sa_flags = SA_RESTART;
   sigemptyset(&action.sa_mask);
   sigaction(SIGINT, &action, nullptr);
   sigaction(SIGTERM, &action, nullptr);

@@ -7,8 +7,9 @@
 
 namespace mpiwrite {
 
-// Installs the handlers for SIGINT and SIGTERM (SA_RESTART is not set: a blocking call returns
-// EINTR and the writer stops).
+// Installs the handlers for SIGINT and SIGTERM, with SA_RESTART: an interrupted system call is
+// restarted rather than failing with EINTR, so a signal never shows up as an I/O error; the
+// writers stop before their next file, and --timeout covers a call that never returns.
 void install_interrupt_handlers();
 
 // The signal received (SIGINT or SIGTERM), or 0.
