@@ -1,10 +1,31 @@
 #!/usr/bin/env bash
-# scripts/bench.sh: how close is mpiwrite's timed write phase to the least a program can do
-# (section "floor"), what does --partition dynamic cost and gain (section "dynamic"), and do
-# time and memory stay sane with a million files (section "scale")?
-# SECTIONS selects them (default: all three, in that order), e.g. SECTIONS=dynamic
-# scripts/bench.sh. The scale section is the slow one (see below): SECTIONS="floor dynamic"
-# leaves it out.
+# scripts/bench.sh: what does mpiwrite's own bookkeeping cost per file (section "overhead"),
+# and its start-up over a bare mpirun (section "startup")? How close is its timed write phase
+# to the least a program can do (section "floor"), what does --partition dynamic cost and gain
+# (section "dynamic"), and do time and memory stay sane with a million files (section "scale")?
+# SECTIONS selects them (default: all five, in that order: the two cheap, tmpfs-only ones
+# first, so a broken build or a regression shows within a minute), e.g. SECTIONS=dynamic
+# scripts/bench.sh. The scale section is the slow one (see below): SECTIONS="overhead startup
+# floor dynamic" leaves it out. With only overhead and/or startup nothing touches the local
+# disk, and the SETTLE wait (see the inode trap) is skipped.
+#
+# Section "overhead": mpiwrite --engine null (everything but the I/O: partition, file names,
+# two clock reads per file, latency histogram) for each layout of OVH_LAYOUTS (1x1 2x1 1x2),
+# OVH_FILES (1,000,000) files, one mpirun with -r OVH_REPS (7) repetitions: the median of the
+# repetitions' makespans (slowest_s), reported two ways:
+#   - ns/file = median makespan / files: the job's cost per file (throughput view);
+#   - ns/file per thread = median makespan x ranks x threads / files: what one writer thread
+#     spends on each of its own files. The goal (OVH_GOAL_NS, 200) is on this one.
+#
+# Section "startup": the wall time of the whole `mpirun -np STARTUP_NP` (2), measured with
+# bash EPOCHREALTIME around the command, of: `true` (the baseline: mpirun's own launch),
+# mpi-init (a program that calls only MPI_Init and MPI_Finalize, built here with MPICC; left
+# out if that fails or STARTUP_MPI_INIT=0), `mpiwrite -n 1 -d FRESH` (default table report,
+# to /dev/null) and `mpiwrite -n 1 -d FRESH --engine null` (STARTUP_NULL=1), STARTUP_RUNS
+# (11) runs each, interleaved (the first variant rotates every run), after WARMUP untimed runs
+# of each; every mpiwrite run gets a fresh directory on tmpfs. Reports medians and min-max,
+# and the differences of medians (and paired per-run differences) over the baseline, of
+# mpiwrite over mpi-init (mpiwrite's own start-up and report) and of posix over null (I/O).
 #
 # Section "floor". For every cell {local disk, tmpfs} x {line, whole} x {1 rank x 1 thread,
 # 2 ranks x 1 thread, 1 rank x 2 threads} it times, FILES (10,000) new files of LINES (100)
@@ -76,19 +97,24 @@
 #   FLOOR_IDLE_THREADS [0]: if > 0, also times a third program, the floor with that many idle
 #     threads per process (as an MPI library starts helper threads), to show what being a
 #     multi-threaded process costs.
-#   SECTIONS [floor dynamic scale]   DYN_CHUNKS [8 64]   DYN_LAYOUTS [2x1]   DYN_MODE [line]
+#   SECTIONS [overhead startup floor dynamic scale]
+#   DYN_CHUNKS [8 64]   DYN_LAYOUTS [2x1]   DYN_MODE [line]
 #   DYN_SLOW_LAYOUTS [2x1 4x1] (RANKSx1, RANKS >= 2; empty: no slow-rank part)
 #   DYN_SLOW_DELAY_US [50]: makes rank 1 ~3.3x slower per file on tmpfs with 2 ranks on a
 #     2-core VM (the 50 µs sleep costs ~110 µs: timer slack, wake-up); the table gives the
 #     measured slowdown.
 #   SCALE_FILES [10000 1000000]   SCALE_LAYOUT [4x2] (RANKSxTHREADS)   SCALE_MODE [whole]
 #   SCALE_RSS_GOAL_MIB [64]   SCALE_GROWTH_GOAL [1.10]
-# Defaults on a 2-core VM: ~2 min of runs (floor) + ~1.5 min (dynamic) + ~1 min (scale),
-# plus the build, up to SETTLE s of waiting and ~1 min removing the local files at the end.
+#   OVH_FILES [1000000]   OVH_LAYOUTS [1x1 2x1 1x2]   OVH_REPS [7]   OVH_GOAL_NS [200]
+#   STARTUP_RUNS [11]   STARTUP_NP [2]   STARTUP_NULL [1]   STARTUP_MPI_INIT [1]   MPICC [mpicc]
+# Defaults on a 2-core VM: ~25 s (overhead: mostly mpiwrite's untimed work between its
+# repetitions) + ~15 s (startup) + ~2 min of runs (floor)
+# + ~1.5 min (dynamic) + ~1 min (scale), plus the build, up to SETTLE s of waiting and ~1 min
+# removing the local files at the end.
 # Quick smoke run: RUNS=3 FILES=2000 scripts/bench.sh
 #
-# Output: Markdown tables on standard output (floor: one; dynamic: overhead and slow rank;
-# scale: one row per size;
+# Output: Markdown tables on standard output (overhead: one row per layout; startup: one row
+# per variant; floor: one; dynamic: overhead and slow rank; scale: one row per size;
 # progress goes to standard error), and the same data in bench-results/bench-<UTC time>.md
 # and .json (raw run times, per-rank files and times for dynamic, statistics, machine,
 # software and parameters). Needs bash, cmake, a C++ compiler, Open MPI, python3 (stdlib only)
@@ -129,7 +155,7 @@ MPIRUN_FLAGS=${MPIRUN_FLAGS---oversubscribe --bind-to none}
 SETTLE=${SETTLE:-65}
 WARMUP=${WARMUP:-1}
 FLOOR_IDLE_THREADS=${FLOOR_IDLE_THREADS:-0}
-SECTIONS=${SECTIONS:-floor dynamic scale}
+SECTIONS=${SECTIONS:-overhead startup floor dynamic scale}
 DYN_CHUNKS=${DYN_CHUNKS:-8 64}
 DYN_LAYOUTS=${DYN_LAYOUTS:-2x1}
 DYN_MODE=${DYN_MODE:-line}
@@ -141,6 +167,15 @@ SCALE_LAYOUT=${SCALE_LAYOUT:-4x2}
 SCALE_MODE=${SCALE_MODE:-whole}
 SCALE_RSS_GOAL_MIB=${SCALE_RSS_GOAL_MIB:-64}
 SCALE_GROWTH_GOAL=${SCALE_GROWTH_GOAL:-1.10}
+OVH_FILES=${OVH_FILES:-1000000}
+OVH_LAYOUTS=${OVH_LAYOUTS:-1x1 2x1 1x2}
+OVH_REPS=${OVH_REPS:-7}
+OVH_GOAL_NS=${OVH_GOAL_NS:-200}
+STARTUP_RUNS=${STARTUP_RUNS:-11}
+STARTUP_NP=${STARTUP_NP:-2}
+STARTUP_NULL=${STARTUP_NULL:-1}
+STARTUP_MPI_INIT=${STARTUP_MPI_INIT:-1}
+MPICC=${MPICC:-mpicc}
 
 is_count() { [[ $1 =~ ^[1-9][0-9]*$ ]]; }
 for name in RUNS FILES LINES; do
@@ -163,8 +198,8 @@ done
 read -r -a sections <<<"$SECTIONS"
 ((${#sections[@]} > 0)) || die "SECTIONS must not be empty"
 for section in "${sections[@]}"; do
-  [[ $section == floor || $section == dynamic || $section == scale ]] ||
-    die "SECTIONS: '$section' is not floor, dynamic or scale"
+  [[ $section =~ ^(overhead|startup|floor|dynamic|scale)$ ]] ||
+    die "SECTIONS: '$section' is not overhead, startup, floor, dynamic or scale"
 done
 want() { [[ " ${sections[*]} " == *" $1 "* ]]; }
 read -r -a dyn_chunks <<<"$DYN_CHUNKS"
@@ -199,6 +234,22 @@ if want scale; then
   [[ $SCALE_MODE == line || $SCALE_MODE == whole ]] || die "SCALE_MODE: '$SCALE_MODE' is not line or whole"
   is_count "$SCALE_RSS_GOAL_MIB" || die "SCALE_RSS_GOAL_MIB must be a whole number >= 1"
   [[ $SCALE_GROWTH_GOAL =~ ^[0-9]+(\.[0-9]+)?$ ]] || die "SCALE_GROWTH_GOAL must be a number"
+fi
+read -r -a ovh_layouts <<<"$OVH_LAYOUTS"
+if want overhead; then
+  ((${#ovh_layouts[@]} > 0)) || die "OVH_LAYOUTS must not be empty"
+  for layout in "${ovh_layouts[@]}"; do
+    [[ $layout =~ ^[1-9][0-9]*x[1-9][0-9]*$ ]] || die "OVH_LAYOUTS: '$layout' is not RANKSxTHREADS"
+  done
+  is_count "$OVH_FILES" || die "OVH_FILES must be a whole number >= 1"
+  is_count "$OVH_REPS" || die "OVH_REPS must be a whole number >= 1"
+  [[ $OVH_GOAL_NS =~ ^[0-9]+(\.[0-9]+)?$ ]] || die "OVH_GOAL_NS must be a number"
+fi
+if want startup; then
+  is_count "$STARTUP_RUNS" || die "STARTUP_RUNS must be a whole number >= 1"
+  is_count "$STARTUP_NP" || die "STARTUP_NP must be a whole number >= 1"
+  [[ $STARTUP_NULL == 0 || $STARTUP_NULL == 1 ]] || die "STARTUP_NULL must be 0 or 1"
+  [[ $STARTUP_MPI_INIT == 0 || $STARTUP_MPI_INIT == 1 ]] || die "STARTUP_MPI_INIT must be 0 or 1"
 fi
 for tool in cmake python3 sync "$MPIRUN"; do
   command -v "$tool" >/dev/null || die "$tool not found"
@@ -345,6 +396,36 @@ def scale_record(report_path, out_path, files, ranks, threads, wall_s, fs, fs_ty
     print(f"wall {r['wall_s']:.1f} s, write {r['write_s']:.2f} s ({r['files_per_s']:.0f} files/s), "
           f"verify {r['verify_s']:.2f} s ({r['verify_mismatches']} mismatches), "
           f"peak RSS max {max(rss) / 1024:.1f} MiB (rank {r['peak_rss_max_rank']})")
+
+def overhead_record(report_path, out_path, files, ranks, threads, reps, wall_s, fs, fs_type):
+    """Checks one run of the overhead section (--engine null -r REPS), appends its makespans
+    as a JSON line to out_path and prints a one-line summary."""
+    with open(report_path) as f:
+        report = json.load(f)
+    points = report.get("points") or []
+    if len(points) != 1:
+        sys.exit(f"{report_path}: {len(points)} points, expected 1")
+    rep, ctx, cfg = points[0]["repetitions"], report["context"], report["config"]
+    if len(rep) != reps or any(r["files"] != files for r in rep):
+        sys.exit(f"{report_path}: unexpected repetitions {rep!r:.200}")
+    if ctx["ranks"] != ranks or ctx["threads_per_rank"] != threads:
+        sys.exit(f"{report_path}: ran {ctx['ranks']}x{ctx['threads_per_rank']}, "
+                 f"expected {ranks}x{threads}")
+    if cfg.get("engine") != "null":
+        sys.exit(f"{report_path}: engine {cfg.get('engine')!r}, expected 'null'")
+    xs = [r["slowest_s"] for r in rep]
+    med = statistics.median(xs)
+    r = {"layout": f"{ranks}x{threads}", "ranks": ranks, "threads": threads, "files": files,
+         "repetitions": reps, "fs": fs, "fs_type": fs_type, "wall_s": float(wall_s),
+         "slowest_s": xs, "makespan": stats(xs),
+         "ns_per_file": med / files * 1e9,
+         "ns_per_file_per_thread": med * ranks * threads / files * 1e9,
+         "writer_fd_tables": ctx.get("writer_fd_tables"), "warnings": ctx.get("warnings")}
+    with open(out_path, "a") as f:
+        f.write(json.dumps(r) + "\n")
+    print(f"makespan median {med * 1e3:.1f} ms [{min(xs) * 1e3:.1f}-{max(xs) * 1e3:.1f}], "
+          f"{r['ns_per_file']:.1f} ns/file (makespan / files), "
+          f"{r['ns_per_file_per_thread']:.1f} ns/file per thread")
 
 def run(cmd):
     try:
@@ -660,11 +741,114 @@ def scale_section(meta, raw_path):
     sc["summary"] = summary
     return md
 
-def summarize(meta_path, raw_path, raw_dyn_path, raw_scale_path, json_out, md_out):
+def overhead_section(meta, raw_path):
+    """Section "overhead": fills meta["overhead"]; returns its Markdown lines."""
+    ov = meta["overhead"]
+    op = ov["parameters"]
+    with open(raw_path) as f:
+        runs = [json.loads(l) for l in f if l.strip()]
+    goal = op["goal_ns_per_file_per_thread"]
+    for r in runs:
+        r["goal_met"] = r["ns_per_file_per_thread"] < goal
+    ov["runs"] = runs
+    ov["summary"] = {"cells": len(runs), "cells_meeting_goal": sum(r["goal_met"] for r in runs),
+                     "goal_ns_per_file_per_thread": goal}
+    md = [f"## Overhead: mpiwrite's own cost per file (--engine null) — {meta['started_utc']}", "",
+          f"One `mpiwrite --engine null -n N -r {op['repetitions']} --warmup 0 --format json` per "
+          f"layout (N = {op['files']:,}): everything but the I/O (partition, file names, two clock "
+          f"reads per file, latency histogram); median and min–max of the "
+          f"{op['repetitions']} repetitions' makespans (slowest rank, `slowest_s`). "
+          f"**ns/file** = median makespan / N: the job's throughput cost. "
+          f"**ns/file per thread** = median makespan × ranks × threads / N: what one writer "
+          f"thread spends on each of its own files (each writes N / (ranks × threads)). "
+          f"Goal: < {goal:g} ns/file per thread.", ""]
+    head = ["cell", "files", "makespan ms median [min–max]", "ns/file (makespan / N)",
+            "ns/file per thread (makespan × R×T / N)", f"< {goal:g} ns per thread", "mpirun wall s"]
+    md += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for r in runs:
+        s = r["makespan"]
+        md.append("| " + " | ".join([
+            f"{r['ranks']}r×{r['threads']}t", f"{r['files']:,}", ms(s), f"{r['ns_per_file']:.1f}",
+            f"{r['ns_per_file_per_thread']:.1f}", "yes" if r["goal_met"] else "**no**",
+            f"{r['wall_s']:.2f}"]) + " |")
+    md += ["", f"Goal met in {ov['summary']['cells_meeting_goal']} of {len(runs)} cells.", ""]
+    return md
+
+def startup_section(meta, raw_path):
+    """Section "startup": fills meta["startup"]; returns its Markdown lines."""
+    st = meta["startup"]
+    sp = st["parameters"]
+    variants = sp["variants"]
+    runs = {}
+    with open(raw_path) as f:
+        for line in f:
+            run_no, position, variant, seconds = line.rstrip("\n").split("\t")
+            r = runs.setdefault(int(run_no), {"run": int(run_no), "order": []})
+            r["order"].append(variant)
+            r[variant + "_s"] = float(seconds)
+    runs = [runs[k] for k in sorted(runs)]
+    st["runs"] = runs
+    st["stats"] = {v: stats([r[v + "_s"] for r in runs if v + "_s" in r]) for v in variants}
+    base = variants[0]
+
+    def diff(a, b):
+        pairs = [r[a + "_s"] - r[b + "_s"] for r in runs if a + "_s" in r and b + "_s" in r]
+        return {"difference_of_medians_s": st["stats"][a]["median"] - st["stats"][b]["median"],
+                "paired_difference_s": stats(pairs)}
+
+    st["over_baseline"] = {v: diff(v, base) for v in variants[1:]}
+    if "mpiwrite" in variants and "mpiwrite-null" in variants:
+        st["posix_over_null"] = diff("mpiwrite", "mpiwrite-null")
+    if "mpiwrite" in variants and "mpi-init" in variants:
+        st["mpiwrite_over_mpi_init"] = diff("mpiwrite", "mpi-init")
+    np_ = sp["np"]
+    md = [f"## Start-up: whole-process wall time of `mpirun -np {np_}` — {meta['started_utc']}", "",
+          f"{sp['runs']} runs per variant, interleaved (first variant rotating), after "
+          f"{sp['warmup']} untimed warm-up run(s) of each; wall = from before the launch of "
+          f"mpirun to its exit, bash `EPOCHREALTIME` (µs); `sync` before each run, untimed. "
+          f"Every mpiwrite run gets a fresh directory on {sp['fs']} ({sp['fs_type']}), "
+          f"table report to /dev/null. Over baseline = mpiwrite's start-up, write of 1 file, "
+          f"report and shutdown beyond a bare `mpirun -np {np_} true`.", ""]
+    head = ["variant", "command", "wall ms median [min–max]", "over baseline ms (difference of medians)",
+            "paired difference ms median [min–max]"]
+    md += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for v in variants:
+        s = st["stats"][v]
+        if v == base:
+            over = ["—", "—"]
+        else:
+            d = st["over_baseline"][v]
+            pd = d["paired_difference_s"]
+            over = [f"{d['difference_of_medians_s'] * 1e3:+.1f}",
+                    f"{pd['median'] * 1e3:+.1f} [{pd['min'] * 1e3:+.1f}–{pd['max'] * 1e3:+.1f}]"]
+        md.append("| " + " | ".join([v, f"`{sp['commands'][v]}`", ms(s)] + over) + " |")
+    md.append("")
+    if "posix_over_null" in st:
+        d = st["posix_over_null"]
+        pd = d["paired_difference_s"]
+        md += [f"mpiwrite (posix) over mpiwrite --engine null: "
+               f"{d['difference_of_medians_s'] * 1e3:+.1f} ms (difference of medians), paired "
+               f"{pd['median'] * 1e3:+.1f} [{pd['min'] * 1e3:+.1f}–{pd['max'] * 1e3:+.1f}] ms: "
+               f"the I/O part (directory and one file).", ""]
+    if "mpiwrite_over_mpi_init" in st:
+        d = st["mpiwrite_over_mpi_init"]
+        pd = d["paired_difference_s"]
+        md += [f"mpiwrite over a program that only calls MPI_Init and MPI_Finalize (mpi-init): "
+               f"{d['difference_of_medians_s'] * 1e3:+.1f} ms (difference of medians), paired "
+               f"{pd['median'] * 1e3:+.1f} [{pd['min'] * 1e3:+.1f}–{pd['max'] * 1e3:+.1f}] ms: "
+               f"mpiwrite's own start-up, run and report beyond what any Open MPI program pays.", ""]
+    return md
+
+def summarize(meta_path, raw_path, raw_dyn_path, raw_scale_path, raw_ovh_path, raw_startup_path,
+              json_out, md_out):
     with open(meta_path) as f:
         meta = json.load(f)
     p = meta["parameters"]
     md = []
+    if "overhead" in meta["sections"]:
+        md += overhead_section(meta, raw_ovh_path)
+    if "startup" in meta["sections"]:
+        md += startup_section(meta, raw_startup_path)
     if "floor" in meta["sections"]:
         md += floor_section(meta, raw_path)
     if "dynamic" in meta["sections"]:
@@ -696,8 +880,8 @@ def meta(path, notes_path):
     text = e["BENCH_TEXT"]
     meta = {
         # /2: "sections"; "cells" and "summary" only with the floor section; "dynamic".
-        # /3: "scale" (with the scale section).
-        "schema": "mpiwrite-bench/3",
+        # /3: "scale" (with the scale section). /4: "overhead" and "startup".
+        "schema": "mpiwrite-bench/4",
         "sections": e["BENCH_SECTIONS"].split(),
         "started_utc": e["BENCH_STARTED_UTC"],
         "finished_utc": e["BENCH_FINISHED_UTC"],
@@ -746,6 +930,24 @@ def meta(path, notes_path):
             "growth_goal": float(e["BENCH_SCALE_GROWTH_GOAL"]),
             "runs_per_size": 1,
         }}
+    if "overhead" in meta["sections"]:
+        meta["overhead"] = {"parameters": {
+            "files": int(e["BENCH_OVH_FILES"]), "layouts": e["BENCH_OVH_LAYOUTS"].split(),
+            "repetitions": int(e["BENCH_OVH_REPS"]),
+            "options": "--engine null --partition block --warmup 0 --format json",
+            "goal_ns_per_file_per_thread": float(e["BENCH_OVH_GOAL_NS"]),
+            "ns_per_file": "median makespan / files",
+            "ns_per_file_per_thread": "median makespan * ranks * threads / files",
+        }}
+    if "startup" in meta["sections"]:
+        variants = e["BENCH_STARTUP_VARIANTS"].split()
+        meta["startup"] = {"parameters": {
+            "np": int(e["BENCH_STARTUP_NP"]), "runs": int(e["BENCH_STARTUP_RUNS"]),
+            "warmup": int(e["BENCH_WARMUP"]), "variants": variants,
+            "commands": {v: e["BENCH_STARTUP_CMD_" + v.replace("-", "_").upper()] for v in variants},
+            "fs": "shm", "fs_type": e["BENCH_SHM_FS"], "clock": "bash EPOCHREALTIME",
+            "order": "runs interleaved; the first variant rotates every run",
+        }}
     with open(notes_path) as f:
         meta["notes"] = [l.rstrip("\n") for l in f if l.strip()]
     with open(path, "w") as f:
@@ -763,8 +965,10 @@ elif cmd == "record":
 elif cmd == "scale-record":
     scale_record(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6]),
                  *sys.argv[7:10])
+elif cmd == "overhead-record":
+    overhead_record(sys.argv[2], sys.argv[3], *(int(x) for x in sys.argv[4:8]), *sys.argv[8:11])
 elif cmd == "summarize":
-    summarize(*sys.argv[2:8])
+    summarize(*sys.argv[2:10])
 else:
     sys.exit(f"helper: unknown command {cmd}")
 PY
@@ -782,6 +986,22 @@ fi
 mpiwrite_bin=$BUILD_DIR/mpiwrite
 floor_bin=$BUILD_DIR/mpiwrite_floor
 [[ -x $mpiwrite_bin && -x $floor_bin ]] || die "build did not produce mpiwrite and mpiwrite_floor"
+
+# The startup section's variants, the baseline first; mpi-init (MPI_Init + MPI_Finalize and
+# nothing else, built here with MPICC) when wanted and MPICC can build it.
+startup_variants=(true)
+if want startup && ((STARTUP_MPI_INIT)); then
+  printf '%s\n' '#include <mpi.h>' \
+    'int main(int argc, char **argv) { MPI_Init(&argc, &argv); MPI_Finalize(); return 0; }' \
+    >"$work/mpi_init.c"
+  if "$MPICC" -O2 -o "$work/mpi_init" "$work/mpi_init.c" >"$work/mpi_init.log" 2>&1; then
+    startup_variants+=(mpi-init)
+  else
+    log "note: $MPICC could not build the MPI_Init-only program; the startup section goes on without it"
+  fi
+fi
+startup_variants+=(mpiwrite)
+((STARTUP_NULL == 0)) || startup_variants+=(mpiwrite-null)
 
 if [[ $(id -u) -eq 0 ]]; then
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -842,7 +1062,8 @@ if want scale; then
   done
 fi
 
-if [[ -r $settle_marker ]]; then
+# The overhead and startup sections use tmpfs only: they need not wait for the inode trap.
+if { want floor || want dynamic || want scale; } && [[ -r $settle_marker ]]; then
   last=$(<"$settle_marker")
   if [[ $last =~ ^[0-9]+$ ]]; then
     wait_s=$((last + SETTLE - $(date +%s)))
@@ -900,12 +1121,18 @@ stamp=$(date -u +%Y%m%dT%H%M%SZ)
 start_epoch=$(date +%s)
 raw=$work/raw.tsv
 : >"$raw"
-note "Local-disk files are kept until the end of the benchmark and removed only then (ext4 inode trap); tmpfs files are removed between series."
-note "Untimed between runs: sync. Between series (cells): sync and drop caches; on tmpfs the cell's files are removed first."
+if want floor || want dynamic || want scale; then
+  note "Local-disk files are kept until the end of the benchmark and removed only then (ext4 inode trap); tmpfs files are removed between series."
+  note "Untimed between runs: sync. Between series (cells): sync and drop caches; on tmpfs the cell's files are removed first."
+fi
 raw_dyn=$work/raw-dynamic.jsonl
 : >"$raw_dyn"
 raw_scale=$work/raw-scale.jsonl
 : >"$raw_scale"
+raw_ovh=$work/raw-overhead.jsonl
+: >"$raw_ovh"
+raw_startup=$work/raw-startup.tsv
+: >"$raw_startup"
 
 # ---------------------------------------------------------------------------------------------
 # Section "floor": mpiwrite against the floor.
@@ -1089,7 +1316,90 @@ scale_section() {
   done
 }
 
+# ---------------------------------------------------------------------------------------------
+# Section "overhead": mpiwrite --engine null, OVH_REPS repetitions in one run per layout.
+overhead_section() {
+  local layout ranks threads dir t0 wall line
+  note "Section overhead: \`$MPIRUN ${MPIRUN_FLAGS} -np R mpiwrite -t T --engine null -n $OVH_FILES -r $OVH_REPS --warmup 0 --format json\` once per layout (${ovh_layouts[*]}), each into a fresh directory on tmpfs (the null engine creates only the directory)."
+  log "overhead: ${ovh_layouts[*]}, $OVH_FILES files, --engine null -r $OVH_REPS"
+  for layout in "${ovh_layouts[@]}"; do
+    ranks=${layout%x*} threads=${layout#*x}
+    dir=$shm_scratch/overhead-$layout
+    sync
+    t0=$(date +%s.%N)
+    "$MPIRUN" "${mpirun_flags[@]}" -np "$ranks" "$mpiwrite_bin" --files "$OVH_FILES" \
+      --lines "$LINES" --text "$TEXT" --dir "$dir" --threads "$threads" --engine null \
+      --partition block --repetitions "$OVH_REPS" --warmup 0 --format json \
+      >"$work/last.json" 2>"$work/last.err" ||
+      { cat "$work/last.err" >&2; die "mpiwrite --engine null failed in $dir"; }
+    wall=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')
+    line=$(helper overhead-record "$work/last.json" "$raw_ovh" "$OVH_FILES" "$ranks" "$threads" \
+      "$OVH_REPS" "$wall" shm "$shm_fs") || die "unexpected report of the --engine null run ($layout)"
+    log "overhead ${ranks}r x ${threads}t: $line"
+    rm -rf -- "$dir"
+  done
+}
+
+# ---------------------------------------------------------------------------------------------
+# Section "startup": the whole mpirun, mpiwrite -n 1 against a bare `mpirun true`.
+
+# startup_cmd VARIANT DIR: the variant's command line, into the array cmd.
+startup_cmd() {
+  cmd=("$MPIRUN" "${mpirun_flags[@]}" -np "$STARTUP_NP")
+  case $1 in
+    true) cmd+=(true) ;;
+    mpi-init) cmd+=("$work/mpi_init") ;;
+    mpiwrite) cmd+=("$mpiwrite_bin" -n 1 -d "$2") ;;
+    mpiwrite-null) cmd+=("$mpiwrite_bin" -n 1 -d "$2" --engine null) ;;
+  esac
+}
+
+# startup_one VARIANT DIR: runs it once (report to /dev/null), prints its wall time in seconds.
+startup_one() {
+  local variant=$1 dir=$2 t0 t1 cmd=()
+  startup_cmd "$variant" "$dir"
+  sync
+  t0=$EPOCHREALTIME
+  "${cmd[@]}" >/dev/null 2>"$work/last.err" ||
+    { cat "$work/last.err" >&2; die "startup: '${cmd[*]}' failed"; }
+  t1=$EPOCHREALTIME
+  if [[ $variant == mpiwrite ]]; then
+    [[ -s $dir/write1.txt ]] || die "startup: mpiwrite -n 1 did not write $dir/write1.txt"
+  fi
+  awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f\n", b - a }'
+}
+
+startup_section() {
+  local base=$shm_scratch/startup run k order summary position variant seconds
+  note "Section startup: wall time of the whole \`$MPIRUN ${MPIRUN_FLAGS} -np $STARTUP_NP ...\` (bash EPOCHREALTIME around the command), variants ${startup_variants[*]}; mpiwrite runs with its default table report to /dev/null and a fresh directory on tmpfs each."
+  log "startup: ${startup_variants[*]}, $STARTUP_RUNS runs each, -np $STARTUP_NP"
+  mkdir -- "$base"
+  for ((run = 1; run <= WARMUP; run++)); do  # untimed, discarded
+    for variant in "${startup_variants[@]}"; do
+      seconds=$(startup_one "$variant" "$base/warmup$run-$variant")
+      log "warm-up startup: $variant $(ms_of "$seconds") ms (discarded)"
+    done
+  done
+  for ((run = 1; run <= STARTUP_RUNS; run++)); do
+    order=()  # the first variant rotates every run
+    for ((k = 0; k < ${#startup_variants[@]}; k++)); do
+      order+=("${startup_variants[$(((k + run - 1) % ${#startup_variants[@]}))]}")
+    done
+    summary=()
+    for ((position = 1; position <= ${#order[@]}; position++)); do
+      variant=${order[$((position - 1))]}
+      seconds=$(startup_one "$variant" "$base/run$run-$variant")
+      printf '%s\t%s\t%s\t%s\n' "$run" "$position" "$variant" "$seconds" >>"$raw_startup"
+      summary+=("$variant $(ms_of "$seconds")")
+    done
+    log "[startup $run/$STARTUP_RUNS] $(printf '%s ms  ' "${summary[@]}")"
+  done
+  rm -rf -- "$base"
+}
+
 ran_sections=()
+if want overhead; then overhead_section; ran_sections+=(overhead); fi
+if want startup; then startup_section; ran_sections+=(startup); fi
 if want floor; then floor_section; ran_sections+=(floor); fi
 if want dynamic; then dynamic_section; ran_sections+=(dynamic); fi
 if want scale; then scale_section; ran_sections+=(scale); fi
@@ -1118,8 +1428,15 @@ BENCH_STARTED_UTC=$started_utc BENCH_FINISHED_UTC=$finished_utc \
   BENCH_DYN_SLOW_RANK=$DYN_SLOW_RANK BENCH_DYN_SLOW_DELAY_US=$DYN_SLOW_DELAY_US \
   BENCH_SCALE_FILES="${scale_files[*]}" BENCH_SCALE_LAYOUT=$SCALE_LAYOUT BENCH_SCALE_MODE=$SCALE_MODE \
   BENCH_SCALE_RSS_GOAL_MIB=$SCALE_RSS_GOAL_MIB BENCH_SCALE_GROWTH_GOAL=$SCALE_GROWTH_GOAL \
+  BENCH_OVH_FILES=$OVH_FILES BENCH_OVH_LAYOUTS="${ovh_layouts[*]}" BENCH_OVH_REPS=$OVH_REPS \
+  BENCH_OVH_GOAL_NS=$OVH_GOAL_NS BENCH_STARTUP_NP=$STARTUP_NP BENCH_STARTUP_RUNS=$STARTUP_RUNS \
+  BENCH_STARTUP_VARIANTS="${startup_variants[*]}" BENCH_SHM_FS=$shm_fs \
+  BENCH_STARTUP_CMD_TRUE="mpirun -np $STARTUP_NP true" \
+  BENCH_STARTUP_CMD_MPI_INIT="mpirun -np $STARTUP_NP mpi_init (MPI_Init + MPI_Finalize only)" \
+  BENCH_STARTUP_CMD_MPIWRITE="mpirun -np $STARTUP_NP mpiwrite -n 1 -d FRESH" \
+  BENCH_STARTUP_CMD_MPIWRITE_NULL="mpirun -np $STARTUP_NP mpiwrite -n 1 -d FRESH --engine null" \
   helper meta "$work/meta.json" "$notes"
 mkdir -p -- "$RESULTS_DIR"
-helper summarize "$work/meta.json" "$raw" "$raw_dyn" "$raw_scale" "$RESULTS_DIR/bench-$stamp.json" \
+helper summarize "$work/meta.json" "$raw" "$raw_dyn" "$raw_scale" "$raw_ovh" "$raw_startup" "$RESULTS_DIR/bench-$stamp.json" \
   "$RESULTS_DIR/bench-$stamp.md"
 log "wrote $RESULTS_DIR/bench-$stamp.json and $RESULTS_DIR/bench-$stamp.md"

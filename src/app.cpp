@@ -354,8 +354,10 @@ class Coordinator {
     std::uint64_t removed = 0;
     std::string failure;
     watchdog_->arm("removal");
-    guarded([&] { for (const std::string& d : dirs) removed += remove_files(d, pattern_, mine); },
-            failure);
+    if (config_.engine != Engine::Null) {  // the null engine created no file to remove
+      guarded([&] { for (const std::string& d : dirs) removed += remove_files(d, pattern_, mine); },
+              failure);
+    }
     watchdog_->disarm();
     const double elapsed_s = comm::max_to_root(world_, seconds_since(start));
     removed = comm::sum_to_root(world_, removed);
