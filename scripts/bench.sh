@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # scripts/bench.sh: what does mpiwrite's own bookkeeping cost per file (section "overhead"),
-# and its start-up over a bare mpirun (section "startup")? How close is its timed write phase
-# to the least a program can do (section "floor"), what does --partition dynamic cost and gain
-# (section "dynamic"), and do time and memory stay sane with a million files (section "scale")?
-# SECTIONS selects them (default: all five, in that order: the two cheap, tmpfs-only ones
-# first, so a broken build or a regression shows within a minute), e.g. SECTIONS=dynamic
-# scripts/bench.sh. The scale section is the slow one (see below): SECTIONS="overhead startup
-# floor dynamic" leaves it out. With only overhead and/or startup nothing touches the local
-# disk, and the SETTLE wait (see the inode trap) is skipped.
+# and its start-up over a bare mpirun (section "startup")? Does it allocate heap memory per
+# file (section "alloc")? How close is its timed write phase to the least a program can do
+# (section "floor"), what does --partition dynamic cost and gain (section "dynamic"), and do
+# time and memory stay sane with a million files (section "scale")? SECTIONS selects them
+# (default: all six, in that order: the three cheap, tmpfs-only ones first, so a broken build
+# or a regression shows within a minute), e.g. SECTIONS=dynamic scripts/bench.sh. The floor
+# and scale sections are the slow ones (see below): SECTIONS="overhead startup alloc floor
+# dynamic" leaves scale out. With only overhead, startup and/or alloc nothing touches the
+# local disk, and the SETTLE wait (see the inode trap) is skipped.
 #
 # Section "overhead": mpiwrite --engine null (everything but the I/O: partition, file names,
 # two clock reads per file, latency histogram) for each layout of OVH_LAYOUTS (1x1 2x1 1x2),
@@ -27,15 +28,39 @@
 # and the differences of medians (and paired per-run differences) over the baseline, of
 # mpiwrite over mpi-init (mpiwrite's own start-up and report) and of posix over null (I/O).
 #
-# Section "floor". For every cell {local disk, tmpfs} x {line, whole} x {1 rank x 1 thread,
-# 2 ranks x 1 thread, 1 rank x 2 threads} it times, FILES (10,000) new files of LINES (100)
-# lines of TEXT ("Hello, world!") each:
+# Section "alloc": heap allocations per file, counted from outside. bench/alloc_count.cpp
+# (built here as libmpiwrite_alloc_count.so) is preloaded into every rank (`mpirun -x
+# LD_PRELOAD=...`); it counts each process's malloc, calloc, realloc, aligned allocations and
+# so operator new, and appends one line per process at exit. For each engine of ALLOC_ENGINES
+# (posix null) and layout of ALLOC_LAYOUTS (1x1 2x1 1x2), one `mpiwrite --write-mode
+# ALLOC_MODE (whole) --partition block -r 1` at each size of ALLOC_FILES (1,000 and 100,000
+# files) on tmpfs; reported: the allocations summed over the ranks at each size and
+# allocations per extra file = (sum at the largest - sum at the smallest size) / (largest -
+# smallest). The count covers the whole process (MPI_Init, the write phase, the report,
+# MPI_Finalize): everything but the write phase costs the same at both sizes and cancels, so
+# the slope is what each file costs, timed phase included. Goal: < ALLOC_GOAL (0.001) per
+# file, i.e. none (a whole run makes ~30,000 per rank, nearly all Open MPI's, and varies by
+# ~10 from run to run: that noise is ~0.0001 per file over 99,000 files). One run per size:
+# the count is deterministic up to that noise. tests/e2e/alloc.sh makes the same check in CTest.
+#
+# Section "floor". For every cell {local disk, tmpfs} x FLOOR_FILES (100, 10,000 and 100,000
+# files) x {line, whole} x {1 rank x 1 thread, 2 ranks x 1 thread, 1 rank x 2 threads} it
+# times new files of LINES (100) lines of TEXT ("Hello, world!") each:
 #   - mpiwrite under `mpirun -np RANKS` (`-r 1 --format json`; its repetitions[0].slowest_s:
 #     the slowest rank's time from a barrier to its last close(), steady_clock), and
 #   - mpiwrite_floor (bench/floor.cpp): exactly the same system calls (openat O_CREAT|O_EXCL,
 #     LINES write()s or one write(), close per file) with the same split over processes
 #     (fork) and threads, nothing else, timed the same way.
-# It prints the ratio of the medians, mpiwrite / floor. The goal is <= 1.05.
+# It prints the ratio of the medians, mpiwrite / floor, per cell. The goal is <= 1.05 in the
+# cells of FLOOR_GOAL_MIN_FILES (10,000) files and more; a 100-file write phase lasts
+# 0.3-15 ms, where Open MPI's helper threads and scheduling noise are a large share of it, so
+# that size is reported without a goal. Runs per program and cell depend on the size
+# (FLOOR_RUNS): a cheap, noisy 100-file cell gets more runs (15), a 100,000-file cell fewer
+# (5), 10,000 files the old 7, so the section takes ~15 min on a 2-core VM, not an hour
+# (estimate: the floor's write phase costs ~290 µs per file summed over the 12 cells of one
+# size, x2 programs, i.e. ~58 s per round of 100,000-file runs; plus ~0.5 s per run for
+# mpirun, the file check and sync). If FILES is set and FLOOR_FILES is not, the floor times
+# FILES only, as before FLOOR_FILES existed; likewise RUNS, if set, is the runs of every size.
 #
 # Section "dynamic": mpiwrite --partition block against --partition dynamic (every writer
 # thread takes --chunk K files at a time from an MPI-3 atomic counter on rank 0), two parts:
@@ -49,7 +74,8 @@
 #     against the others, rank 1's slowdown and the ideal makespan N / sum of the ranks' rates
 #     (files / time of each rank, measured in the block runs).
 # Same method as the floor section: interleaved runs (the first variant rotates), medians and
-# min-max, a fresh directory per run, warm-up runs, local files kept until the end.
+# min-max, a fresh directory per run, warm-up runs, local files kept until the end. It writes
+# FILES (10,000) files per run and makes RUNS (7) runs per variant and cell.
 #
 # Section "scale": one run for each size of SCALE_FILES (10,000 and 1,000,000 files), with
 # SCALE_LAYOUT (4 ranks x 2 threads), --write-mode SCALE_MODE (whole), LINES lines of TEXT,
@@ -63,12 +89,13 @@
 # SCALE_GROWTH_GOAL (1.10). One run per size: it is about the memory, and a 1M-file run takes
 # a while (~20-40 s of mpirun on a 2-core VM, plus sync and drop caches before each run).
 #
-# How. One invocation builds both programs (Release, in BUILD_DIR), then, cell by cell,
-# makes RUNS runs of each program interleaved (floor, mpiwrite; mpiwrite, floor; ...: which
+# How. One invocation builds the programs (Release, in BUILD_DIR), then, cell by cell,
+# makes the runs of each program interleaved (floor, mpiwrite; mpiwrite, floor; ...: which
 # one goes first alternates, from run to run and from cell to cell). Every run writes into a
-# fresh directory of its own. Before the first cell of each file system, WARMUP untimed runs
-# of each program absorb the cold start (the first create after a cache drop can take twice
-# as long). Untimed:
+# fresh directory of its own. Before the first cell of each file system and size, WARMUP
+# untimed runs of each program absorb the cold start (the first create after a cache drop can
+# take twice as long, and a size's first run is the first into a directory that large).
+# Untimed:
 # `sync` before every run; between cells (series) `sync` and drop caches (echo 3 >
 # /proc/sys/vm/drop_caches; noted and skipped when not permitted), and on tmpfs the files of
 # the finished cell are removed.
@@ -76,8 +103,10 @@
 # The inode trap. On ext4 without a journal, for 60 s after files are deleted (360 s while
 # the inode table block is still dirty), every new create in that area is 5-30x slower: the
 # kernel will not reuse a recently freed inode. So nothing is ever deleted on the local disk
-# while the benchmark runs: its files stay until the very end (that needs FILES x runs of
-# disk space and inodes, checked up front). The final cleanup syncs and leaves a timestamp,
+# while the benchmark runs: its files stay until the very end (that needs the sum of files x
+# runs over the floor's sizes and the dynamic section of disk space and inodes, checked up
+# front: ~7.3 million files and ~32 GiB with the defaults, 6.2 million of them from the
+# 100,000-file cells). The final cleanup syncs and leaves a timestamp,
 # and a later invocation waits until SETTLE seconds have passed since then before it starts.
 # Do not delete many files on that file system yourself just before a run.
 #
@@ -89,15 +118,21 @@
 #   --tmp DIR  local-disk scratch root (default: bench-results/tmp in the repository)
 #   --shm DIR  tmpfs scratch root (default: /dev/shm)
 # Environment (defaults in brackets):
-#   RUNS [7] runs per program (variant) and cell    FILES [10000] files per run
+#   RUNS [7] runs per variant and cell of the dynamic section (and of the floor if set)
+#   FILES [10000] files per run of the dynamic section (and of the floor if set)
+#   FLOOR_FILES [100 10000 100000, or FILES if set]: the floor's sizes (files per run)
+#   FLOOR_RUNS [per size: 15 up to 1,000 files, 7 up to 20,000, else 5; or RUNS if set]: runs
+#     per program and cell of the floor; one number for every size, or one per FLOOR_FILES
+#   FLOOR_GOAL_MIN_FILES [10000]: the 1.05 goal applies to cells of at least that many files
 #   LINES [100]   TEXT [Hello, world!]    MODES [line whole]   LAYOUTS [1x1 2x1 1x2] (RxT)
 #   BUILD_DIR [<repo>/build-bench]        RESULTS_DIR [<repo>/bench-results]
 #   MPIRUN [mpirun]   MPIRUN_FLAGS [--oversubscribe --bind-to none]   SETTLE [65] seconds
-#   WARMUP [1] untimed runs of each program before the first cell of each file system
+#   WARMUP [1] untimed runs of each program before the first cell of each file system (and,
+#     in the floor, of each size)
 #   FLOOR_IDLE_THREADS [0]: if > 0, also times a third program, the floor with that many idle
 #     threads per process (as an MPI library starts helper threads), to show what being a
 #     multi-threaded process costs.
-#   SECTIONS [overhead startup floor dynamic scale]
+#   SECTIONS [overhead startup alloc floor dynamic scale]
 #   DYN_CHUNKS [8 64]   DYN_LAYOUTS [2x1]   DYN_MODE [line]
 #   DYN_SLOW_LAYOUTS [2x1 4x1] (RANKSx1, RANKS >= 2; empty: no slow-rank part)
 #   DYN_SLOW_DELAY_US [50]: makes rank 1 ~3.3x slower per file on tmpfs with 2 ranks on a
@@ -107,11 +142,13 @@
 #   SCALE_RSS_GOAL_MIB [64]   SCALE_GROWTH_GOAL [1.10]
 #   OVH_FILES [1000000]   OVH_LAYOUTS [1x1 2x1 1x2]   OVH_REPS [7]   OVH_GOAL_NS [200]
 #   STARTUP_RUNS [11]   STARTUP_NP [2]   STARTUP_NULL [1]   STARTUP_MPI_INIT [1]   MPICC [mpicc]
+#   ALLOC_FILES [1000 100000] (two or more sizes)   ALLOC_LAYOUTS [1x1 2x1 1x2]
+#   ALLOC_ENGINES [posix null]   ALLOC_MODE [whole]   ALLOC_GOAL [0.001] allocations per file
 # Defaults on a 2-core VM: ~25 s (overhead: mostly mpiwrite's untimed work between its
-# repetitions) + ~15 s (startup) + ~2 min of runs (floor)
-# + ~1.5 min (dynamic) + ~1 min (scale), plus the build, up to SETTLE s of waiting and ~1 min
-# removing the local files at the end.
-# Quick smoke run: RUNS=3 FILES=2000 scripts/bench.sh
+# repetitions) + ~15 s (startup) + ~20 s (alloc) + ~15 min of runs (floor: ~3 min at 100
+# files, ~2 min at 10,000, ~10 min at 100,000) + ~1.5 min (dynamic) + ~1 min (scale), plus the
+# build, up to SETTLE s of waiting and a few minutes removing the local files at the end.
+# Quick smoke run: RUNS=3 FILES=2000 ALLOC_FILES="100 2000" scripts/bench.sh
 #
 # Output: Markdown tables on standard output (overhead: one row per layout; startup: one row
 # per variant; floor: one; dynamic: overhead and slow rank; scale: one row per size;
@@ -142,8 +179,16 @@ while (($# > 0)); do
   esac
 done
 
+# Whether RUNS and FILES came from the caller: then the floor uses them for every size.
+runs_given=${RUNS:+1}
+files_given=${FILES:+1}
 RUNS=${RUNS:-7}
 FILES=${FILES:-10000}
+if [[ -n $files_given ]]; then FLOOR_FILES=${FLOOR_FILES:-$FILES}; fi
+FLOOR_FILES=${FLOOR_FILES:-100 10000 100000}
+if [[ -n $runs_given ]]; then FLOOR_RUNS=${FLOOR_RUNS:-$RUNS}; fi
+FLOOR_RUNS=${FLOOR_RUNS:-}
+FLOOR_GOAL_MIN_FILES=${FLOOR_GOAL_MIN_FILES:-10000}
 LINES=${LINES:-100}
 TEXT=${TEXT-Hello, world!}
 MODES=${MODES:-line whole}
@@ -155,7 +200,7 @@ MPIRUN_FLAGS=${MPIRUN_FLAGS---oversubscribe --bind-to none}
 SETTLE=${SETTLE:-65}
 WARMUP=${WARMUP:-1}
 FLOOR_IDLE_THREADS=${FLOOR_IDLE_THREADS:-0}
-SECTIONS=${SECTIONS:-overhead startup floor dynamic scale}
+SECTIONS=${SECTIONS:-overhead startup alloc floor dynamic scale}
 DYN_CHUNKS=${DYN_CHUNKS:-8 64}
 DYN_LAYOUTS=${DYN_LAYOUTS:-2x1}
 DYN_MODE=${DYN_MODE:-line}
@@ -176,6 +221,11 @@ STARTUP_NP=${STARTUP_NP:-2}
 STARTUP_NULL=${STARTUP_NULL:-1}
 STARTUP_MPI_INIT=${STARTUP_MPI_INIT:-1}
 MPICC=${MPICC:-mpicc}
+ALLOC_FILES=${ALLOC_FILES:-1000 100000}
+ALLOC_LAYOUTS=${ALLOC_LAYOUTS:-1x1 2x1 1x2}
+ALLOC_ENGINES=${ALLOC_ENGINES:-posix null}
+ALLOC_MODE=${ALLOC_MODE:-whole}
+ALLOC_GOAL=${ALLOC_GOAL:-0.001}
 
 is_count() { [[ $1 =~ ^[1-9][0-9]*$ ]]; }
 for name in RUNS FILES LINES; do
@@ -198,10 +248,59 @@ done
 read -r -a sections <<<"$SECTIONS"
 ((${#sections[@]} > 0)) || die "SECTIONS must not be empty"
 for section in "${sections[@]}"; do
-  [[ $section =~ ^(overhead|startup|floor|dynamic|scale)$ ]] ||
-    die "SECTIONS: '$section' is not overhead, startup, floor, dynamic or scale"
+  [[ $section =~ ^(overhead|startup|alloc|floor|dynamic|scale)$ ]] ||
+    die "SECTIONS: '$section' is not overhead, startup, alloc, floor, dynamic or scale"
 done
 want() { [[ " ${sections[*]} " == *" $1 "* ]]; }
+# The floor's sizes, ascending, and floor_runs[N]: the runs per program and cell at N files.
+read -r -a floor_files <<<"$FLOOR_FILES"
+read -r -a floor_runs_list <<<"$FLOOR_RUNS"
+declare -A floor_runs=()
+if want floor; then
+  ((${#floor_files[@]} > 0)) || die "FLOOR_FILES must not be empty"
+  for n in "${floor_files[@]}"; do
+    is_count "$n" || die "FLOOR_FILES: '$n' is not a whole number >= 1"
+  done
+  [[ $(printf '%s\n' "${floor_files[@]}" | sort | uniq -d) == '' ]] || die "FLOOR_FILES: a size appears twice"
+  for r in "${floor_runs_list[@]}"; do
+    is_count "$r" || die "FLOOR_RUNS: '$r' is not a whole number >= 1"
+  done
+  ((${#floor_runs_list[@]} <= 1 || ${#floor_runs_list[@]} == ${#floor_files[@]})) ||
+    die "FLOOR_RUNS: give one number, or one per size of FLOOR_FILES (${#floor_files[@]})"
+  for i in "${!floor_files[@]}"; do
+    n=${floor_files[$i]}
+    if ((${#floor_runs_list[@]} == 0)); then
+      # More runs where a cell is cheap and noisy, fewer where one run takes seconds.
+      if ((n <= 1000)); then floor_runs[$n]=15; elif ((n <= 20000)); then floor_runs[$n]=7; else floor_runs[$n]=5; fi
+    elif ((${#floor_runs_list[@]} == 1)); then
+      floor_runs[$n]=${floor_runs_list[0]}
+    else
+      floor_runs[$n]=${floor_runs_list[$i]}
+    fi
+  done
+  mapfile -t floor_files < <(printf '%s\n' "${floor_files[@]}" | sort -n)
+  is_count "$FLOOR_GOAL_MIN_FILES" || die "FLOOR_GOAL_MIN_FILES must be a whole number >= 1"
+fi
+read -r -a alloc_files <<<"$ALLOC_FILES"
+read -r -a alloc_layouts <<<"$ALLOC_LAYOUTS"
+read -r -a alloc_engines <<<"$ALLOC_ENGINES"
+if want alloc; then
+  for n in "${alloc_files[@]}"; do
+    is_count "$n" || die "ALLOC_FILES: '$n' is not a whole number >= 1"
+  done
+  # Ascending and distinct: the slope is from the smallest to the largest size.
+  mapfile -t alloc_files < <(printf '%s\n' "${alloc_files[@]}" | sort -n -u)
+  ((${#alloc_files[@]} >= 2)) || die "ALLOC_FILES needs two different sizes at least"
+  ((${#alloc_layouts[@]} > 0 && ${#alloc_engines[@]} > 0)) || die "ALLOC_LAYOUTS and ALLOC_ENGINES must not be empty"
+  for layout in "${alloc_layouts[@]}"; do
+    [[ $layout =~ ^[1-9][0-9]*x[1-9][0-9]*$ ]] || die "ALLOC_LAYOUTS: '$layout' is not RANKSxTHREADS"
+  done
+  for engine in "${alloc_engines[@]}"; do
+    [[ $engine =~ ^[a-z][a-z0-9_-]*$ ]] || die "ALLOC_ENGINES: '$engine' is not an engine name"
+  done
+  [[ $ALLOC_MODE == line || $ALLOC_MODE == whole ]] || die "ALLOC_MODE: '$ALLOC_MODE' is not line or whole"
+  [[ $ALLOC_GOAL =~ ^[0-9]+(\.[0-9]+)?$ ]] || die "ALLOC_GOAL must be a number"
+fi
 read -r -a dyn_chunks <<<"$DYN_CHUNKS"
 read -r -a dyn_layouts <<<"$DYN_LAYOUTS"
 read -r -a dyn_slow_layouts <<<"$DYN_SLOW_LAYOUTS"
@@ -427,6 +526,36 @@ def overhead_record(report_path, out_path, files, ranks, threads, reps, wall_s, 
           f"{r['ns_per_file']:.1f} ns/file (makespan / files), "
           f"{r['ns_per_file_per_thread']:.1f} ns/file per thread")
 
+def alloc_record(report_path, counts_path, out_path, files, ranks, threads, engine, mode,
+                 fs, fs_type):
+    """Checks one run of the alloc section and its counting allocator's lines (one per rank),
+    appends its figures as a JSON line to out_path and prints a one-line summary."""
+    report, rep = load_report(report_path, files, ranks, threads)
+    if report["config"].get("engine") != engine:
+        sys.exit(f"{report_path}: engine {report['config'].get('engine')!r}, expected {engine!r}")
+    procs = []
+    with open(counts_path) as f:
+        for line in f:
+            kv = dict(x.split("=", 1) for x in line.split() if "=" in x)
+            if kv.get("exe") == "mpiwrite":
+                procs.append({k: (v if k == "exe" else int(v)) for k, v in kv.items()})
+    if len(procs) != ranks:
+        sys.exit(f"{counts_path}: {len(procs)} mpiwrite processes counted, expected {ranks} "
+                 f"(did LD_PRELOAD reach the ranks?)")
+    if min(p["allocs"] for p in procs) < 100:  # MPI_Init alone makes thousands
+        sys.exit(f"{counts_path}: a rank made fewer than 100 allocations: is the shim working?")
+    procs.sort(key=lambda p: p["pid"])
+    r = {"engine": engine, "layout": f"{ranks}x{threads}", "ranks": ranks, "threads": threads,
+         "files": files, "mode": mode, "fs": fs, "fs_type": fs_type,
+         "allocs_total": sum(p["allocs"] for p in procs),
+         "bytes_total": sum(p["bytes"] for p in procs),
+         "allocs_per_process": [p["allocs"] for p in procs], "processes": procs,
+         "write_s": rep["slowest_s"]}
+    with open(out_path, "a") as f:
+        f.write(json.dumps(r) + "\n")
+    print(f"{r['allocs_total']} allocations over {ranks} rank(s) "
+          f"({', '.join(str(x) for x in r['allocs_per_process'])}), write {rep['slowest_s'] * 1e3:.1f} ms")
+
 def run(cmd):
     try:
         return subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.strip()
@@ -481,31 +610,35 @@ def stats(xs):
             "mean": statistics.fmean(xs), "n": len(xs)}
 
 def ms(s):
-    return f"{s['median'] * 1e3:.1f} [{s['min'] * 1e3:.1f}–{s['max'] * 1e3:.1f}]"
+    d = 3 if s["min"] < 0.01 else 1  # a 100-file write phase lasts well under 10 ms
+    return f"{s['median'] * 1e3:.{d}f} [{s['min'] * 1e3:.{d}f}–{s['max'] * 1e3:.{d}f}]"
 
 fsname = {"local": "local", "shm": "shm"}
 
 def floor_section(meta, raw_path):
     """Section "floor": fills meta["cells"] and meta["summary"]; returns its Markdown lines."""
     p = meta["parameters"]
-    files, goal = p["files"], p["goal_ratio"]
+    goal, goal_min = p["goal_ratio"], p["goal_min_files"]
     cells = {}
     with open(raw_path) as f:
         for line in f:
-            fs, fstype, mode, layout, run_no, position, program, seconds = line.rstrip("\n").split("\t")
-            key = (fs, mode, layout)
-            cell = cells.setdefault(key, {"fs": fs, "fs_type": fstype, "mode": mode,
-                                          "layout": layout, "runs": {}})
+            (fs, fstype, files, mode, layout, run_no, position, program,
+             seconds) = line.rstrip("\n").split("\t")
+            key = (fs, int(files), mode, layout)
+            cell = cells.setdefault(key, {"fs": fs, "fs_type": fstype, "files": int(files),
+                                          "mode": mode, "layout": layout, "runs": {}})
             r = cell["runs"].setdefault(int(run_no), {"run": int(run_no), "order": []})
             r["order"].append(program)
             r[program + "_s"] = float(seconds)
     out_cells = []
     programs = meta["programs"]
-    for cell in cells.values():
+    # Grouped by size (stable: within a size, in the order they ran: file system, mode, layout).
+    for cell in sorted(cells.values(), key=lambda c: c["files"]):
         runs = [cell["runs"][k] for k in sorted(cell["runs"])]
         ranks, threads = (int(x) for x in cell["layout"].split("x"))
-        c = {k: cell[k] for k in ("fs", "fs_type", "mode", "layout")}
-        c.update(ranks=ranks, threads=threads, runs=runs)
+        files = cell["files"]
+        c = {k: cell[k] for k in ("fs", "fs_type", "files", "mode", "layout")}
+        c.update(ranks=ranks, threads=threads, runs_per_program=len(runs), runs=runs)
         for prog in programs:
             xs = [r[prog + "_s"] for r in runs if prog + "_s" in r]
             s = stats(xs)
@@ -516,16 +649,26 @@ def floor_section(meta, raw_path):
             pairs = [r[prog + "_s"] / r["floor_s"] for r in runs if prog + "_s" in r and "floor_s" in r]
             c[f"{prog}_paired_ratio"] = stats(pairs)
         c["ratio_of_medians"] = c["mpiwrite_ratio_of_medians"]
-        c["goal_met"] = c["ratio_of_medians"] <= goal
+        c["goal_applies"] = files >= goal_min
+        c["goal_met"] = c["ratio_of_medians"] <= goal if c["goal_applies"] else None
         out_cells.append(c)
     meta["cells"] = out_cells
-    meta["summary"] = {"cells": len(out_cells),
-                       "cells_meeting_goal": sum(c["goal_met"] for c in out_cells),
-                       "goal_ratio": goal}
+    with_goal = [c for c in out_cells if c["goal_applies"]]
+    sizes = sorted({c["files"] for c in out_cells})
+    meta["summary"] = {"cells": len(out_cells), "cells_with_goal": len(with_goal),
+                       "cells_meeting_goal": sum(c["goal_met"] for c in with_goal),
+                       "goal_ratio": goal, "goal_min_files": goal_min,
+                       "by_files": {str(n): {
+                           "cells": sum(c["files"] == n for c in out_cells),
+                           "goal_applies": n >= goal_min,
+                           "cells_meeting_goal": (sum(bool(c["goal_met"]) for c in out_cells
+                                                      if c["files"] == n) if n >= goal_min else None),
+                           "max_ratio_of_medians": max(c["ratio_of_medians"] for c in out_cells
+                                                       if c["files"] == n)} for n in sizes}}
 
-    head = ["cell", "floor ms median [min–max]", "mpiwrite ms median [min–max]",
+    head = ["cell", "files", "runs", "floor ms median [min–max]", "mpiwrite ms median [min–max]",
             "ratio of medians", "paired ratio median [min–max]",
-            "floor µs/file", "mpiwrite µs/file", f"≤ {goal}×"]
+            "floor µs/file", "mpiwrite µs/file", f"≤ {goal}× (from {goal_min:,} files)"]
     mt = "floor-mt" in programs
     if mt:
         head += [f"floor+{p['floor_idle_threads']} idle threads ms median [min–max]",
@@ -534,22 +677,39 @@ def floor_section(meta, raw_path):
     for c in out_cells:
         pr = c["mpiwrite_paired_ratio"]
         name = f"{fsname.get(c['fs'], c['fs'])} ({c['fs_type']}) · {c['mode']} · {c['ranks']}r×{c['threads']}t"
-        row = [name, ms(c["floor"]), ms(c["mpiwrite"]), f"{c['ratio_of_medians']:.3f}",
+        verdict = "no goal" if not c["goal_applies"] else "yes" if c["goal_met"] else "**no**"
+        row = [name, f"{c['files']:,}", str(c["runs_per_program"]), ms(c["floor"]),
+               ms(c["mpiwrite"]), f"{c['ratio_of_medians']:.3f}",
                f"{pr['median']:.3f} [{pr['min']:.3f}–{pr['max']:.3f}]",
                f"{c['floor']['us_per_file_median']:.1f}",
-               f"{c['mpiwrite']['us_per_file_median']:.1f}",
-               "yes" if c["goal_met"] else "**no**"]
+               f"{c['mpiwrite']['us_per_file_median']:.1f}", verdict]
         if mt:
             row += [ms(c["floor-mt"]), f"{c['mpiwrite']['median'] / c['floor-mt']['median']:.3f}"]
         lines.append("| " + " | ".join(row) + " |")
+    runs_text = ", ".join(f"{s['runs']} at {s['files']:,} files" for s in p["floor_sizes"])
     md = [f"## mpiwrite vs. the floor — {meta['started_utc']}", "",
-          f"{files} files × {p['lines']} lines of {p['text']!r} ({p['file_size_bytes']} B/file), "
-          f"{p['runs']} runs per program and cell, interleaved (first program alternating), "
-          f"after {p['warmup_runs_per_filesystem']} untimed warm-up run(s) per program and file system; "
+          f"{' / '.join(f'{n:,}' for n in sizes)} files × {p['lines']} lines of {p['text']!r} "
+          f"({p['file_size_bytes']} B/file); runs per program and cell: {runs_text}; "
+          f"interleaved (first program alternating), "
+          f"after {p['warmup_runs_per_filesystem']} untimed warm-up run(s) per program, file system and size; "
           f"time = makespan of the write phase (slowest rank/process). "
-          f"Goal: mpiwrite ≤ {goal}× the floor (ratio of medians).", ""]
+          f"Goal: mpiwrite ≤ {goal}× the floor (ratio of medians) in the cells of "
+          f"{goal_min:,} files and more; smaller cells (a write phase of a few ms) have no goal.", ""]
     md += lines
-    md += ["", f"Goal met in {meta['summary']['cells_meeting_goal']} of {len(out_cells)} cells.", ""]
+    md += [""]
+    for n in sizes:
+        b = meta["summary"]["by_files"][str(n)]
+        if b["goal_applies"]:
+            md.append(f"{n:,} files: goal met in {b['cells_meeting_goal']} of {b['cells']} cells "
+                      f"(largest ratio of medians {b['max_ratio_of_medians']:.3f}).")
+        else:
+            md.append(f"{n:,} files: no goal; largest ratio of medians "
+                      f"{b['max_ratio_of_medians']:.3f} in {b['cells']} cells.")
+        md.append("")
+    if with_goal:
+        md += [f"Goal met in {meta['summary']['cells_meeting_goal']} of {len(with_goal)} cells with a goal.", ""]
+    else:
+        md += [f"No cell has a goal (all have fewer than {goal_min:,} files).", ""]
     return md
 
 def dynamic_section(meta, raw_path):
@@ -839,8 +999,60 @@ def startup_section(meta, raw_path):
                f"mpiwrite's own start-up, run and report beyond what any Open MPI program pays.", ""]
     return md
 
+def alloc_section(meta, raw_path):
+    """Section "alloc": fills meta["alloc"]; returns its Markdown lines."""
+    al = meta["alloc"]
+    ap = al["parameters"]
+    goal = ap["goal_allocs_per_file"]
+    groups = {}
+    with open(raw_path) as f:
+        for line in f:
+            if line.strip():
+                r = json.loads(line)
+                groups.setdefault((r["engine"], r["layout"]), []).append(r)
+    cells = []
+    for (engine, layout), runs in groups.items():
+        runs.sort(key=lambda r: r["files"])
+        small, big = runs[0], runs[-1]
+        per_file = ((big["allocs_total"] - small["allocs_total"]) / (big["files"] - small["files"])
+                    if big["files"] > small["files"] else None)
+        cells.append({"engine": engine, "layout": layout, "ranks": small["ranks"],
+                      "threads": small["threads"], "runs": runs,
+                      "allocs_per_extra_file": per_file,
+                      "goal_met": per_file is not None and per_file < goal})
+    al["cells"] = cells
+    al["summary"] = {"cells": len(cells), "cells_meeting_goal": sum(c["goal_met"] for c in cells),
+                     "goal_allocs_per_file": goal,
+                     "max_allocs_per_extra_file": max((c["allocs_per_extra_file"] for c in cells
+                                                       if c["allocs_per_extra_file"] is not None),
+                                                      default=None)}
+    sizes = sorted({r["files"] for c in cells for r in c["runs"]})
+    md = [f"## Heap allocations per file (counting allocator) — {meta['started_utc']}", "",
+          f"`{meta['parameters']['mpirun']} -x LD_PRELOAD=libmpiwrite_alloc_count.so -np R mpiwrite "
+          f"-t T --engine E --write-mode {ap['mode']} --partition block -r 1` on tmpfs at "
+          f"{' and '.join(f'{n:,}' for n in sizes)} files, one run each. The preloaded "
+          f"bench/alloc_count.cpp counts every malloc, calloc, realloc and aligned allocation "
+          f"(operator new included) of each rank over its whole life, MPI_Init to exit; the "
+          f"tables sum the ranks. Per extra file = (allocations at {sizes[-1]:,} − at "
+          f"{sizes[0]:,}) / {sizes[-1] - sizes[0]:,}: what does not depend on the file count "
+          f"cancels. Goal: < {goal:g} per file, i.e. none. (A run's count varies by ~10 from "
+          f"run to run, Open MPI's: ±{10 / (sizes[-1] - sizes[0]):.5f} per file at these sizes.)", ""]
+    head = ["cell", "engine"] + [f"allocations at {n:,} files" for n in sizes] + [
+        "per extra file", f"< {goal:g}", f"per rank at {sizes[-1]:,} files"]
+    md += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for c in cells:
+        by = {r["files"]: r for r in c["runs"]}
+        pf = c["allocs_per_extra_file"]
+        md.append("| " + " | ".join(
+            [f"{c['ranks']}r×{c['threads']}t", c["engine"]] +
+            [f"{by[n]['allocs_total']:,}" if n in by else "—" for n in sizes] +
+            [f"{pf:.5f}" if pf is not None else "?", "yes" if c["goal_met"] else "**no**",
+             ", ".join(f"{x:,}" for x in by[sizes[-1]]["allocs_per_process"]) if sizes[-1] in by else "—"]) + " |")
+    md += ["", f"Goal met in {al['summary']['cells_meeting_goal']} of {len(cells)} cells.", ""]
+    return md
+
 def summarize(meta_path, raw_path, raw_dyn_path, raw_scale_path, raw_ovh_path, raw_startup_path,
-              json_out, md_out):
+              raw_alloc_path, json_out, md_out):
     with open(meta_path) as f:
         meta = json.load(f)
     p = meta["parameters"]
@@ -849,6 +1061,8 @@ def summarize(meta_path, raw_path, raw_dyn_path, raw_scale_path, raw_ovh_path, r
         md += overhead_section(meta, raw_ovh_path)
     if "startup" in meta["sections"]:
         md += startup_section(meta, raw_startup_path)
+    if "alloc" in meta["sections"]:
+        md += alloc_section(meta, raw_alloc_path)
     if "floor" in meta["sections"]:
         md += floor_section(meta, raw_path)
     if "dynamic" in meta["sections"]:
@@ -880,8 +1094,11 @@ def meta(path, notes_path):
     text = e["BENCH_TEXT"]
     meta = {
         # /2: "sections"; "cells" and "summary" only with the floor section; "dynamic".
-        # /3: "scale" (with the scale section). /4: "overhead" and "startup".
-        "schema": "mpiwrite-bench/4",
+        # /3: "scale" (with the scale section). /4: "overhead" and "startup". /5: "alloc";
+        # the floor at several sizes: every cell has "files" and "runs_per_program", "goal_met"
+        # is null where no goal applies (fewer than goal_min_files), parameters "floor_sizes"
+        # and "goal_min_files"; "files" and "runs" are the dynamic section's.
+        "schema": "mpiwrite-bench/5",
         "sections": e["BENCH_SECTIONS"].split(),
         "started_utc": e["BENCH_STARTED_UTC"],
         "finished_utc": e["BENCH_FINISHED_UTC"],
@@ -897,6 +1114,9 @@ def meta(path, notes_path):
             "order": "per cell, runs interleaved; the first program rotates every run and every cell",
             "warmup_runs_per_filesystem": int(e["BENCH_WARMUP"]),
             "goal_ratio": 1.05,
+            "goal_min_files": int(e["BENCH_FLOOR_GOAL_MIN_FILES"]),
+            "floor_sizes": [{"files": int(n), "runs": int(r)} for n, r in
+                            zip(e["BENCH_FLOOR_FILES"].split(), e["BENCH_FLOOR_RUNS"].split())],
             "drop_caches_permitted": e["BENCH_DROP_CACHES_OK"] == "1",
         },
         "software": {
@@ -939,6 +1159,20 @@ def meta(path, notes_path):
             "ns_per_file": "median makespan / files",
             "ns_per_file_per_thread": "median makespan * ranks * threads / files",
         }}
+    if "alloc" in meta["sections"]:
+        meta["alloc"] = {"parameters": {
+            "files": [int(x) for x in e["BENCH_ALLOC_FILES"].split()],
+            "layouts": e["BENCH_ALLOC_LAYOUTS"].split(), "engines": e["BENCH_ALLOC_ENGINES"].split(),
+            "mode": e["BENCH_ALLOC_MODE"], "fs": "shm", "fs_type": e["BENCH_SHM_FS"],
+            "options": "--partition block -r 1 --warmup 0 --format json",
+            "counter": "bench/alloc_count.cpp via mpirun -x LD_PRELOAD: malloc, calloc, realloc, "
+                       "reallocarray, aligned_alloc, posix_memalign, memalign, valloc, pvalloc "
+                       "calls (operator new included), per process, whole life",
+            "allocs_per_extra_file": "(sum over ranks at the largest size - at the smallest) / "
+                                     "(largest - smallest)",
+            "goal_allocs_per_file": float(e["BENCH_ALLOC_GOAL"]),
+            "runs_per_size": 1,
+        }}
     if "startup" in meta["sections"]:
         variants = e["BENCH_STARTUP_VARIANTS"].split()
         meta["startup"] = {"parameters": {
@@ -967,25 +1201,30 @@ elif cmd == "scale-record":
                  *sys.argv[7:10])
 elif cmd == "overhead-record":
     overhead_record(sys.argv[2], sys.argv[3], *(int(x) for x in sys.argv[4:8]), *sys.argv[8:11])
+elif cmd == "alloc-record":
+    alloc_record(*sys.argv[2:5], *(int(x) for x in sys.argv[5:8]), *sys.argv[8:12])
 elif cmd == "summarize":
-    summarize(*sys.argv[2:10])
+    summarize(*sys.argv[2:11])
 else:
     sys.exit(f"helper: unknown command {cmd}")
 PY
 helper() { python3 "$work/helper.py" "$@"; }
 
 # ---------------------------------------------------------------------------------------------
-# Build (Release; no tests: the benchmark needs only the two programs).
+# Build (Release; no tests: the benchmark needs only mpiwrite, the floor and the counting
+# allocator).
 log "building into $BUILD_DIR"
 if ! { cmake -S "$repo" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release -DMPIWRITE_BUILD_TESTS=OFF &&
-  cmake --build "$BUILD_DIR" -j "$(nproc)" --target mpiwrite mpiwrite_floor; } >"$work/build.log" 2>&1
+  cmake --build "$BUILD_DIR" -j "$(nproc)" --target mpiwrite mpiwrite_floor mpiwrite_alloc_count; } >"$work/build.log" 2>&1
 then
   cat "$work/build.log" >&2
   die "build failed"
 fi
 mpiwrite_bin=$BUILD_DIR/mpiwrite
 floor_bin=$BUILD_DIR/mpiwrite_floor
+alloc_lib=$BUILD_DIR/libmpiwrite_alloc_count.so
 [[ -x $mpiwrite_bin && -x $floor_bin ]] || die "build did not produce mpiwrite and mpiwrite_floor"
+[[ -r $alloc_lib ]] || die "build did not produce $alloc_lib"
 
 # The startup section's variants, the baseline first; mpi-init (MPI_Init + MPI_Finalize and
 # nothing else, built here with MPICC) when wanted and MPICC can build it.
@@ -1013,28 +1252,47 @@ file_size=$((LINES * (${#TEXT} + 1)))  # ${#TEXT} counts characters: fine for AS
 blocks_per_file=$(((file_size + 4095) / 4096))
 ((blocks_per_file > 0)) || blocks_per_file=1
 runs_per_fs=0  # runs whose files stay on the local disk until the end
-shm_cell_runs=1  # the most runs a tmpfs cell holds at once
+files_per_fs=0  # and their files
+shm_cell_files=1  # the most files a tmpfs cell (or an alloc run) holds at once
 if want floor; then
-  runs_per_fs=$(((RUNS * ${#modes[@]} * ${#layouts[@]} + WARMUP) * ${#programs[@]}))
-  shm_cell_runs=$((RUNS * ${#programs[@]}))
+  for n in "${floor_files[@]}"; do  # per size: its cells' runs and WARMUP, of each program
+    runs=$(((floor_runs[$n] * ${#modes[@]} * ${#layouts[@]} + WARMUP) * ${#programs[@]}))
+    runs_per_fs=$((runs_per_fs + runs))
+    files_per_fs=$((files_per_fs + n * runs))
+    cell_files=$((n * floor_runs[$n] * ${#programs[@]}))
+    ((cell_files <= shm_cell_files)) || shm_cell_files=$cell_files
+  done
 fi
 if want dynamic; then
-  runs_per_fs=$((runs_per_fs + (RUNS * ${#dyn_layouts[@]} + WARMUP) * ${#dyn_variants[@]}))
-  ((RUNS * ${#dyn_variants[@]} <= shm_cell_runs)) || shm_cell_runs=$((RUNS * ${#dyn_variants[@]}))
+  runs=$(((RUNS * ${#dyn_layouts[@]} + WARMUP) * ${#dyn_variants[@]}))
+  runs_per_fs=$((runs_per_fs + runs))
+  files_per_fs=$((files_per_fs + FILES * runs))
+  ((FILES * RUNS * ${#dyn_variants[@]} <= shm_cell_files)) || shm_cell_files=$((FILES * RUNS * ${#dyn_variants[@]}))
 fi
-need_inodes=$((FILES * runs_per_fs + runs_per_fs))
-need_kib=$((FILES * runs_per_fs * blocks_per_file * 4 * 11 / 10 + 1024))
+if want alloc; then  # one run at a time, removed right after it
+  ((alloc_files[-1] <= shm_cell_files)) || shm_cell_files=${alloc_files[-1]}
+fi
+need_inodes=$((files_per_fs + runs_per_fs))
+need_kib=$((files_per_fs * blocks_per_file * 4 * 11 / 10 + 1024))
 read -r avail_kib avail_inodes < <(df --output=avail,iavail "$local_scratch" | tail -n 1)
 if [[ $avail_inodes =~ ^[0-9]+$ ]] && ((avail_inodes > 0 && avail_inodes < need_inodes)); then
   die "$tmp_root: $avail_inodes inodes free, the local-disk cells keep $need_inodes until the end"
 fi
 ((avail_kib >= need_kib)) ||
   die "$tmp_root: $((avail_kib / 1024)) MiB free, the local-disk cells need ~$((need_kib / 1024)) MiB"
-if want floor || want dynamic; then
-  shm_need_kib=$((FILES * shm_cell_runs * blocks_per_file * 4 * 11 / 10 + 1024))
-  shm_avail_kib=$(df --output=avail "$shm_scratch" | tail -n 1)
+if want floor || want dynamic || want alloc; then
+  shm_need_kib=$((shm_cell_files * blocks_per_file * 4 * 11 / 10 + 1024))
+  read -r shm_avail_kib shm_avail_inodes < <(df --output=avail,iavail "$shm_scratch" | tail -n 1)
   ((shm_avail_kib >= shm_need_kib)) ||
     die "$shm_root: $((shm_avail_kib / 1024)) MiB free, a cell needs ~$((shm_need_kib / 1024)) MiB"
+  if [[ $shm_avail_inodes =~ ^[0-9]+$ ]] && ((shm_avail_inodes > 0 && shm_avail_inodes < shm_cell_files + 1000)); then
+    die "$shm_root: $shm_avail_inodes inodes free, a cell needs $shm_cell_files"
+  fi
+  # tmpfs lives in RAM: a page per file and ~1 KiB of inode and dentry (see the scale section).
+  mem_avail_kib=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo 2>/dev/null || true)
+  if [[ $mem_avail_kib =~ ^[0-9]+$ ]] && ((mem_avail_kib < shm_need_kib + shm_cell_files + 1048576)); then
+    die "only $((mem_avail_kib / 1024)) MiB of memory available, a tmpfs cell of $shm_cell_files files needs ~$(((shm_need_kib + shm_cell_files) / 1024 + 1024)) MiB"
+  fi
 fi
 
 # The scale section: each size on tmpfs if it fits there (space, inodes, and memory, since
@@ -1091,28 +1349,28 @@ between_series() {  # untimed
   fi
 }
 
-# run_one PROGRAM DIR RANKS THREADS MODE: prints the timed phase in seconds.
+# run_one PROGRAM DIR FILES RANKS THREADS MODE: prints the timed phase in seconds.
 run_one() {
-  local program=$1 dir=$2 ranks=$3 threads=$4 mode=$5 seconds
+  local program=$1 dir=$2 files=$3 ranks=$4 threads=$5 mode=$6 seconds
   case $program in
     floor | floor-mt)
       mkdir -- "$dir"
       local idle=0
       [[ $program == floor ]] || idle=$FLOOR_IDLE_THREADS
-      seconds=$(MPIWRITE_FLOOR_IDLE_THREADS=$idle "$floor_bin" "$dir" "$FILES" "$LINES" "$TEXT" \
+      seconds=$(MPIWRITE_FLOOR_IDLE_THREADS=$idle "$floor_bin" "$dir" "$files" "$LINES" "$TEXT" \
         "$mode" "$ranks" "$threads" 2>"$work/last.err") ||
         { cat "$work/last.err" >&2; die "mpiwrite_floor failed in $dir"; }
       ;;
     mpiwrite)
-      "$MPIRUN" "${mpirun_flags[@]}" -np "$ranks" "$mpiwrite_bin" --files "$FILES" \
+      "$MPIRUN" "${mpirun_flags[@]}" -np "$ranks" "$mpiwrite_bin" --files "$files" \
         --lines "$LINES" --text "$TEXT" --dir "$dir" --threads "$threads" --write-mode "$mode" \
         --partition block --repetitions 1 --warmup 0 --format json \
         >"$work/last.json" 2>"$work/last.err" ||
         { cat "$work/last.err" >&2; die "mpiwrite failed in $dir"; }
-      seconds=$(helper mpiwrite-seconds "$work/last.json" "$FILES" "$ranks" "$threads")
+      seconds=$(helper mpiwrite-seconds "$work/last.json" "$files" "$ranks" "$threads")
       ;;
   esac
-  helper check "$dir" "$FILES" "$file_size" || die "wrong files in $dir"
+  helper check "$dir" "$files" "$file_size" || die "wrong files in $dir"
   printf '%s\n' "$seconds"
 }
 
@@ -1133,60 +1391,73 @@ raw_ovh=$work/raw-overhead.jsonl
 : >"$raw_ovh"
 raw_startup=$work/raw-startup.tsv
 : >"$raw_startup"
+raw_alloc=$work/raw-alloc.jsonl
+: >"$raw_alloc"
 
 # ---------------------------------------------------------------------------------------------
-# Section "floor": mpiwrite against the floor.
+# Section "floor": mpiwrite against the floor, at each size of FLOOR_FILES.
 floor_section() {
+  local fs base fstype n runs mode layout ranks threads cell_dir run k order summary position
+  local program seconds warm_layout total_runs=0
   note "Every run writes into a fresh directory; mpiwrite runs as \`$MPIRUN ${MPIRUN_FLAGS} -np R mpiwrite -t T -r 1 --format json\`, the floor as a plain process that forks R processes of T threads."
 
-  cells_total=$((2 * ${#modes[@]} * ${#layouts[@]}))
+  cells_total=$((2 * ${#floor_files[@]} * ${#modes[@]} * ${#layouts[@]}))
   cell_no=0
-  log "$cells_total cells x $RUNS runs x ${#programs[@]} programs, $FILES files each; local: $local_scratch ($local_fs), tmpfs: $shm_scratch ($shm_fs)"
+  for n in "${floor_files[@]}"; do
+    total_runs=$((total_runs + 2 * (floor_runs[$n] * ${#modes[@]} * ${#layouts[@]} + WARMUP) * ${#programs[@]}))
+  done
+  log "floor: $cells_total cells x ${#programs[@]} programs, sizes (files: runs per program and cell) $(for n in "${floor_files[@]}"; do printf '%s: %s, ' "$n" "${floor_runs[$n]}"; done)$total_runs runs in all with the warm-ups; local: $local_scratch ($local_fs), tmpfs: $shm_scratch ($shm_fs)"
   between_series
+  # File system outermost: the local disk's files stay until the end (inode trap), tmpfs's go
+  # after each cell. Within a file system, the sizes ascending: a broken setup shows early.
   for fs in local shm; do
     if [[ $fs == local ]]; then base=$local_scratch fstype=$local_fs; else base=$shm_scratch fstype=$shm_fs; fi
-    if ((WARMUP > 0)); then  # untimed, discarded
-      warm_layout=${layouts[0]}
-      mkdir -- "$base/warmup"
-      for ((run = 1; run <= WARMUP; run++)); do
-        for program in "${programs[@]}"; do
-          sync
-          [[ $fs == local ]] && local_has_files=1
-          seconds=$(run_one "$program" "$base/warmup/run$run-$program" "${warm_layout%x*}" \
-            "${warm_layout#*x}" "${modes[0]}")
-          log "warm-up $fs ${modes[0]} $warm_layout: $program $(awk -v s="$seconds" 'BEGIN { printf "%.1f", s * 1000 }') ms (discarded)"
-        done
-      done
-      if [[ $fs == shm ]]; then rm -rf -- "$base/warmup"; fi
-      between_series
-    fi
-    for mode in "${modes[@]}"; do
-      for layout in "${layouts[@]}"; do
-        cell_no=$((cell_no + 1))
-        ranks=${layout%x*} threads=${layout#*x}
-        cell_dir=$base/$mode-$layout
-        mkdir -- "$cell_dir"
-        for ((run = 1; run <= RUNS; run++)); do
-          # Rotate the order every run and every cell: with two programs, the first one alternates
-          # within a cell, and the first run of consecutive cells starts with a different one.
-          order=()
-          for ((k = 0; k < ${#programs[@]}; k++)); do
-            order+=("${programs[$(((k + run - 1 + cell_no - 1) % ${#programs[@]}))]}")
-          done
-          summary=()
-          for ((position = 1; position <= ${#order[@]}; position++)); do
-            program=${order[$((position - 1))]}
+    for n in "${floor_files[@]}"; do
+      runs=${floor_runs[$n]}
+      if ((WARMUP > 0)); then  # untimed, discarded
+        warm_layout=${layouts[0]}
+        mkdir -- "$base/warmup-$n"
+        for ((run = 1; run <= WARMUP; run++)); do
+          for program in "${programs[@]}"; do
             sync
             [[ $fs == local ]] && local_has_files=1
-            seconds=$(run_one "$program" "$cell_dir/run$run-$program" "$ranks" "$threads" "$mode")
-            printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$fs" "$fstype" "$mode" "$layout" "$run" \
-              "$position" "$program" "$seconds" >>"$raw"
-            summary+=("$program $(awk -v s="$seconds" 'BEGIN { printf "%.1f", s * 1000 }')")
+            seconds=$(run_one "$program" "$base/warmup-$n/run$run-$program" "$n" "${warm_layout%x*}" \
+              "${warm_layout#*x}" "${modes[0]}")
+            log "warm-up $fs $n files ${modes[0]} $warm_layout: $program $(ms_of "$seconds") ms (discarded)"
           done
-          log "[$cell_no/$cells_total] $fs $mode ${ranks}r x ${threads}t run $run/$RUNS: $(printf '%s ms  ' "${summary[@]}")"
         done
-        if [[ $fs == shm ]]; then rm -rf -- "$cell_dir"; fi
+        if [[ $fs == shm ]]; then rm -rf -- "$base/warmup-$n"; fi
         between_series
+      fi
+      for mode in "${modes[@]}"; do
+        for layout in "${layouts[@]}"; do
+          cell_no=$((cell_no + 1))
+          ranks=${layout%x*} threads=${layout#*x}
+          cell_dir=$base/$n-$mode-$layout
+          mkdir -- "$cell_dir"
+          for ((run = 1; run <= runs; run++)); do
+            # Rotate the order every run and every cell: with two programs, the first one
+            # alternates within a cell, and the first run of consecutive cells starts with a
+            # different one.
+            order=()
+            for ((k = 0; k < ${#programs[@]}; k++)); do
+              order+=("${programs[$(((k + run - 1 + cell_no - 1) % ${#programs[@]}))]}")
+            done
+            summary=()
+            for ((position = 1; position <= ${#order[@]}; position++)); do
+              program=${order[$((position - 1))]}
+              sync
+              [[ $fs == local ]] && local_has_files=1
+              seconds=$(run_one "$program" "$cell_dir/run$run-$program" "$n" "$ranks" "$threads" "$mode")
+              printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$fs" "$fstype" "$n" "$mode" "$layout" \
+                "$run" "$position" "$program" "$seconds" >>"$raw"
+              summary+=("$program $(ms_of "$seconds")")
+            done
+            log "[$cell_no/$cells_total] $fs $n files $mode ${ranks}r x ${threads}t run $run/$runs: $(printf '%s ms  ' "${summary[@]}")"
+          done
+          if [[ $fs == shm ]]; then rm -rf -- "$cell_dir"; fi
+          between_series
+        done
       done
     done
   done
@@ -1218,7 +1489,7 @@ run_variant() {
     "partition=$partition" "chunk=$chunk" "slow_ranks=$slow_ranks" "slow_delay_us=$delay" "mode=$mode" "$@"
 }
 
-ms_of() { awk -v s="$1" 'BEGIN { printf "%.1f", s * 1000 }'; }
+ms_of() { awk -v s="$1" 'BEGIN { printf (s < 0.01 ? "%.3f" : "%.1f"), s * 1000 }'; }
 
 # dyn_warmup FS: WARMUP untimed runs of every variant, on the first overhead layout.
 dyn_warmup() {
@@ -1397,9 +1668,41 @@ startup_section() {
   rm -rf -- "$base"
 }
 
+# ---------------------------------------------------------------------------------------------
+# Section "alloc": heap allocations per file, from the counting allocator's lines.
+alloc_section() {
+  local engine layout ranks threads n dir counts line
+  note "Section alloc: \`$MPIRUN ${MPIRUN_FLAGS} -x LD_PRELOAD=$(basename "$alloc_lib") -x MPIWRITE_ALLOC_COUNT_FILE=... -np R mpiwrite -t T --engine E --write-mode $ALLOC_MODE --partition block -r 1 --warmup 0 --format json\`, one run per engine (${alloc_engines[*]}), layout (${alloc_layouts[*]}) and size (${alloc_files[*]} files), each into a fresh directory on tmpfs, removed after the run."
+  log "alloc: engines ${alloc_engines[*]}, layouts ${alloc_layouts[*]}, ${alloc_files[*]} files, --write-mode $ALLOC_MODE, counting allocator $alloc_lib"
+  counts=$work/alloc-counts.txt
+  for engine in "${alloc_engines[@]}"; do
+    for layout in "${alloc_layouts[@]}"; do
+      ranks=${layout%x*} threads=${layout#*x}
+      for n in "${alloc_files[@]}"; do
+        dir=$shm_scratch/alloc-$engine-$layout-$n
+        rm -f -- "$counts"
+        # -x: only the ranks get the library (mpirun's own allocations are not counted), and
+        # the file name; each rank appends its line when it exits.
+        "$MPIRUN" "${mpirun_flags[@]}" -x "LD_PRELOAD=$alloc_lib" -x "MPIWRITE_ALLOC_COUNT_FILE=$counts" \
+          -np "$ranks" "$mpiwrite_bin" --files "$n" --lines "$LINES" --text "$TEXT" --dir "$dir" \
+          --threads "$threads" --engine "$engine" --write-mode "$ALLOC_MODE" --partition block \
+          --repetitions 1 --warmup 0 --format json >"$work/last.json" 2>"$work/last.err" ||
+          { cat "$work/last.err" >&2; die "mpiwrite --engine $engine under the counting allocator failed in $dir"; }
+        [[ $engine == null ]] || helper check "$dir" "$n" "$file_size" || die "wrong files in $dir"
+        [[ -s $counts ]] || die "alloc: the counting allocator wrote nothing to $counts"
+        line=$(helper alloc-record "$work/last.json" "$counts" "$raw_alloc" "$n" "$ranks" "$threads" \
+          "$engine" "$ALLOC_MODE" shm "$shm_fs") || { cat "$counts" >&2; die "alloc: unexpected counts or report ($engine, $layout, $n files)"; }
+        log "alloc $engine ${ranks}r x ${threads}t, $n files: $line"
+        rm -rf -- "$dir"
+      done
+    done
+  done
+}
+
 ran_sections=()
 if want overhead; then overhead_section; ran_sections+=(overhead); fi
 if want startup; then startup_section; ran_sections+=(startup); fi
+if want alloc; then alloc_section; ran_sections+=(alloc); fi
 if want floor; then floor_section; ran_sections+=(floor); fi
 if want dynamic; then dynamic_section; ran_sections+=(dynamic); fi
 if want scale; then scale_section; ran_sections+=(scale); fi
@@ -1407,6 +1710,11 @@ if want scale; then scale_section; ran_sections+=(scale); fi
 # ---------------------------------------------------------------------------------------------
 # Report.
 finished_utc=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+floor_files_ran='' floor_runs_ran=''  # the floor's sizes and their runs, if it ran
+if want floor; then
+  floor_files_ran=${floor_files[*]}
+  for n in "${floor_files[@]}"; do floor_runs_ran+="${floor_runs[$n]} "; done
+fi
 compiler=$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$BUILD_DIR/CMakeCache.txt" | head -n 1)
 git_commit='' git_dirty=0
 if git -C "$repo" rev-parse --git-dir >/dev/null 2>&1; then
@@ -1435,8 +1743,12 @@ BENCH_STARTED_UTC=$started_utc BENCH_FINISHED_UTC=$finished_utc \
   BENCH_STARTUP_CMD_MPI_INIT="mpirun -np $STARTUP_NP mpi_init (MPI_Init + MPI_Finalize only)" \
   BENCH_STARTUP_CMD_MPIWRITE="mpirun -np $STARTUP_NP mpiwrite -n 1 -d FRESH" \
   BENCH_STARTUP_CMD_MPIWRITE_NULL="mpirun -np $STARTUP_NP mpiwrite -n 1 -d FRESH --engine null" \
+  BENCH_FLOOR_FILES="$floor_files_ran" BENCH_FLOOR_RUNS="$floor_runs_ran" \
+  BENCH_FLOOR_GOAL_MIN_FILES=$FLOOR_GOAL_MIN_FILES BENCH_ALLOC_FILES="${alloc_files[*]}" \
+  BENCH_ALLOC_LAYOUTS="${alloc_layouts[*]}" BENCH_ALLOC_ENGINES="${alloc_engines[*]}" \
+  BENCH_ALLOC_MODE=$ALLOC_MODE BENCH_ALLOC_GOAL=$ALLOC_GOAL \
   helper meta "$work/meta.json" "$notes"
 mkdir -p -- "$RESULTS_DIR"
-helper summarize "$work/meta.json" "$raw" "$raw_dyn" "$raw_scale" "$raw_ovh" "$raw_startup" "$RESULTS_DIR/bench-$stamp.json" \
-  "$RESULTS_DIR/bench-$stamp.md"
+helper summarize "$work/meta.json" "$raw" "$raw_dyn" "$raw_scale" "$raw_ovh" "$raw_startup" "$raw_alloc" \
+  "$RESULTS_DIR/bench-$stamp.json" "$RESULTS_DIR/bench-$stamp.md"
 log "wrote $RESULTS_DIR/bench-$stamp.json and $RESULTS_DIR/bench-$stamp.md"
