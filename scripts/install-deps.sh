@@ -9,7 +9,7 @@ packages=(
   build-essential cmake
   openmpi-bin libopenmpi-dev
   libboost-mpi-dev libboost-serialization-dev
-  libfmt-dev libcli11-dev nlohmann-json3-dev
+  libfmt-dev libcli11-dev nlohmann-json3-dev liburing-dev pkg-config
   python3
 )
 if [ "${1:-}" = --test ]; then

@@ -9,6 +9,7 @@
 #include <map>
 #include <ostream>
 #include <sstream>
+#include <tuple>
 
 #include "mpiwrite/cli.hpp"
 #include "mpiwrite/comm.hpp"
@@ -20,6 +21,7 @@
 #include "mpiwrite/report.hpp"
 #include "mpiwrite/run_directory.hpp"
 #include "mpiwrite/shared_counter.hpp"
+#include "mpiwrite/uring_support.hpp"
 #include "mpiwrite/verify.hpp"
 #include "mpiwrite/version.hpp"
 #include "mpiwrite/watchdog.hpp"
@@ -68,6 +70,7 @@ class Coordinator {
   int run(int argc, const char* const* argv) {
     install_interrupt_handlers();
     if (int code = configure(argc, argv); code != kContinue) return code;
+    if (int code = check_engine(); code != kContinue) return code;
     if (config_.dry_run) {
       if (root_) write_plan(config_, make_points(config_, world_.size()), out_);
       return kExitOk;
@@ -105,6 +108,18 @@ class Coordinator {
     config_ = cli.config;
     comm::broadcast_config(world_, config_);
     return kContinue;
+  }
+
+  // --engine uring must be usable on every rank (nodes can differ), checked before anything
+  // is created: otherwise one message from rank 0 naming the reason, and exit 2.
+  int check_engine() {
+    if (config_.engine != Engine::Uring || config_.dry_run) return kContinue;
+    const std::vector<std::string> reasons = comm::gather_strings(world_, uring_unavailable_reason());
+    const std::vector<std::string> hosts = comm::gather_host_names(world_);
+    const std::string message = root_ ? describe_uring_unavailable(reasons, hosts) : "";
+    const int code = comm::broadcast_int(world_, message.empty() ? kContinue : kExitUsage);
+    if (root_ && code != kContinue) err_ << "mpiwrite: error: " << message << '\n' << std::flush;
+    return code;
   }
 
   // A step only rank 0 performs, followed by its verdict for everyone.
@@ -196,7 +211,7 @@ class Coordinator {
         r.comm = world_.split(world_.rank() < spec.ranks ? 0 : MPI_UNDEFINED);
         if (r.comm) set_up_ranks(r, spec, failure);
       }
-      if (r.comm) guarded([&] { r.writer = &writer_for(spec.threads); }, failure);
+      if (r.comm) guarded([&] { r.writer = &writer_for(spec); }, failure);
       resources_.push_back(std::move(r));
     }
     if (root_ && !writers_.empty()) {
@@ -221,11 +236,13 @@ class Coordinator {
     r.slice = comm::scatter_slices(r.comm, slices);
   }
 
-  Writer& writer_for(unsigned threads) {
-    auto& writer = writers_[threads];
+  Writer& writer_for(const PointSpec& spec) {
+    auto& writer = writers_[{spec.threads, spec.engine, spec.queue_depth}];
     if (!writer) {
       WriteOptions options = write_options_from(config_);
-      options.threads = threads;
+      options.threads = spec.threads;
+      options.engine = spec.engine;
+      options.queue_depth = spec.queue_depth;
       options.interrupt = &interrupt_signal();
       for (int rank : config_.slow_ranks) {
         if (rank == world_.rank()) options.per_file_delay_us = config_.slow_delay_us;
@@ -389,7 +406,8 @@ class Coordinator {
   std::vector<PointSpec> points_;
   std::vector<Step> steps_;
   std::vector<std::string> scratch_made_;
-  std::map<unsigned, std::unique_ptr<Writer>> writers_;  // by thread count
+  std::map<std::tuple<unsigned, Engine, unsigned>, std::unique_ptr<Writer>>
+      writers_;                            // by thread count, engine and queue depth
   std::vector<PointResources> resources_;                // one per point
   // Declared after resources_, so windows are freed before their communicators; every rank
   // frees them in the same order (MPI_Win_free is collective).

@@ -78,8 +78,13 @@ void add_options(CLI::App& app, RunConfig& c, EnumText& e) {
   app.add_option("--write-mode", e.write_mode,
                  "line: one write() per line (the seed); whole: one write() per file")
       ->capture_default_str()->check(choices({WriteMode::Line, WriteMode::Whole}));
-  app.add_option("--engine", e.engine, "posix: real I/O; null: no I/O (mpiwrite's own overhead)")
-      ->capture_default_str()->check(choices({Engine::Posix, Engine::Null}));
+  app.add_option("--engine", e.engine,
+                 "posix: blocking system calls; uring: io_uring, --queue-depth files in flight "
+                 "per thread; null: no I/O (mpiwrite's own overhead)")
+      ->capture_default_str()->check(choices({Engine::Posix, Engine::Uring, Engine::Null}));
+  app.add_option("-q,--queue-depth", c.queue_depth,
+                 "Files in flight per thread with --engine uring")
+      ->capture_default_str()->check(whole_number(1, kMaxQueueDepth));
   app.add_flag("--fsync", c.fsync, "fsync() each file before close, inside the timed phase");
   app.add_option("-r,--repetitions", c.repetitions, "Timed repetitions")
       ->capture_default_str()->check(whole_number(1, kMaxRepetitions));
@@ -135,7 +140,7 @@ CliOutcome parse_command_line(int argc, const char* const* argv) {
     c.partition =
         from_name(text.partition, {Partition::Block, Partition::Cyclic, Partition::Dynamic});
     c.write_mode = from_name(text.write_mode, {WriteMode::Line, WriteMode::Whole});
-    c.engine = from_name(text.engine, {Engine::Posix, Engine::Null});
+    c.engine = from_name(text.engine, {Engine::Posix, Engine::Uring, Engine::Null});
     c.format = from_name(text.format, {Format::Table, Format::Markdown, Format::Csv, Format::Json});
     validate(outcome.config);
     outcome.run = true;

@@ -16,7 +16,7 @@ namespace mpiwrite {
 template <class Archive>
 void serialize(Archive& ar, RunConfig& c, unsigned /*version*/) {
   ar & c.files & c.lines & c.text & c.dir & c.pattern & c.threads & c.partition & c.write_mode &
-      c.engine & c.fsync & c.repetitions & c.warmup & c.overwrite & c.cleanup & c.format &
+      c.engine & c.queue_depth & c.fsync & c.repetitions & c.warmup & c.overwrite & c.cleanup & c.format &
       c.output & c.per_rank & c.dry_run & c.sweep_threads & c.compare & c.max_concurrency &
       c.seed & c.chunk & c.slow_ranks & c.slow_delay_us & c.verify & c.timeout_s;
 }
@@ -163,6 +163,12 @@ std::vector<std::string> gather_host_names(const mpi::communicator& world) {
   std::vector<std::string> names;
   mpi::gather(world, mpi::environment::processor_name(), names, kRoot);
   return names;
+}
+
+std::vector<std::string> gather_strings(const mpi::communicator& world, const std::string& mine) {
+  std::vector<std::string> all;
+  mpi::gather(world, mine, all, kRoot);
+  return all;
 }
 
 std::vector<int> gather_ints(const mpi::communicator& world, int mine) {

@@ -38,7 +38,9 @@ std::vector<ComparisonRow> compare_rows(const std::vector<PointReport>& points) 
     ComparisonRow& row = rows[p.spec.concurrency()];
     row.concurrency = p.spec.concurrency();
     const ModeCell cell = cell_of(p);
-    if (p.spec.ranks == 1 && p.spec.threads == 1) {
+    if (p.spec.mode == PointMode::Async) {
+      row.async = cell;
+    } else if (p.spec.ranks == 1 && p.spec.threads == 1) {
       row.processes = row.threads = cell;
     } else if (p.spec.mode == PointMode::Processes) {
       row.processes = cell;
@@ -52,7 +54,8 @@ std::vector<ComparisonRow> compare_rows(const std::vector<PointReport>& points) 
   for (auto& [concurrency, row] : rows) {
     double best = 0;
     const std::pair<const char*, const std::optional<ModeCell>*> modes[] = {
-        {"processes", &row.processes}, {"threads", &row.threads}, {"hybrid", &row.hybrid}};
+        {"processes", &row.processes}, {"threads", &row.threads}, {"hybrid", &row.hybrid},
+        {"async", &row.async}};
     for (const auto& [name, slot] : modes) {
       if (*slot && (row.winner.empty() || (*slot)->mean_s < best)) {
         row.winner = name;

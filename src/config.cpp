@@ -53,6 +53,14 @@ void validate(const RunConfig& c) {
   require(c.chunk >= 1 && c.chunk <= kMaxFiles, "--chunk must be at least 1");
   require(!(c.verify && c.engine == Engine::Null),
           "--verify and --engine null cannot be combined: the null engine writes nothing");
+  require(c.queue_depth >= 1 && c.queue_depth <= kMaxQueueDepth,
+          fmt::format("--queue-depth must be between 1 and {}", kMaxQueueDepth));
+  require(c.queue_depth == 1 || c.engine == Engine::Uring,
+          "--queue-depth needs --engine uring: the posix engine keeps one file in flight per "
+          "thread (use --threads)");
+  require(!(c.compare && c.queue_depth != 1),
+          "--compare chooses the queue depths itself (1, 2, 4, ... up to the concurrency); "
+          "drop --queue-depth");
   require(c.timeout_s <= kMaxTimeoutS, fmt::format("--timeout must be at most {}", kMaxTimeoutS));
   require(c.slow_delay_us <= kMaxSlowDelayUs,
           fmt::format("--slow-delay-us must be at most {}", kMaxSlowDelayUs));
@@ -95,6 +103,13 @@ std::string_view to_string(Format value) {
   return "?";
 }
 
-std::string_view to_string(Engine value) { return value == Engine::Posix ? "posix" : "null"; }
+std::string_view to_string(Engine value) {
+  switch (value) {
+    case Engine::Posix: return "posix";
+    case Engine::Uring: return "uring";
+    case Engine::Null: return "null";
+  }
+  return "?";
+}
 
 }  // namespace mpiwrite

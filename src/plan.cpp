@@ -55,8 +55,11 @@ void write_plan(const RunConfig& config, const std::vector<PointSpec>& points,
                                 : "the last timed repetition writes into the directory, every "
                                   "earlier one into a fresh scratch subdirectory");
   for (const PointSpec& point : points) {
-    fmt::print(out, "point {} ({}): {} rank(s) x {} thread(s)\n", point.label(),
-               to_string(point.mode), point.ranks, point.threads);
+    fmt::print(out, "point {} ({}): {} rank(s) x {} thread(s){}\n", point.label(),
+               to_string(point.mode), point.ranks, point.threads,
+               point.engine == Engine::Uring
+                   ? fmt::format(", io_uring with {} file(s) in flight per thread", point.queue_depth)
+                   : "");
     write_point(config, point, namer, out);
   }
 }

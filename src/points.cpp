@@ -24,11 +24,15 @@ std::string_view to_string(PointMode mode) {
     case PointMode::Processes: return "processes";
     case PointMode::Threads: return "threads";
     case PointMode::Hybrid: return "hybrid";
+    case PointMode::Async: return "async";
   }
   return "?";
 }
 
-std::string PointSpec::label() const { return fmt::format("{}x{}", ranks, threads); }
+std::string PointSpec::label() const {
+  if (engine == Engine::Uring) return fmt::format("{}x{}q{}", ranks, threads, queue_depth);
+  return fmt::format("{}x{}", ranks, threads);
+}
 
 RunKind run_kind(const RunConfig& c) {
   if (c.compare) return RunKind::Compare;
@@ -40,14 +44,23 @@ namespace {
 std::vector<PointSpec> compare_points(const RunConfig& c, int world) {
   const std::uint64_t limit =
       c.max_concurrency ? c.max_concurrency : static_cast<std::uint64_t>(world) * c.threads;
-  std::vector<PointSpec> points{{1, 1, PointMode::Processes}};
+  // With --engine uring the uring points are the extra column; processes, threads and hybrids
+  // keep the posix engine, so the baseline is the same as without it.
+  const bool async = c.engine == Engine::Uring;
+  const Engine engine = async ? Engine::Posix : c.engine;
+  std::vector<PointSpec> points{{1, 1, PointMode::Processes, engine}};
+  if (async) points.push_back({1, 1, PointMode::Async, Engine::Uring, 1});
   for (std::uint64_t conc = 2; conc <= limit; conc *= 2) {
     if (conc <= static_cast<std::uint64_t>(world)) {
-      points.push_back({static_cast<int>(conc), 1, PointMode::Processes});
+      points.push_back({static_cast<int>(conc), 1, PointMode::Processes, engine});
     }
-    points.push_back({1, static_cast<unsigned>(conc), PointMode::Threads});
+    points.push_back({1, static_cast<unsigned>(conc), PointMode::Threads, engine});
     for (std::uint64_t p = 2; p < conc && p <= static_cast<std::uint64_t>(world); p *= 2) {
-      points.push_back({static_cast<int>(p), static_cast<unsigned>(conc / p), PointMode::Hybrid});
+      points.push_back(
+          {static_cast<int>(p), static_cast<unsigned>(conc / p), PointMode::Hybrid, engine});
+    }
+    if (async && conc <= kMaxQueueDepth) {
+      points.push_back({1, 1, PointMode::Async, Engine::Uring, static_cast<unsigned>(conc)});
     }
   }
   return points;
@@ -57,13 +70,15 @@ std::vector<PointSpec> compare_points(const RunConfig& c, int world) {
 
 std::vector<PointSpec> make_points(const RunConfig& c, int world) {
   switch (run_kind(c)) {
-    case RunKind::Run: return {{world, c.threads, PointMode::Run}};
+    case RunKind::Run: return {{world, c.threads, PointMode::Run, c.engine, c.queue_depth}};
     case RunKind::Sweep: {
       std::vector<unsigned> counts = c.sweep_threads;
       std::sort(counts.begin(), counts.end());
       counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
       std::vector<PointSpec> points;
-      for (unsigned t : counts) points.push_back({world, t, PointMode::Sweep});
+      for (unsigned t : counts) {
+        points.push_back({world, t, PointMode::Sweep, c.engine, c.queue_depth});
+      }
       return points;
     }
     case RunKind::Compare: return compare_points(c, world);

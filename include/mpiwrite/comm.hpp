@@ -50,6 +50,8 @@ std::uint64_t sum_to_root(const mpi::communicator& world, std::uint64_t value);
 double max_to_root(const mpi::communicator& world, double value);
 
 std::vector<std::string> gather_host_names(const mpi::communicator& world);
+std::vector<std::string> gather_strings(const mpi::communicator& world,
+                                        const std::string& mine);  // rank 0 only
 std::vector<int> gather_ints(const mpi::communicator& world, int mine);  // rank 0 only
 std::string mpi_library_version();
 

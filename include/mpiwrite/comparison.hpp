@@ -34,7 +34,8 @@ struct ModeCell {
 struct ComparisonRow {
   std::uint64_t concurrency = 1;
   std::optional<ModeCell> processes, threads, hybrid;  // hybrid: the fastest p x t
-  std::string winner;                                  // "processes", "threads" or "hybrid"
+  std::optional<ModeCell> async;                       // 1x1 with queue depth c (uring)
+  std::string winner;  // "processes", "threads", "hybrid" or "async"
 };
 
 // One row per concurrency, in increasing order. The 1x1 point fills both processes and threads

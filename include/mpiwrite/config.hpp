@@ -14,7 +14,9 @@ namespace mpiwrite {
 enum class Partition { Block, Cyclic, Dynamic };
 enum class WriteMode { Line, Whole };  // Line: one write() per line (the seed); Whole: one write()
 enum class Format { Table, Markdown, Csv, Json };
-enum class Engine { Posix, Null };  // Null: no I/O at all, to measure mpiwrite's own overhead
+// Posix: blocking system calls, one file in flight per thread. Uring: io_uring, --queue-depth
+// files in flight per thread (docs/uring.md). Null: no I/O at all, mpiwrite's own overhead.
+enum class Engine { Posix, Uring, Null };
 
 // Documented limits (docs/errors.md). They keep sizes and products far from overflow.
 inline constexpr std::uint64_t kMaxFiles = 1'000'000'000'000;  // 10^12
@@ -25,6 +27,7 @@ inline constexpr std::size_t kMaxNameBytes = 255;  // NAME_MAX on Linux file sys
 inline constexpr unsigned kMaxRepetitions = 1'000'000;
 inline constexpr std::uint64_t kMaxSlowDelayUs = 100'000'000;  // 100 s per file
 inline constexpr unsigned kMaxTimeoutS = 7 * 24 * 3600;          // a week
+inline constexpr unsigned kMaxQueueDepth = 4096;  // files in flight per thread with io_uring
 
 struct RunConfig {
   std::uint64_t files = 100;
@@ -36,6 +39,7 @@ struct RunConfig {
   Partition partition = Partition::Block;
   WriteMode write_mode = WriteMode::Line;
   Engine engine = Engine::Posix;
+  unsigned queue_depth = 1;  // --queue-depth: files in flight per thread (--engine uring only)
   bool fsync = false;
   unsigned repetitions = 1;
   unsigned warmup = 0;

@@ -26,6 +26,7 @@ struct WriteOptions {
   bool fsync = false;
   bool overwrite = false;  // O_TRUNC an existing file instead of O_EXCL creation
   Engine engine = Engine::Posix;
+  unsigned queue_depth = 1;  // files in flight per thread (uring engine)
   unsigned threads = 1;
   std::uint64_t per_file_delay_us = 0;  // --slow-rank: sleep before each close, inside the timing
   const std::atomic<int>* interrupt = nullptr;  // non-zero: stop before the next file

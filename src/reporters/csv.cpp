@@ -12,15 +12,17 @@ namespace mpiwrite {
 
 const char* const kCsvHeader =
     "row,mode,ranks,threads,repetition,rank,files,bytes,elapsed_s,fastest_s,mean_s,imbalance,"
-    "files_per_s,mib_per_s,p50_us,p90_us,p99_us,max_us,speedup,efficiency";
+    "files_per_s,mib_per_s,p50_us,p90_us,p99_us,max_us,speedup,efficiency,engine,queue_depth";
 
 namespace {
 
-constexpr std::size_t kColumns = 20;
+constexpr std::size_t kColumns = 22;
 
-// Prints the cells, empty cells after them up to the header's width.
-void print_row(std::ostream& out, std::vector<std::string> cells) {
-  cells.resize(kColumns);
+// Prints the cells, empty cells after them, and the point's engine and queue depth last.
+void print_row(std::ostream& out, std::vector<std::string> cells, const PointSpec& spec) {
+  cells.resize(kColumns - 2);
+  cells.emplace_back(to_string(spec.engine));
+  cells.push_back(fmt::format("{}", spec.queue_depth));
   fmt::print(out, "{}\n", fmt::join(cells, ","));
 }
 
@@ -37,11 +39,13 @@ void write_point(const PointReport& p, bool per_rank, std::ostream& out) {
                     cell(rep.bytes), cell(rep.slowest_s), cell(rep.fastest_s), cell(rep.mean_s),
                     cell(rep.imbalance), cell(rep.files_per_s), cell(rep.mib_per_s),
                     cell(rep.latency.p50_us), cell(rep.latency.p90_us), cell(rep.latency.p99_us),
-                    cell(rep.latency.max_us)});
+                    cell(rep.latency.max_us)},
+              p.spec);
     if (!per_rank) continue;
     for (const RankFigures& rank : rep.ranks) {
       print_row(out, {"rank", mode, ranks, threads, cell(rep.index), cell(rank.rank),
-                      cell(rank.files), cell(rank.bytes), cell(rank.elapsed_s)});
+                      cell(rank.files), cell(rank.bytes), cell(rank.elapsed_s)},
+                p.spec);
     }
   }
   // elapsed_s is the statistic of the makespan over the timed repetitions; files_per_s is the
@@ -56,13 +60,13 @@ void write_point(const PointReport& p, bool per_rank, std::ostream& out) {
     std::vector<std::string> cells{name, mode, ranks, threads, "", "", files, bytes, cell(seconds),
                                    "", "", "", cell(seconds > 0 ? files_n / seconds : 0.0)};
     if (std::string_view(name) == "mean") {
-      cells.resize(kColumns);
+      cells.resize(kColumns - 2);
       cells[18] = cell(p.speedup);
       cells[19] = cell(p.efficiency);
     }
-    print_row(out, std::move(cells));
+    print_row(out, std::move(cells), p.spec);
   }
-  print_row(out, {"stddev", mode, ranks, threads, "", "", files, bytes, cell(m.stddev)});
+  print_row(out, {"stddev", mode, ranks, threads, "", "", files, bytes, cell(m.stddev)}, p.spec);
 }
 
 }  // namespace

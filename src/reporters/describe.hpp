@@ -26,7 +26,8 @@ inline std::string layout(const RunReport& r) {
       return fmt::format("sweep of threads per rank over {}, {} launched on {}",
                          plural(r.points.size(), "point"), ranks, hosts);
     case RunKind::Compare:
-      return fmt::format("processes vs threads vs hybrid over {}, {} launched on {}",
+      return fmt::format("processes vs threads vs hybrid{} over {}, {} launched on {}",
+                         r.config.engine == Engine::Uring ? " vs async (io_uring)" : "",
                          plural(r.points.size(), "point"), ranks, hosts);
   }
   return {};
@@ -45,9 +46,14 @@ inline std::string workload(const RunConfig& c) {
   std::string slow;
   for (int rank : c.slow_ranks) slow += fmt::format("{}{}", slow.empty() ? "" : ",", rank);
   if (!slow.empty()) slow = fmt::format(", rank(s) {} slowed by {} us per file", slow, c.slow_delay_us);
-  return fmt::format("{} of {} B ({}{}), {}, {} engine{}", plural(c.files, "file"),
+  // In a comparison the uring engine is the async column only; the others run posix.
+  const std::string engine =
+      c.engine != Engine::Uring ? fmt::format("{} engine", to_string(c.engine))
+      : c.compare              ? std::string("posix engine, and uring for the async column")
+                               : fmt::format("uring engine (queue depth {} per thread)", c.queue_depth);
+  return fmt::format("{} of {} B ({}{}), {}, {}{}", plural(c.files, "file"),
                      c.file_size_bytes(), writes, c.fsync ? ", fsync before close" : "",
-                     partition, to_string(c.engine), slow);
+                     partition, engine, slow);
 }
 
 inline std::string repetitions(const RunReport& r) {
@@ -81,7 +87,8 @@ inline std::vector<std::string> notes(const RunReport& r) {
 }
 
 inline constexpr const char* kTiming =
-    "per rank, steady_clock, from an MPI barrier to the rank's last close(); "
+    "per rank, steady_clock, from an MPI barrier to the rank's last close (uring: its "
+    "completion); "
     "makespan = slowest rank; rates = total / makespan";
 
 }  // namespace mpiwrite::describe

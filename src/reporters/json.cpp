@@ -22,6 +22,7 @@ Json config_json(const RunConfig& c) {
           {"partition", to_string(c.partition)},
           {"write_mode", to_string(c.write_mode)},
           {"engine", to_string(c.engine)},
+          {"queue_depth", c.queue_depth},
           {"fsync", c.fsync},
           {"repetitions", c.repetitions},
           {"warmup", c.warmup},
@@ -114,6 +115,8 @@ Json point_json(const PointReport& p, const std::vector<HostRanks>& hosts) {
           {"mode", to_string(p.spec.mode)},
           {"ranks", p.spec.ranks},
           {"threads", p.spec.threads},
+          {"engine", to_string(p.spec.engine)},
+          {"queue_depth", p.spec.queue_depth},
           {"concurrency", p.spec.concurrency()},
           {"repetitions", repetitions},
           {"summary",
@@ -137,6 +140,7 @@ Json comparison_json(const std::vector<ComparisonRow>& rows) {
                       {"processes", cell_json(row.processes)},
                       {"threads", cell_json(row.threads)},
                       {"hybrid", cell_json(row.hybrid)},
+                      {"async", cell_json(row.async)},
                       {"winner", row.winner}});
   }
   return result;

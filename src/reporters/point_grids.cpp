@@ -58,17 +58,25 @@ Grid points_grid(const RunReport& r) {
 }
 
 Grid comparison_grid(const RunReport& r) {
+  // The async column only when the comparison has uring points (--engine uring).
+  bool async = false;
+  for (const ComparisonRow& row : r.comparison) async = async || row.async.has_value();
+  std::vector<std::pair<const char*, std::optional<ModeCell> ComparisonRow::*>> modes{
+      {"processes", &ComparisonRow::processes},
+      {"threads", &ComparisonRow::threads},
+      {"hybrid", &ComparisonRow::hybrid}};
+  if (async) modes.push_back({"async", &ComparisonRow::async});
   Grid g{{"concurrency"}, {}};
-  for (const char* mode : {"processes", "threads", "hybrid"}) {
+  for (const auto& [mode, slot] : modes) {
     g.header.insert(g.header.end(), {mode, "mean [s]", "speedup", "efficiency"});
   }
   g.header.push_back("winner");
   for (const ComparisonRow& row : r.comparison) {
     std::vector<std::string> cells{fmt::format("{}", row.concurrency)};
-    for (const auto* slot : {&row.processes, &row.threads, &row.hybrid}) {
-      if (*slot) {
-        const ModeCell& c = **slot;
-        cells.insert(cells.end(), {c.label, seconds(c.mean_s), ratio(c.speedup), ratio(c.efficiency)});
+    for (const auto& [mode, slot] : modes) {
+      if (const std::optional<ModeCell>& cell = row.*slot) {
+        cells.insert(cells.end(),
+                     {cell->label, seconds(cell->mean_s), ratio(cell->speedup), ratio(cell->efficiency)});
       } else {
         cells.insert(cells.end(), {"-", "-", "-", "-"});
       }

@@ -128,6 +128,7 @@ WriteOptions write_options_from(const RunConfig& c) {
   o.fsync = c.fsync;
   o.overwrite = c.overwrite;
   o.engine = c.engine;
+  o.queue_depth = c.queue_depth;
   o.threads = c.threads;
   return o;
 }

@@ -1,5 +1,6 @@
 // The rank's writer: a pool of worker threads, each with a private descriptor table, that take
-// their files from a WorkSource.
+// their files from a WorkSource. With the uring engine each worker also owns an io_uring, made
+// in that worker (its descriptor lives in the worker's table, and the ring is single-issuer).
 #include <sched.h>
 
 #include <atomic>
@@ -8,6 +9,7 @@
 #include "mpiwrite/posix_file.hpp"
 #include "mpiwrite/thread_pool.hpp"
 #include "mpiwrite/writer.hpp"
+#include "uring_loop.hpp"
 
 namespace mpiwrite {
 
@@ -20,7 +22,14 @@ class PoolWriter final : public Writer {
         pool_(options.threads, [this](unsigned) {
           if (::unshare(CLONE_FILES) == 0) private_tables_.fetch_add(1);
         }) {
-    pool_.run_on_all([](unsigned) {});  // every worker has run its start hook
+    pool_.run_on_all([&](unsigned t) {  // also: every worker has run its start hook
+      if (options.engine == Engine::Uring) workers_[t].uring = std::make_unique<UringFileLoop>(options);
+    });
+  }
+
+  // A ring is torn down by the worker that made it.
+  ~PoolWriter() override {
+    pool_.run_on_all([&](unsigned t) { workers_[t].uring.reset(); });
   }
 
   void open_target(const std::string& dir) override {
@@ -34,7 +43,12 @@ class PoolWriter final : public Writer {
         [&](unsigned t) {
           Worker& w = workers_[t];
           w.result = SliceResult{};
-          loop_.run({w.dir_fd.get(), dir_path_}, source, t, w.result, stop);
+          const WriteTarget target{w.dir_fd.get(), dir_path_};
+          if (w.uring) {
+            w.uring->run(target, source, t, w.result, stop);
+          } else {
+            loop_.run(target, source, t, w.result, stop);
+          }
         },
         progress);
     SliceResult total;
@@ -53,6 +67,7 @@ class PoolWriter final : public Writer {
   struct Worker {
     UniqueFd dir_fd;     // valid in this worker's descriptor table only
     SliceResult result;  // reused: no allocation per repetition
+    std::unique_ptr<UringFileLoop> uring;  // the uring engine's loop and ring
   };
 
   FileLoop loop_;

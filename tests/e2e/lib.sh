@@ -1,5 +1,7 @@
 # Shared helpers for the end-to-end tests: the real mpiwrite binary under real mpiexec.
-# Environment (set by CTest): MPIWRITE = the binary, MPIEXEC = mpiexec with its flags.
+# Environment (set by CTest): MPIWRITE = the binary, MPIEXEC = mpiexec with its flags, and
+# optionally MPIWRITE_ARGS = options added to every run (e.g. "--engine uring -q 8", to run a
+# script's checks against another engine).
 set -euo pipefail
 
 : "${MPIWRITE:?set MPIWRITE to the mpiwrite binary}"
@@ -17,7 +19,8 @@ note() { echo "-- $*"; }
 run_mpiwrite() {
   set +e
   # shellcheck disable=SC2086  # MPIEXEC holds the launcher and its flags
-  timeout --kill-after=10 90 $MPIEXEC -n "$RANKS" "$MPIWRITE" "$@" >"$WORK/out" 2>"$WORK/err"
+  timeout --kill-after=10 90 $MPIEXEC -n "$RANKS" "$MPIWRITE" "$@" ${MPIWRITE_ARGS:-} \
+    >"$WORK/out" 2>"$WORK/err"
   STATUS=$?
   set -e
   [ "$STATUS" -ne 124 ] && [ "$STATUS" -ne 137 ] || fail "mpiwrite hung: $*"

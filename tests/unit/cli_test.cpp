@@ -104,7 +104,20 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{{"--compare", "--sweep-threads", "1,2"}, "cannot be combined"},
         BadInput{{"--compare", "--overwrite"}, "--overwrite applies to a plain run"},
         BadInput{{"--chunk", "0"}, "--chunk"},
-        BadInput{{"--slow-rank", "-1"}, "negative"}));
+        BadInput{{"--slow-rank", "-1"}, "negative"},
+        BadInput{{"--engine", "aio"}, "--engine: aio not in {posix,uring,null}"},
+        BadInput{{"--queue-depth", "0"}, "--queue-depth: 0 is not between 1 and 4096"},
+        BadInput{{"-q", "4097", "--engine", "uring"}, "--queue-depth"},
+        BadInput{{"--queue-depth", "8"}, "--queue-depth needs --engine uring"},
+        BadInput{{"--queue-depth", "8", "--engine", "null"}, "--queue-depth needs --engine uring"},
+        BadInput{{"--compare", "--engine", "uring", "-q", "4"}, "drop --queue-depth"}));
+
+TEST(Cli, ReadsTheUringEngineAndItsQueueDepth) {
+  const RunConfig c = parse({"--engine", "uring", "--queue-depth", "32"}).config;
+  EXPECT_EQ(c.engine, Engine::Uring);
+  EXPECT_EQ(c.queue_depth, 32u);
+  EXPECT_EQ(parse({"--engine", "URING"}).config.queue_depth, 1u);  // one file in flight
+}
 
 TEST(Cli, ReadsSweepCompareDynamicAndSlowRanks) {
   const CliOutcome sweep = parse({"--sweep-threads", "1,2,4", "--partition", "dynamic", "--chunk",

@@ -50,6 +50,33 @@ TEST(MakePoints, CompareCoversExactlyThePromisedCombinations) {
   }
 }
 
+TEST(MakePoints, CompareWithUringAddsAsyncPointsAndKeepsPosixForTheRest) {
+  RunConfig c;
+  c.compare = true;
+  c.engine = Engine::Uring;
+  c.max_concurrency = 4;
+  const auto points = make_points(c, 2);
+  EXPECT_EQ(points.front(), (PointSpec{1, 1, PointMode::Processes, Engine::Posix}));
+  EXPECT_EQ(labels(points, PointMode::Async), (std::set<std::string>{"1x1q1", "1x1q2", "1x1q4"}));
+  for (const PointSpec& p : points) {
+    EXPECT_EQ(p.engine, p.mode == PointMode::Async ? Engine::Uring : Engine::Posix) << p.label();
+    if (p.mode == PointMode::Async) {
+      EXPECT_EQ(p.concurrency(), p.queue_depth);
+    }
+  }
+}
+
+TEST(MakePoints, APlainUringRunCarriesItsQueueDepth) {
+  RunConfig c;
+  c.engine = Engine::Uring;
+  c.queue_depth = 16;
+  c.threads = 2;
+  const auto points = make_points(c, 3);
+  ASSERT_EQ(points.size(), 1u);
+  EXPECT_EQ(points[0].label(), "3x2q16");
+  EXPECT_EQ(points[0].concurrency(), 96u);
+}
+
 TEST(MakePoints, CompareLimitAndOddRankCounts) {
   RunConfig c;
   c.compare = true;
@@ -159,6 +186,23 @@ TEST(CompareRows, OneRowPerConcurrencyWithTheFastestHybridAndAWinner) {
   EXPECT_DOUBLE_EQ(rows[2].hybrid->speedup, 4.0);
   EXPECT_DOUBLE_EQ(rows[2].hybrid->efficiency, 0.5);
   EXPECT_EQ(rows[2].winner, "hybrid");
+}
+
+TEST(CompareRows, AsyncIsItsOwnColumnAndCanWin) {
+  std::vector<PointReport> points{
+      measured({1, 1, PointMode::Processes}, {8.0}),
+      measured({1, 1, PointMode::Async, Engine::Uring, 1}, {9.0}),
+      measured({1, 2, PointMode::Threads}, {5.0}),
+      measured({1, 1, PointMode::Async, Engine::Uring, 2}, {4.0})};
+  summarize_points(points);
+  const auto rows = compare_rows(points);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].processes->label, "1x1");  // async 1x1q1 does not take the baseline's place
+  EXPECT_EQ(rows[0].async->label, "1x1q1");
+  EXPECT_EQ(rows[0].winner, "processes");
+  EXPECT_EQ(rows[1].async->label, "1x1q2");
+  EXPECT_DOUBLE_EQ(rows[1].async->efficiency, 1.0);
+  EXPECT_EQ(rows[1].winner, "async");
 }
 
 }  // namespace

@@ -2,7 +2,11 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <sys/resource.h>
+
 #include <cerrno>
+#include <csignal>
+#include <fstream>
 #include <filesystem>
 #include <string>
 
@@ -22,8 +26,11 @@ std::string repeated(const std::string& line, int times) {
   return all;
 }
 
-WriteOptions options(unsigned threads, WriteMode mode) {
+WriteOptions options(unsigned threads, WriteMode mode, Engine engine = Engine::Posix,
+                     unsigned queue_depth = 1) {
   WriteOptions o;
+  o.engine = engine;
+  o.queue_depth = queue_depth;
   o.pattern = parse_pattern("write{}.txt");
   o.lines = 100;
   o.text = "Hello, world!";
@@ -41,13 +48,17 @@ SliceResult write_into(const std::string& dir, const WriteOptions& o, const Prog
   return result;
 }
 
-class WritersWrite : public ::testing::TestWithParam<std::tuple<unsigned, WriteMode>> {};
+// Threads, write mode, and the uring engine's queue depth (0: the posix engine).
+class WritersWrite
+    : public ::testing::TestWithParam<std::tuple<unsigned, WriteMode, unsigned>> {};
 
 TEST_P(WritersWrite, ExactlyTheSliceWithExactContent) {
-  const auto [threads, mode] = GetParam();
+  const auto [threads, mode, depth] = GetParam();
   TempDir dir;
   const Progression slice{5, 20, 3};  // 5, 8, ..., 62
-  const SliceResult result = write_into(dir.path(), options(threads, mode), slice);
+  const WriteOptions o = depth == 0 ? options(threads, mode)
+                                    : options(threads, mode, Engine::Uring, depth);
+  const SliceResult result = write_into(dir.path(), o, slice);
   ASSERT_FALSE(result.failure) << result.failure->message();
   EXPECT_EQ(result.files, 20u);
   EXPECT_EQ(result.bytes, 20u * 1400u);
@@ -66,7 +77,60 @@ TEST_P(WritersWrite, ExactlyTheSliceWithExactContent) {
 
 INSTANTIATE_TEST_SUITE_P(ThreadsAndModes, WritersWrite,
                          ::testing::Combine(::testing::Values(1u, 3u, 8u),
-                                            ::testing::Values(WriteMode::Line, WriteMode::Whole)));
+                                            ::testing::Values(WriteMode::Line, WriteMode::Whole),
+                                            ::testing::Values(0u, 1u, 7u, 64u)));
+
+// The uring engine on files longer than one linked chain (256 operations): the file
+// continues in further chains from the offset the kernel confirmed.
+TEST(UringWriter, FilesLongerThanOneChainAreComplete) {
+  TempDir dir;
+  WriteOptions o = options(2, WriteMode::Line, Engine::Uring, 3);
+  o.lines = 700;
+  o.fsync = true;
+  const SliceResult result = write_into(dir.path(), o, Progression{1, 9, 1});
+  ASSERT_FALSE(result.failure) << result.failure->message();
+  EXPECT_EQ(result.files, 9u);
+  for (int i = 1; i <= 9; ++i) {
+    EXPECT_EQ(testing::read_file(dir / ("write" + std::to_string(i) + ".txt")),
+              repeated("Hello, world!\n", 700));
+  }
+}
+
+// As with posix: an existing name is never clobbered, never counted, never removed, and
+// the failure names the path and the open.
+TEST(UringWriter, AnExistingFileStopsTheRunAndIsLeftAlone) {
+  TempDir dir;
+  { std::ofstream(dir / "write4.txt") << "precious"; }
+  const SliceResult result =
+      write_into(dir.path(), options(1, WriteMode::Whole, Engine::Uring, 1), Progression{1, 8, 1});
+  ASSERT_TRUE(result.failure);
+  EXPECT_EQ(result.failure->operation, "open");
+  EXPECT_EQ(result.failure->errno_value, EEXIST);
+  EXPECT_EQ(result.files, 3u);  // queue depth 1: files 1-3 before it, none after
+  EXPECT_EQ(testing::read_file(dir / "write4.txt"), "precious");
+  EXPECT_FALSE(std::filesystem::exists(dir / "write5.txt"));
+}
+
+// A write that fails (here: the file-size limit, EFBIG) leaves no incomplete file behind.
+TEST(UringWriter, AFailedWriteRemovesItsIncompleteFile) {
+  TempDir dir;
+  WriteOptions o = options(1, WriteMode::Line, Engine::Uring, 4);
+  o.lines = 400;  // 5600 B per file, over the 4096 B limit below
+  rlimit old{};
+  ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &old), 0);
+  ::signal(SIGXFSZ, SIG_IGN);  // EFBIG instead of the signal
+  rlimit small = old;
+  small.rlim_cur = 4096;
+  ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
+  const SliceResult result = write_into(dir.path(), o, Progression{1, 6, 1});
+  ::setrlimit(RLIMIT_FSIZE, &old);
+  ::signal(SIGXFSZ, SIG_DFL);
+  ASSERT_TRUE(result.failure);
+  EXPECT_EQ(result.failure->operation, "write");
+  EXPECT_EQ(result.failure->errno_value, EFBIG);
+  EXPECT_EQ(result.files, 0u);
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
+}
 
 TEST(Writers, AnExistingFileIsNeverClobberedAndNeverCounted) {
   for (unsigned threads : {1u, 3u}) {
