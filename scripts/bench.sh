@@ -2,13 +2,15 @@
 # scripts/bench.sh: what does mpiwrite's own bookkeeping cost per file (section "overhead"),
 # and its start-up over a bare mpirun (section "startup")? Does it allocate heap memory per
 # file (section "alloc")? How close is its timed write phase to the least a program can do
-# (section "floor"), what does --partition dynamic cost and gain (section "dynamic"), and do
-# time and memory stay sane with a million files (section "scale")? SECTIONS selects them
-# (default: all six, in that order: the three cheap, tmpfs-only ones first, so a broken build
-# or a regression shows within a minute), e.g. SECTIONS=dynamic scripts/bench.sh. The floor
-# and scale sections are the slow ones (see below): SECTIONS="overhead startup alloc floor
-# dynamic" leaves scale out. With only overhead, startup and/or alloc nothing touches the
-# local disk, and the SETTLE wait (see the inode trap) is skipped.
+# (section "floor"), what does --partition dynamic cost and gain (section "dynamic"), how does
+# --engine uring compare with the posix engine and what makes io_uring fast or slow (section
+# "uring"), and do time and memory stay sane with a million files (section "scale")? SECTIONS
+# selects them (default: all seven, in that order: the three cheap, tmpfs-only ones first, so
+# a broken build or a regression shows within a minute), e.g. SECTIONS=dynamic
+# scripts/bench.sh. The floor, uring and scale sections are the slow ones (see below):
+# SECTIONS="overhead startup alloc floor dynamic uring" leaves scale out. With only overhead,
+# startup and/or alloc nothing touches the local disk, and the SETTLE wait (see the inode
+# trap) is skipped.
 #
 # Section "overhead": mpiwrite --engine null (everything but the I/O: partition, file names,
 # two clock reads per file, latency histogram) for each layout of OVH_LAYOUTS (1x1 2x1 1x2),
@@ -77,6 +79,54 @@
 # min-max, a fresh directory per run, warm-up runs, local files kept until the end. It writes
 # FILES (10,000) files per run and makes RUNS (7) runs per variant and cell.
 #
+# Section "uring": --engine uring (one thread per rank keeps --queue-depth Q files in flight
+# through io_uring, each file one linked chain: openat into a direct descriptor, the writes,
+# close), two parts:
+#   - A, the engine at equal in-flight files. The issue's goal: uring within URING_GOAL (1.2)x
+#     the posix engine at equal in-flight files, on tmpfs; the local disk is reported too, for
+#     information (no goal). For {local disk, tmpfs} x URING_MODES (line whole) x each count c
+#     of URING_DEPTHS (1 2 8 32 files in flight), URING_FILES (10,000) files of LINES lines
+#     per run, URING_RUNS (7) runs per variant, interleaved (the first variant rotates), of:
+#       posix-threads  `mpirun -np 1 mpiwrite -t c`: c threads, one file in flight each;
+#       uring          `mpirun -np 1 mpiwrite --engine uring -q c`: one thread, c in flight;
+#       posix-procs    `mpirun -np 2 mpiwrite` (2 ranks x 1 thread), for c = 2 only: the other
+#                      way to have 2 files in flight, as a second posix reference.
+#     (each `-r 1 --warmup 0 --partition block --format json`; time = makespan, slowest_s).
+#     Reported per cell: medians and min-max, us per file, the ratio of medians uring / posix
+#     threads (the goal's figure; also paired per run), for c = 2 uring / posix processes, and
+#     uring(c) / posix threads at c = 1, i.e. against one plain posix thread: how many files
+#     must be in flight before io_uring beats a single blocking thread. posix-threads at c =
+#     32 runs 32 threads on 2 cores: that is the posix engine at 32 in flight, oversubscribed.
+#   - B, what makes io_uring fast or slow: bench/uring_probe.cpp (mpiwrite_uring_probe), one
+#     thread and one ring, no MPI, creating URING_PROBE_FILES (2,000) files of LINES lines
+#     (its text is always "Hello, world!") on tmpfs only: the baseline `posix` (blocking
+#     system calls, QD 1) and every variant of URING_PROBE_VARIANTS (comma-separated; each
+#     VARIANT [MODIFIER...], see the probe's header: regular | split | direct shapes of the
+#     chain; skip coop defer async regbuf sqpoll spin) at each queue depth of
+#     URING_PROBE_DEPTHS (1 8 32), for each mode of URING_MODES. Per mode one cell: all
+#     (depth, variant) pairs and posix, URING_PROBE_RUNS (5) runs each, interleaved (the
+#     first rotates), every run into a fresh directory that is removed right after it (tmpfs:
+#     no inode trap). Time = the probe's own wall time of its loop (steady_clock, from before
+#     the ring's set-up to after its teardown; the directory is made before). Reported per
+#     (mode, depth, variant): median us/file, min-max, and the ratio of medians variant /
+#     posix (the posix runs of the same cell).
+#   "direct skip defer" (IORING_SETUP_DEFER_TASKRUN) in line mode at QD 1 is very slow (0.7-4.5
+#   ms per file: every punted write's completion waits for the submitting thread): up to ~9 s
+#   per 2,000-file run. It is a finding, so it stays; that is why the probe writes 2,000 files
+#   and makes 5 runs, not the 10,000 and 7 of part A.
+#   Duration (estimated before it starts, from per-file costs measured on a 2-core VM, and
+#   printed; the estimate is on the high side: ~9 min with the defaults): part A ~5 min (258
+#   runs with the warm-ups: ~0.6 s of mpirun, file check and report each, plus 10,000 files
+#   at 5-200 us per file), part B ~1.5-3 min (408 probe runs of 2,000 files with the warm-ups,
+#   most under 0.5 s; the defer run at QD 1 up to 9 s): ~7-9 min in all.
+#   Same method otherwise as the floor: sync before every run, sync and drop caches between
+#   cells, warm-up runs (WARMUP of each variant per file system in part A, on the first mode
+#   and depth; WARMUP rounds of every variant per mode in part B), local files kept until the
+#   end (part A adds ~1.3 million files, ~5 GiB, to the up-front check). Before any timed run,
+#   one tiny run of mpiwrite --engine uring and of every probe variant and depth: a machine
+#   where io_uring is blocked (seccomp, kernel.io_uring_disabled) or a variant is refused
+#   (e.g. SQPOLL) fails within seconds, not after minutes.
+#
 # Section "scale": one run for each size of SCALE_FILES (10,000 and 1,000,000 files), with
 # SCALE_LAYOUT (4 ranks x 2 threads), --write-mode SCALE_MODE (whole), LINES lines of TEXT,
 # --verify and --cleanup, on tmpfs (SHM) if it has room for the largest size (space, inodes
@@ -104,9 +154,10 @@
 # the inode table block is still dirty), every new create in that area is 5-30x slower: the
 # kernel will not reuse a recently freed inode. So nothing is ever deleted on the local disk
 # while the benchmark runs: its files stay until the very end (that needs the sum of files x
-# runs over the floor's sizes and the dynamic section of disk space and inodes, checked up
-# front: ~7.3 million files and ~32 GiB with the defaults, 6.2 million of them from the
-# 100,000-file cells). The final cleanup syncs and leaves a timestamp,
+# runs over the floor's sizes, the dynamic section and part A of the uring section of disk
+# space and inodes, checked up front: ~8.6 million files and ~37 GiB with the defaults, 6.2
+# million of them from the floor's 100,000-file cells, 1.3 million from the uring section).
+# The final cleanup syncs and leaves a timestamp,
 # and a later invocation waits until SETTLE seconds have passed since then before it starts.
 # Do not delete many files on that file system yourself just before a run.
 #
@@ -132,7 +183,7 @@
 #   FLOOR_IDLE_THREADS [0]: if > 0, also times a third program, the floor with that many idle
 #     threads per process (as an MPI library starts helper threads), to show what being a
 #     multi-threaded process costs.
-#   SECTIONS [overhead startup alloc floor dynamic scale]
+#   SECTIONS [overhead startup alloc floor dynamic uring scale]
 #   DYN_CHUNKS [8 64]   DYN_LAYOUTS [2x1]   DYN_MODE [line]
 #   DYN_SLOW_LAYOUTS [2x1 4x1] (RANKSx1, RANKS >= 2; empty: no slow-rank part)
 #   DYN_SLOW_DELAY_US [50]: makes rank 1 ~3.3x slower per file on tmpfs with 2 ranks on a
@@ -144,14 +195,23 @@
 #   STARTUP_RUNS [11]   STARTUP_NP [2]   STARTUP_NULL [1]   STARTUP_MPI_INIT [1]   MPICC [mpicc]
 #   ALLOC_FILES [1000 100000] (two or more sizes)   ALLOC_LAYOUTS [1x1 2x1 1x2]
 #   ALLOC_ENGINES [posix null]   ALLOC_MODE [whole]   ALLOC_GOAL [0.001] allocations per file
+#   URING_FILES [10000]   URING_RUNS [7]   URING_DEPTHS [1 2 8 32] (files in flight; 2 adds
+#     the posix-processes reference)   URING_MODES [line whole] (both parts)   URING_GOAL [1.2]
+#   URING_PROBE_FILES [2000]   URING_PROBE_RUNS [5]   URING_PROBE_DEPTHS [1 8 32]
+#   URING_PROBE_VARIANTS [regular, regular skip coop, split skip coop, direct, direct skip,
+#     direct skip coop, direct skip coop async, direct skip coop regbuf, direct skip defer,
+#     direct skip sqpoll, direct skip coop spin] (comma-separated; empty: no part B)
 # Defaults on a 2-core VM: ~25 s (overhead: mostly mpiwrite's untimed work between its
 # repetitions) + ~15 s (startup) + ~20 s (alloc) + ~15 min of runs (floor: ~3 min at 100
-# files, ~2 min at 10,000, ~10 min at 100,000) + ~1.5 min (dynamic) + ~1 min (scale), plus the
-# build, up to SETTLE s of waiting and a few minutes removing the local files at the end.
-# Quick smoke run: RUNS=3 FILES=2000 ALLOC_FILES="100 2000" scripts/bench.sh
+# files, ~2 min at 10,000, ~10 min at 100,000) + ~1.5 min (dynamic) + ~7-9 min (uring, its
+# estimate is printed when it starts) + ~1 min (scale), plus the build, up to SETTLE s of
+# waiting and a few minutes removing the local files at the end.
+# Quick smoke run: RUNS=3 FILES=2000 ALLOC_FILES="100 2000" URING_FILES=1000 URING_RUNS=2
+#   URING_PROBE_FILES=200 URING_PROBE_RUNS=2 scripts/bench.sh
 #
 # Output: Markdown tables on standard output (overhead: one row per layout; startup: one row
-# per variant; floor: one; dynamic: overhead and slow rank; scale: one row per size;
+# per variant; floor: one; dynamic: overhead and slow rank; uring: the engine at equal
+# in-flight files and the probe's variants, one table per mode; scale: one row per size;
 # progress goes to standard error), and the same data in bench-results/bench-<UTC time>.md
 # and .json (raw run times, per-rank files and times for dynamic, statistics, machine,
 # software and parameters). Needs bash, cmake, a C++ compiler, Open MPI, python3 (stdlib only)
@@ -162,7 +222,8 @@ export LC_ALL=C
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
-usage() { sed -n '/^# Usage:/,/^# Quick smoke/p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+# From "Usage:" to the end of the quick smoke run (the first bare "#" line after it).
+usage() { sed -n '/^# Usage:/,/^#$/{/^#$/!p}' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 log() { printf 'bench: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 
@@ -200,7 +261,7 @@ MPIRUN_FLAGS=${MPIRUN_FLAGS---oversubscribe --bind-to none}
 SETTLE=${SETTLE:-65}
 WARMUP=${WARMUP:-1}
 FLOOR_IDLE_THREADS=${FLOOR_IDLE_THREADS:-0}
-SECTIONS=${SECTIONS:-overhead startup alloc floor dynamic scale}
+SECTIONS=${SECTIONS:-overhead startup alloc floor dynamic uring scale}
 DYN_CHUNKS=${DYN_CHUNKS:-8 64}
 DYN_LAYOUTS=${DYN_LAYOUTS:-2x1}
 DYN_MODE=${DYN_MODE:-line}
@@ -226,6 +287,18 @@ ALLOC_LAYOUTS=${ALLOC_LAYOUTS:-1x1 2x1 1x2}
 ALLOC_ENGINES=${ALLOC_ENGINES:-posix null}
 ALLOC_MODE=${ALLOC_MODE:-whole}
 ALLOC_GOAL=${ALLOC_GOAL:-0.001}
+URING_FILES=${URING_FILES:-10000}
+URING_RUNS=${URING_RUNS:-7}
+URING_DEPTHS=${URING_DEPTHS:-1 2 8 32}
+URING_MODES=${URING_MODES:-line whole}
+URING_GOAL=${URING_GOAL:-1.2}
+URING_PROBE_FILES=${URING_PROBE_FILES:-2000}
+URING_PROBE_RUNS=${URING_PROBE_RUNS:-5}
+URING_PROBE_DEPTHS=${URING_PROBE_DEPTHS:-1 8 32}
+uring_probe_default='regular, regular skip coop, split skip coop, direct, direct skip, direct skip coop,'
+uring_probe_default+=' direct skip coop async, direct skip coop regbuf, direct skip defer,'
+uring_probe_default+=' direct skip sqpoll, direct skip coop spin'
+URING_PROBE_VARIANTS=${URING_PROBE_VARIANTS-$uring_probe_default}  # set and empty: no part B
 
 is_count() { [[ $1 =~ ^[1-9][0-9]*$ ]]; }
 for name in RUNS FILES LINES; do
@@ -248,8 +321,8 @@ done
 read -r -a sections <<<"$SECTIONS"
 ((${#sections[@]} > 0)) || die "SECTIONS must not be empty"
 for section in "${sections[@]}"; do
-  [[ $section =~ ^(overhead|startup|alloc|floor|dynamic|scale)$ ]] ||
-    die "SECTIONS: '$section' is not overhead, startup, alloc, floor, dynamic or scale"
+  [[ $section =~ ^(overhead|startup|alloc|floor|dynamic|uring|scale)$ ]] ||
+    die "SECTIONS: '$section' is not overhead, startup, alloc, floor, dynamic, uring or scale"
 done
 want() { [[ " ${sections[*]} " == *" $1 "* ]]; }
 # The floor's sizes, ascending, and floor_runs[N]: the runs per program and cell at N files.
@@ -320,6 +393,48 @@ if want dynamic; then
   done
   [[ $DYN_MODE == line || $DYN_MODE == whole ]] || die "DYN_MODE: '$DYN_MODE' is not line or whole"
   is_count "$DYN_SLOW_DELAY_US" || die "DYN_SLOW_DELAY_US must be a whole number >= 1"
+fi
+# The uring section: depths ascending and distinct; the probe's variants, one "VARIANT
+# [MODIFIER...]" per comma-separated entry, blanks squeezed (they name the variant in the
+# tables and the JSON file).
+read -r -a uring_depths <<<"$URING_DEPTHS"
+read -r -a uring_modes <<<"$URING_MODES"
+read -r -a uring_probe_depths <<<"$URING_PROBE_DEPTHS"
+uring_probe_variants=()
+if [[ -n ${URING_PROBE_VARIANTS//[[:space:],]/} ]]; then
+  IFS=, read -r -a entries <<<"$URING_PROBE_VARIANTS"
+  for entry in "${entries[@]}"; do
+    read -r -a words <<<"$entry"
+    ((${#words[@]} > 0)) || continue
+    uring_probe_variants+=("${words[*]}")
+  done
+fi
+if want uring; then
+  is_count "$URING_FILES" || die "URING_FILES must be a whole number >= 1"
+  is_count "$URING_RUNS" || die "URING_RUNS must be a whole number >= 1"
+  is_count "$URING_PROBE_FILES" || die "URING_PROBE_FILES must be a whole number >= 1"
+  is_count "$URING_PROBE_RUNS" || die "URING_PROBE_RUNS must be a whole number >= 1"
+  [[ $URING_GOAL =~ ^[0-9]+(\.[0-9]+)?$ ]] || die "URING_GOAL must be a number"
+  ((${#uring_depths[@]} > 0 && ${#uring_modes[@]} > 0)) || die "URING_DEPTHS and URING_MODES must not be empty"
+  for depth in "${uring_depths[@]}"; do  # 1024: mpiwrite's most threads (posix-threads: -t c)
+    if ! is_count "$depth" || ((depth > 1024)); then die "URING_DEPTHS: '$depth' is not a whole number from 1 to 1024"; fi
+  done
+  for depth in "${uring_probe_depths[@]}"; do  # 4096: the probe's deepest queue
+    if ! is_count "$depth" || ((depth > 4096)); then die "URING_PROBE_DEPTHS: '$depth' is not a whole number from 1 to 4096"; fi
+  done
+  mapfile -t uring_depths < <(printf '%s\n' "${uring_depths[@]}" | sort -n -u)
+  for mode in "${uring_modes[@]}"; do
+    [[ $mode == line || $mode == whole ]] || die "URING_MODES: '$mode' is not line or whole"
+  done
+  if ((${#uring_probe_variants[@]} > 0)); then
+    ((${#uring_probe_depths[@]} > 0)) || die "URING_PROBE_DEPTHS must not be empty (or set URING_PROBE_VARIANTS empty)"
+    mapfile -t uring_probe_depths < <(printf '%s\n' "${uring_probe_depths[@]}" | sort -n -u)
+    for variant in "${uring_probe_variants[@]}"; do
+      [[ $variant =~ ^(regular|split|direct)(\ (skip|coop|defer|async|regbuf|sqpoll|spin))*$ ]] ||
+        die "URING_PROBE_VARIANTS: '$variant' is not regular|split|direct [skip coop defer async regbuf sqpoll spin] (posix is the baseline, always run)"
+    done
+    [[ $(printf '%s\n' "${uring_probe_variants[@]}" | sort | uniq -d) == '' ]] || die "URING_PROBE_VARIANTS: a variant appears twice"
+  fi
 fi
 read -r -a scale_files <<<"$SCALE_FILES"
 if want scale; then
@@ -555,6 +670,24 @@ def alloc_record(report_path, counts_path, out_path, files, ranks, threads, engi
         f.write(json.dumps(r) + "\n")
     print(f"{r['allocs_total']} allocations over {ranks} rank(s) "
           f"({', '.join(str(x) for x in r['allocs_per_process'])}), write {rep['slowest_s'] * 1e3:.1f} ms")
+
+def uring_record(report_path, out_path, files, ranks, threads, engine, queue_depth, mode, *pairs):
+    """Checks one run of the uring section's part A (engine, queue depth, layout, mode), appends
+    it (the KEY=VALUE pairs and its makespan) as a JSON line to out_path and prints the makespan."""
+    report, rep = load_report(report_path, files, ranks, threads)
+    cfg = report["config"]
+    want = {"engine": engine, "queue_depth": queue_depth, "write_mode": mode, "partition": "block"}
+    for key, value in want.items():
+        if cfg.get(key) != value:
+            sys.exit(f"{report_path}: config {key} = {cfg.get(key)!r}, expected {value!r}")
+    r = dict(pair.split("=", 1) for pair in pairs)
+    r.update(ranks=ranks, threads=threads, engine=engine, queue_depth=queue_depth, mode=mode,
+             files=files, in_flight=int(r["in_flight"]), run=int(r["run"]),
+             position=int(r["position"]), makespan_s=rep["slowest_s"],
+             writer_fd_tables=report["context"].get("writer_fd_tables"))
+    with open(out_path, "a") as f:
+        f.write(json.dumps(r) + "\n")
+    print(f"{rep['slowest_s']:.9f}")
 
 def run(cmd):
     try:
@@ -1051,8 +1184,187 @@ def alloc_section(meta, raw_path):
     md += ["", f"Goal met in {al['summary']['cells_meeting_goal']} of {len(cells)} cells.", ""]
     return md
 
+def uring_section(meta, raw_engine_path, raw_probe_path):
+    """Section "uring": fills meta["uring"]; returns its Markdown lines."""
+    u = meta["uring"]
+    up = u["parameters"]
+    goal = up["goal_ratio"]
+    md = [f"## --engine uring — {meta['started_utc']}", ""]
+
+    # Part A: cells (fs, mode, in flight), each with its variants' runs.
+    cells = {}
+    with open(raw_engine_path) as f:
+        for line in f:
+            if not line.strip():
+                continue
+            r = json.loads(line)
+            key = (r["fs"], r["mode"], r["in_flight"])
+            c = cells.setdefault(key, {"fs": r["fs"], "fs_type": r["fs_type"], "mode": r["mode"],
+                                       "in_flight": r["in_flight"], "runs": {}})
+            run = c["runs"].setdefault(r["run"], {"run": r["run"], "order": []})
+            run["order"].append(r["variant"])
+            run[r["variant"] + "_s"] = r["makespan_s"]
+    files = up["files"]
+    out = []
+    for c in cells.values():  # in the order they ran: file system, mode, in flight
+        runs = [c["runs"][k] for k in sorted(c["runs"])]
+        c["runs"] = runs
+        c["variants"] = [v for v in ("posix-threads", "uring", "posix-procs")
+                         if any(v + "_s" in r for r in runs)]
+        for v in c["variants"]:
+            st = stats([r[v + "_s"] for r in runs if v + "_s" in r])
+            st["us_per_file_median"] = st["median"] / files * 1e6
+            c[v] = st
+        c["uring_over_posix_threads"] = c["uring"]["median"] / c["posix-threads"]["median"]
+        c["paired_uring_over_posix_threads"] = stats(
+            [r["uring_s"] / r["posix-threads_s"] for r in runs if "uring_s" in r and "posix-threads_s" in r])
+        if "posix-procs" in c:
+            c["uring_over_posix_procs"] = c["uring"]["median"] / c["posix-procs"]["median"]
+        c["goal_applies"] = c["fs"] == "shm"
+        c["goal_met"] = c["uring_over_posix_threads"] <= goal if c["goal_applies"] else None
+        out.append(c)
+    for c in out:  # against one plain posix thread: the c = 1 cell's posix-threads median
+        one = cells.get((c["fs"], c["mode"], 1))
+        c["uring_over_one_posix_thread"] = (c["uring"]["median"] / one["posix-threads"]["median"]
+                                            if one else None)
+    u["engine_cells"] = out
+    with_goal = [c for c in out if c["goal_applies"]]
+    beats = {}
+    for c in out:
+        k = f"{c['fs']}/{c['mode']}"
+        x = c["uring_over_one_posix_thread"]
+        if x is not None and x < 1 and k not in beats:
+            beats[k] = c["in_flight"]
+    summary = {"engine_cells": len(out), "engine_cells_with_goal": len(with_goal),
+               "engine_cells_meeting_goal": sum(bool(c["goal_met"]) for c in with_goal),
+               "goal_ratio": goal,
+               "max_ratio_on_tmpfs": max((c["uring_over_posix_threads"] for c in with_goal), default=None),
+               "least_in_flight_beating_one_posix_thread": beats}
+    if out:
+        head = ["cell", "runs", "posix threads ms median [min–max]", "uring ms median [min–max]",
+                "posix 2 procs ms median [min–max]", "posix threads µs/file", "uring µs/file",
+                "uring / posix threads (ratio of medians)", "paired ratio median [min–max]",
+                "uring / posix procs", "uring / 1 posix thread", f"≤ {goal}× (tmpfs)"]
+        md += [f"### A. The engine at equal in-flight files (goal: uring ≤ {goal}× posix threads on tmpfs)", "",
+               f"{files:,} files × {meta['parameters']['lines']} lines of {meta['parameters']['text']!r} "
+               f"per run; {up['runs']} runs per variant and cell, interleaved (first variant rotating), "
+               f"after {meta['parameters']['warmup_runs_per_filesystem']} untimed warm-up run(s) per "
+               f"variant and file system; time = makespan of the write phase. c files in flight: "
+               f"posix threads = `mpirun -np 1 mpiwrite -t c`; uring = `mpirun -np 1 mpiwrite "
+               f"--engine uring -q c` (one thread); posix 2 procs = `mpirun -np 2 mpiwrite` "
+               f"(c = 2 only). uring / 1 posix thread: against the posix-threads median at c = 1 "
+               f"of the same file system and mode. Local disk: no goal, for information.", "",
+               "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        for c in out:
+            pr = c["paired_uring_over_posix_threads"]
+            one = c["uring_over_one_posix_thread"]
+            verdict = ("info only" if not c["goal_applies"] else "yes" if c["goal_met"] else "**no**")
+            md.append("| " + " | ".join([
+                f"{fsname.get(c['fs'], c['fs'])} ({c['fs_type']}) · {c['mode']} · {c['in_flight']} in flight",
+                str(len(c["runs"])), ms(c["posix-threads"]), ms(c["uring"]),
+                ms(c["posix-procs"]) if "posix-procs" in c else "—",
+                f"{c['posix-threads']['us_per_file_median']:.1f}",
+                f"{c['uring']['us_per_file_median']:.1f}",
+                f"{c['uring_over_posix_threads']:.3f}",
+                f"{pr['median']:.3f} [{pr['min']:.3f}–{pr['max']:.3f}]",
+                f"{c['uring_over_posix_procs']:.3f}" if "uring_over_posix_procs" in c else "—",
+                f"{one:.3f}" if one is not None else "—", verdict]) + " |")
+        md.append("")
+        if with_goal:
+            md.append(f"Goal met in {summary['engine_cells_meeting_goal']} of {len(with_goal)} tmpfs "
+                      f"cells (largest ratio {summary['max_ratio_on_tmpfs']:.3f}).")
+        groups = sorted({(c["fs"], c["mode"], c["fs_type"]) for c in out},
+                        key=lambda g: [(c["fs"], c["mode"]) for c in out].index(g[:2]))
+        for fs, mode, fstype in groups:
+            k = f"{fs}/{mode}"
+            if k in beats:
+                md.append(f"{fsname.get(fs, fs)} ({fstype}) · {mode}: uring is first faster than "
+                          f"one posix thread at {beats[k]} file{'s' if beats[k] > 1 else ''} in flight.")
+            elif any(c["fs"] == fs and c["mode"] == mode and c["in_flight"] == 1 for c in out):
+                md.append(f"{fsname.get(fs, fs)} ({fstype}) · {mode}: uring does not beat one posix "
+                          f"thread at any depth measured.")
+        md.append("")
+
+    # Part B: the probe's variants, one cell per mode.
+    probe = {}
+    pfiles = up["probe_files"]
+    if raw_probe_path and os.path.exists(raw_probe_path):
+        with open(raw_probe_path) as f:
+            for line in f:
+                if not line.strip():
+                    continue
+                mode, qd, variant, run_no, position, seconds = line.rstrip("\n").split("\t")
+                m = probe.setdefault(mode, {"mode": mode, "runs": {}})
+                r = m["runs"].setdefault(int(run_no), {"run": int(run_no), "order": []})
+                key = f"{variant}@{qd}"
+                r["order"].append(key)
+                r[key] = float(seconds)
+    probe_cells = []
+    for m in probe.values():
+        runs = [m["runs"][k] for k in sorted(m["runs"])]
+        base = stats([r["posix@1"] for r in runs if "posix@1" in r])
+        rows = []
+        for qd in up["probe_depths"]:
+            for v in up["probe_variants"]:
+                xs = [r[f"{v}@{qd}"] for r in runs if f"{v}@{qd}" in r]
+                if not xs:
+                    continue
+                st = stats(xs)
+                rows.append({"queue_depth": qd, "variant": v, "seconds": st,
+                             "us_per_file_median": st["median"] / pfiles * 1e6,
+                             "us_per_file_min": st["min"] / pfiles * 1e6,
+                             "us_per_file_max": st["max"] / pfiles * 1e6,
+                             "ratio_to_posix": st["median"] / base["median"]})
+        probe_cells.append({"mode": m["mode"], "files": pfiles, "runs": runs, "posix": base |
+                            {"us_per_file_median": base["median"] / pfiles * 1e6},
+                            "rows": rows})
+    u["probe_cells"] = probe_cells
+    if probe_cells:
+        best = {}
+        for pc in probe_cells:
+            b = min(pc["rows"], key=lambda x: x["seconds"]["median"], default=None)
+            if b:
+                best[pc["mode"]] = {"variant": b["variant"], "queue_depth": b["queue_depth"],
+                                    "ratio_to_posix": b["ratio_to_posix"]}
+        summary["probe_fastest"] = best
+        depths = up["probe_depths"]
+        md += ["### B. What makes io_uring fast or slow (mpiwrite_uring_probe, tmpfs)", "",
+               f"One thread, one ring, no MPI: `mpiwrite_uring_probe DIR {pfiles} "
+               f"{meta['parameters']['lines']} MODE QD VARIANT [MODIFIER...]` ({pfiles:,} files of "
+               f"{meta['parameters']['lines']} lines of 'Hello, world!'), {up['probe_runs']} runs per "
+               f"variant and depth, all of a mode interleaved in one cell (first rotating), after "
+               f"{up['probe_warmup']} untimed warm-up round(s); time = the probe's wall time of its "
+               f"loop (ring set-up and teardown included); every run into a fresh directory on tmpfs. "
+               f"posix = blocking openat/write/close (QD 1); regular = openat into a regular "
+               f"descriptor, then writes + close; split = openat into a direct descriptor, then "
+               f"writes + close; direct = one linked chain openat → writes → close (mpiwrite's). "
+               f"Modifiers: skip = CQE_SKIP_SUCCESS, coop = COOP_TASKRUN, defer = "
+               f"SINGLE_ISSUER|DEFER_TASKRUN, async = IOSQE_ASYNC, regbuf = WRITE_FIXED, sqpoll = "
+               f"SQPOLL, spin = poll the completion queue. × posix = ratio of medians "
+               f"(below 1: faster than posix).", ""]
+        for pc in probe_cells:
+            b = pc["posix"]
+            head = ["variant"] + [x for qd in depths for x in (f"QD {qd} µs/file median [min–max]", f"QD {qd} × posix")]
+            md += [f"{pc['mode']} mode: posix {b['us_per_file_median']:.1f} µs/file "
+                   f"[{b['min'] / pfiles * 1e6:.1f}–{b['max'] / pfiles * 1e6:.1f}].", "",
+                   "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+            for v in up["probe_variants"]:
+                row = [v]
+                for qd in depths:
+                    x = next((x for x in pc["rows"] if x["variant"] == v and x["queue_depth"] == qd), None)
+                    row += ([f"{x['us_per_file_median']:.1f} [{x['us_per_file_min']:.1f}–{x['us_per_file_max']:.1f}]",
+                             f"{x['ratio_to_posix']:.2f}"] if x else ["—", "—"])
+                md.append("| " + " | ".join(row) + " |")
+            md.append("")
+            if pc["mode"] in best:
+                bb = best[pc["mode"]]
+                md += [f"Fastest in {pc['mode']} mode: {bb['variant']} at QD {bb['queue_depth']}, "
+                       f"{bb['ratio_to_posix']:.2f}× posix.", ""]
+    u["summary"] = summary
+    return md
+
 def summarize(meta_path, raw_path, raw_dyn_path, raw_scale_path, raw_ovh_path, raw_startup_path,
-              raw_alloc_path, json_out, md_out):
+              raw_alloc_path, raw_uring_path, raw_uring_probe_path, json_out, md_out):
     with open(meta_path) as f:
         meta = json.load(f)
     p = meta["parameters"]
@@ -1067,6 +1379,8 @@ def summarize(meta_path, raw_path, raw_dyn_path, raw_scale_path, raw_ovh_path, r
         md += floor_section(meta, raw_path)
     if "dynamic" in meta["sections"]:
         md += dynamic_section(meta, raw_dyn_path)
+    if "uring" in meta["sections"]:
+        md += uring_section(meta, raw_uring_path, raw_uring_probe_path)
     if "scale" in meta["sections"]:
         md += scale_section(meta, raw_scale_path)
     m = meta["machine"]
@@ -1097,8 +1411,11 @@ def meta(path, notes_path):
         # /3: "scale" (with the scale section). /4: "overhead" and "startup". /5: "alloc";
         # the floor at several sizes: every cell has "files" and "runs_per_program", "goal_met"
         # is null where no goal applies (fewer than goal_min_files), parameters "floor_sizes"
-        # and "goal_min_files"; "files" and "runs" are the dynamic section's.
-        "schema": "mpiwrite-bench/5",
+        # and "goal_min_files"; "files" and "runs" are the dynamic section's. /6: "uring"
+        # (with the uring section): "parameters", "engine_cells" (part A; each run: "order"
+        # and VARIANT_s), "probe_cells" (part B; each run: "order" and "VARIANT@QD": seconds)
+        # and "summary".
+        "schema": "mpiwrite-bench/6",
         "sections": e["BENCH_SECTIONS"].split(),
         "started_utc": e["BENCH_STARTED_UTC"],
         "finished_utc": e["BENCH_FINISHED_UTC"],
@@ -1173,6 +1490,28 @@ def meta(path, notes_path):
             "goal_allocs_per_file": float(e["BENCH_ALLOC_GOAL"]),
             "runs_per_size": 1,
         }}
+    if "uring" in meta["sections"]:
+        meta["uring"] = {"parameters": {
+            "files": int(e["BENCH_URING_FILES"]), "runs": int(e["BENCH_URING_RUNS"]),
+            "in_flight": [int(x) for x in e["BENCH_URING_DEPTHS"].split()],
+            "modes": e["BENCH_URING_MODES"].split(), "filesystems": ["local", "shm"],
+            "variants": {
+                "posix-threads": "mpirun -np 1 mpiwrite -t C (C threads, one file in flight each)",
+                "uring": "mpirun -np 1 mpiwrite --engine uring -q C (one thread, C files in flight)",
+                "posix-procs": "mpirun -np 2 mpiwrite (2 ranks x 1 thread; only at C = 2)"},
+            "options": "--partition block -r 1 --warmup 0 --format json",
+            "goal_ratio": float(e["BENCH_URING_GOAL"]),
+            "goal": "uring / posix-threads (ratio of medians) <= goal_ratio on tmpfs; local disk: information only",
+            "probe_files": int(e["BENCH_URING_PROBE_FILES"]),
+            "probe_runs": int(e["BENCH_URING_PROBE_RUNS"]),
+            "probe_depths": [int(x) for x in e["BENCH_URING_PROBE_DEPTHS"].split()],
+            "probe_variants": [v for v in e["BENCH_URING_PROBE_VARIANTS"].split(",") if v],
+            "probe_baseline": "posix at QD 1",
+            "probe_warmup": int(e["BENCH_WARMUP"]),
+            "probe_fs": "shm", "probe_fs_type": e["BENCH_SHM_FS"],
+            "probe_command": "mpiwrite_uring_probe DIR FILES LINES MODE QD VARIANT [MODIFIER...]",
+            "order": "per cell, runs interleaved; the first variant rotates every run and every cell",
+        }}
     if "startup" in meta["sections"]:
         variants = e["BENCH_STARTUP_VARIANTS"].split()
         meta["startup"] = {"parameters": {
@@ -1203,19 +1542,23 @@ elif cmd == "overhead-record":
     overhead_record(sys.argv[2], sys.argv[3], *(int(x) for x in sys.argv[4:8]), *sys.argv[8:11])
 elif cmd == "alloc-record":
     alloc_record(*sys.argv[2:5], *(int(x) for x in sys.argv[5:8]), *sys.argv[8:12])
+elif cmd == "uring-record":
+    uring_record(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6]),
+                 sys.argv[7], int(sys.argv[8]), sys.argv[9], *sys.argv[10:])
 elif cmd == "summarize":
-    summarize(*sys.argv[2:11])
+    summarize(*sys.argv[2:13])
 else:
     sys.exit(f"helper: unknown command {cmd}")
 PY
 helper() { python3 "$work/helper.py" "$@"; }
 
 # ---------------------------------------------------------------------------------------------
-# Build (Release; no tests: the benchmark needs only mpiwrite, the floor and the counting
-# allocator).
+# Build (Release; no tests: the benchmark needs only mpiwrite, the floor, the counting
+# allocator and the io_uring probe).
 log "building into $BUILD_DIR"
 if ! { cmake -S "$repo" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release -DMPIWRITE_BUILD_TESTS=OFF &&
-  cmake --build "$BUILD_DIR" -j "$(nproc)" --target mpiwrite mpiwrite_floor mpiwrite_alloc_count; } >"$work/build.log" 2>&1
+  cmake --build "$BUILD_DIR" -j "$(nproc)" --target mpiwrite mpiwrite_floor mpiwrite_alloc_count \
+    mpiwrite_uring_probe; } >"$work/build.log" 2>&1
 then
   cat "$work/build.log" >&2
   die "build failed"
@@ -1223,7 +1566,9 @@ fi
 mpiwrite_bin=$BUILD_DIR/mpiwrite
 floor_bin=$BUILD_DIR/mpiwrite_floor
 alloc_lib=$BUILD_DIR/libmpiwrite_alloc_count.so
+probe_bin=$BUILD_DIR/mpiwrite_uring_probe
 [[ -x $mpiwrite_bin && -x $floor_bin ]] || die "build did not produce mpiwrite and mpiwrite_floor"
+[[ -x $probe_bin ]] || die "build did not produce $probe_bin"
 [[ -r $alloc_lib ]] || die "build did not produce $alloc_lib"
 
 # The startup section's variants, the baseline first; mpi-init (MPI_Init + MPI_Finalize and
@@ -1272,6 +1617,21 @@ fi
 if want alloc; then  # one run at a time, removed right after it
   ((alloc_files[-1] <= shm_cell_files)) || shm_cell_files=${alloc_files[-1]}
 fi
+if want uring; then
+  # Part A: per file system, every (mode, depth) cell's runs (3 variants at 2 in flight, else
+  # 2) and the warm-ups; a tmpfs cell keeps its files until it ends (at most 3 variants' runs).
+  # Part B writes one run at a time on tmpfs, removed right after it.
+  uring_runs=0 uring_warm=2
+  for depth in "${uring_depths[@]}"; do
+    if ((depth == 2)); then uring_runs=$((uring_runs + 3)); uring_warm=3; else uring_runs=$((uring_runs + 2)); fi
+  done
+  runs=$((uring_runs * URING_RUNS * ${#uring_modes[@]} + WARMUP * uring_warm))
+  runs_per_fs=$((runs_per_fs + runs))
+  files_per_fs=$((files_per_fs + URING_FILES * runs))
+  cell_files=$((URING_FILES * URING_RUNS * 3))
+  ((cell_files <= shm_cell_files)) || shm_cell_files=$cell_files
+  ((URING_PROBE_FILES <= shm_cell_files)) || shm_cell_files=$URING_PROBE_FILES
+fi
 need_inodes=$((files_per_fs + runs_per_fs))
 need_kib=$((files_per_fs * blocks_per_file * 4 * 11 / 10 + 1024))
 read -r avail_kib avail_inodes < <(df --output=avail,iavail "$local_scratch" | tail -n 1)
@@ -1280,7 +1640,7 @@ if [[ $avail_inodes =~ ^[0-9]+$ ]] && ((avail_inodes > 0 && avail_inodes < need_
 fi
 ((avail_kib >= need_kib)) ||
   die "$tmp_root: $((avail_kib / 1024)) MiB free, the local-disk cells need ~$((need_kib / 1024)) MiB"
-if want floor || want dynamic || want alloc; then
+if want floor || want dynamic || want alloc || want uring; then
   shm_need_kib=$((shm_cell_files * blocks_per_file * 4 * 11 / 10 + 1024))
   read -r shm_avail_kib shm_avail_inodes < <(df --output=avail,iavail "$shm_scratch" | tail -n 1)
   ((shm_avail_kib >= shm_need_kib)) ||
@@ -1321,7 +1681,7 @@ if want scale; then
 fi
 
 # The overhead and startup sections use tmpfs only: they need not wait for the inode trap.
-if { want floor || want dynamic || want scale; } && [[ -r $settle_marker ]]; then
+if { want floor || want dynamic || want uring || want scale; } && [[ -r $settle_marker ]]; then
   last=$(<"$settle_marker")
   if [[ $last =~ ^[0-9]+$ ]]; then
     wait_s=$((last + SETTLE - $(date +%s)))
@@ -1379,7 +1739,7 @@ stamp=$(date -u +%Y%m%dT%H%M%SZ)
 start_epoch=$(date +%s)
 raw=$work/raw.tsv
 : >"$raw"
-if want floor || want dynamic || want scale; then
+if want floor || want dynamic || want uring || want scale; then
   note "Local-disk files are kept until the end of the benchmark and removed only then (ext4 inode trap); tmpfs files are removed between series."
   note "Untimed between runs: sync. Between series (cells): sync and drop caches; on tmpfs the cell's files are removed first."
 fi
@@ -1393,6 +1753,10 @@ raw_startup=$work/raw-startup.tsv
 : >"$raw_startup"
 raw_alloc=$work/raw-alloc.jsonl
 : >"$raw_alloc"
+raw_uring=$work/raw-uring.jsonl
+: >"$raw_uring"
+raw_uring_probe=$work/raw-uring-probe.tsv
+: >"$raw_uring_probe"
 
 # ---------------------------------------------------------------------------------------------
 # Section "floor": mpiwrite against the floor, at each size of FLOOR_FILES.
@@ -1699,12 +2063,240 @@ alloc_section() {
   done
 }
 
+# ---------------------------------------------------------------------------------------------
+# Section "uring": part A, mpiwrite --engine uring against the posix engine at equal in-flight
+# files; part B, mpiwrite_uring_probe's variants against blocking system calls.
+
+# uring_one VARIANT DIR MODE C RECORD KEY=VALUE...: one mpiwrite run of part A with C files in
+# flight (posix-threads: -t C; uring: --engine uring -q C; posix-procs: -np 2). Checks its
+# files and report, appends its record to the file RECORD and prints the makespan in seconds.
+uring_one() {
+  local variant=$1 dir=$2 mode=$3 c=$4 record=$5
+  shift 5
+  local ranks=1 threads=1 engine=posix depth=1
+  case $variant in
+    posix-threads) threads=$c ;;
+    uring) engine=uring depth=$c ;;
+    posix-procs) ranks=2 ;;
+  esac
+  "$MPIRUN" "${mpirun_flags[@]}" -np "$ranks" "$mpiwrite_bin" --files "$URING_FILES" \
+    --lines "$LINES" --text "$TEXT" --dir "$dir" --threads "$threads" --engine "$engine" \
+    --queue-depth "$depth" --write-mode "$mode" --partition block --repetitions 1 --warmup 0 \
+    --format json >"$work/last.json" 2>"$work/last.err" ||
+    { cat "$work/last.err" >&2; die "mpiwrite --engine $engine (${ranks}r x ${threads}t, -q $depth) failed in $dir"; }
+  helper check "$dir" "$URING_FILES" "$file_size" || die "wrong files in $dir"
+  helper uring-record "$work/last.json" "$record" "$URING_FILES" "$ranks" "$threads" "$engine" \
+    "$depth" "$mode" "variant=$variant" "in_flight=$c" "$@"
+}
+
+# The probe always writes "Hello, world!\n" lines, whatever TEXT is.
+probe_file_size=$((LINES * 14))
+
+# probe_one DIR MODE QD VARIANT [MODIFIER...]: one run of the probe into the fresh directory
+# DIR (it makes DIR itself), checks and removes its files, prints the loop's time in seconds.
+probe_one() {
+  local dir=$1 mode=$2 qd=$3 out seconds
+  shift 3
+  out=$("$probe_bin" "$dir" "$URING_PROBE_FILES" "$LINES" "$mode" "$qd" "$@" 2>"$work/last.err") ||
+    { cat "$work/last.err" >&2; die "mpiwrite_uring_probe $mode QD $qd $* failed in $dir"; }
+  [[ $out =~ ^([0-9]+\.[0-9]+)\ s\  ]] || die "mpiwrite_uring_probe printed '$out'"
+  seconds=${BASH_REMATCH[1]}
+  helper check "$dir" "$URING_PROBE_FILES" "$probe_file_size" || die "wrong files in $dir"
+  rm -rf -- "$dir"  # tmpfs: no inode trap
+  printf '%s\n' "$seconds"
+}
+
+# uring_estimate: the section's expected duration in whole seconds, from costs measured on a
+# 2-core VM (tmpfs and ext4 within ~1.5x of each other), on the high side: a part-A run costs
+# ~0.6 s of mpirun (~0.35 s), sync, file check and report (python3 starts in ~0.1 s) plus its
+# files at, per file, posix threads 60 µs (line) / 12 µs (whole), 2 posix processes 30 / 10,
+# uring 200 / 50 at 1 in flight, 175 / 25 at 2, 120 / 20 up to 8, 90 / 15 beyond; a probe run
+# ~0.12 s (mostly the file check) plus its files at posix 50 / 8, io_uring 250 / 70 at QD 1
+# and 150 / 25 deeper, but "defer" in line mode 4,500 at QD 1 and 300 deeper; ~1 s per cell
+# for sync and drop caches.
+uring_estimate() {
+  local c mode variant qd v total=0 us warm
+  for mode in "${uring_modes[@]}"; do
+    for c in "${uring_depths[@]}"; do
+      for v in posix-threads uring posix-procs; do
+        [[ $v != posix-procs ]] || ((c == 2)) || continue
+        case $v:$mode in
+          posix-threads:line) us=60 ;; posix-threads:whole) us=12 ;;
+          posix-procs:line) us=30 ;; posix-procs:whole) us=10 ;;
+          uring:line) if ((c == 1)); then us=200; elif ((c == 2)); then us=175; elif ((c <= 8)); then us=120; else us=90; fi ;;
+          uring:whole) if ((c == 1)); then us=50; elif ((c == 2)); then us=25; elif ((c <= 8)); then us=20; else us=15; fi ;;
+        esac
+        # µs: both file systems x runs x (launch + files x µs/file), and a second per cell.
+        total=$((total + 2 * URING_RUNS * (600000 + URING_FILES * us)))
+      done
+      total=$((total + 2 * 1000000))
+    done
+  done
+  total=$((total + 2 * WARMUP * 3 * (600000 + URING_FILES * 200)))  # warm-ups, generously
+  warm=$((URING_PROBE_RUNS + WARMUP))  # rounds of every probe run, per mode
+  if ((${#uring_probe_variants[@]} > 0)); then
+    for mode in "${uring_modes[@]}"; do
+      if [[ $mode == line ]]; then us=50; else us=8; fi
+      total=$((total + warm * (120000 + URING_PROBE_FILES * us) + 1000000))
+      for qd in "${uring_probe_depths[@]}"; do
+        for variant in "${uring_probe_variants[@]}"; do
+          if [[ $mode == line && " $variant " == *" defer "* ]]; then
+            if ((qd == 1)); then us=4500; else us=300; fi
+          elif [[ $mode == line ]]; then
+            if ((qd == 1)); then us=250; else us=150; fi
+          else
+            if ((qd == 1)); then us=70; else us=25; fi
+          fi
+          total=$((total + warm * (120000 + URING_PROBE_FILES * us)))
+        done
+      done
+    done
+  fi
+  echo $((total / 1000000))
+}
+
+# uring_preflight: fails early, before minutes of runs, if io_uring is not usable here (a
+# seccomp filter, kernel.io_uring_disabled, an old kernel) or a probe variant is refused
+# (e.g. SQPOLL): one tiny run of mpiwrite --engine uring and of every probe variant and depth.
+uring_preflight() {
+  local dir=$shm_scratch/uring-preflight mode qd variant words
+  mkdir -- "$dir"
+  "$MPIRUN" "${mpirun_flags[@]}" -np 1 "$mpiwrite_bin" --files 4 --lines "$LINES" --text "$TEXT" \
+    --dir "$dir/mpiwrite" --engine uring --queue-depth 2 --repetitions 1 --warmup 0 --format json \
+    >"$work/last.json" 2>"$work/last.err" ||
+    { cat "$work/last.err" >&2; die "uring: mpiwrite --engine uring cannot run here (see above)"; }
+  for mode in "${uring_modes[@]}"; do
+    "$probe_bin" "$dir/posix-$mode" 4 "$LINES" "$mode" 1 posix >/dev/null 2>"$work/last.err" ||
+      { cat "$work/last.err" >&2; die "uring: mpiwrite_uring_probe posix fails"; }
+    for qd in "${uring_probe_depths[@]}"; do
+      for variant in "${uring_probe_variants[@]}"; do
+        read -r -a words <<<"$variant"
+        "$probe_bin" "$dir/$mode-$qd-${variant// /-}" 4 "$LINES" "$mode" "$qd" "${words[@]}" \
+          >/dev/null 2>"$work/last.err" ||
+          { cat "$work/last.err" >&2; die "uring: the probe variant '$variant' fails at QD $qd in $mode mode (leave it out of URING_PROBE_VARIANTS)"; }
+      done
+    done
+  done
+  rm -rf -- "$dir"
+}
+
+# uring_warmup FS: WARMUP untimed runs of every part-A variant, on the first mode and depth
+# (posix-procs, if it runs at all, at its 2 in flight).
+uring_warmup() {
+  local fs=$1 base run variant seconds c variants=(posix-threads uring)
+  if [[ $fs == local ]]; then base=$local_scratch; else base=$shm_scratch; fi
+  [[ " ${uring_depths[*]} " != *" 2 "* ]] || variants+=(posix-procs)
+  mkdir -- "$base/uring-warmup"
+  for ((run = 1; run <= WARMUP; run++)); do
+    for variant in "${variants[@]}"; do
+      c=${uring_depths[0]}
+      [[ $variant != posix-procs ]] || c=2
+      sync
+      [[ $fs == local ]] && local_has_files=1
+      seconds=$(uring_one "$variant" "$base/uring-warmup/run$run-$variant" "${uring_modes[0]}" "$c" \
+        "$work/warmup.jsonl" "run=0" "position=0" "fs=$fs")
+      log "warm-up uring $fs ${uring_modes[0]} $c in flight: $variant $(ms_of "$seconds") ms (discarded)"
+    done
+  done
+  if [[ $fs == shm ]]; then rm -rf -- "$base/uring-warmup"; fi
+  between_series
+}
+
+# uring_cell FS MODE C: URING_RUNS runs of each variant with C files in flight, interleaved.
+uring_cell() {
+  local fs=$1 mode=$2 c=$3 base fstype cell_dir run k order summary position variant seconds
+  local variants=(posix-threads uring)
+  ((c != 2)) || variants+=(posix-procs)
+  if [[ $fs == local ]]; then base=$local_scratch fstype=$local_fs; else base=$shm_scratch fstype=$shm_fs; fi
+  uring_cell_no=$((uring_cell_no + 1))
+  cell_dir=$base/uring-$mode-c$c
+  mkdir -- "$cell_dir"
+  for ((run = 1; run <= URING_RUNS; run++)); do
+    order=()  # rotated every run and every cell, as in the floor section
+    for ((k = 0; k < ${#variants[@]}; k++)); do
+      order+=("${variants[$(((k + run - 1 + uring_cell_no - 1) % ${#variants[@]}))]}")
+    done
+    summary=()
+    for ((position = 1; position <= ${#order[@]}; position++)); do
+      variant=${order[$((position - 1))]}
+      sync
+      [[ $fs == local ]] && local_has_files=1
+      seconds=$(uring_one "$variant" "$cell_dir/run$run-$variant" "$mode" "$c" "$raw_uring" \
+        "fs=$fs" "fs_type=$fstype" "run=$run" "position=$position")
+      summary+=("$variant $(ms_of "$seconds")")
+    done
+    log "[uring A $uring_cell_no/$uring_cells_total] $fs $mode $c in flight run $run/$URING_RUNS: $(printf '%s ms  ' "${summary[@]}")"
+  done
+  if [[ $fs == shm ]]; then rm -rf -- "$cell_dir"; fi
+  between_series
+}
+
+# probe_cell MODE: on tmpfs, posix (QD 1) and every (depth, variant) of the probe,
+# URING_PROBE_RUNS runs each after WARMUP untimed rounds, interleaved: in every round each
+# runs once, starting from a rotating position.
+probe_cell() {
+  local mode=$1 i k='' n run position seconds t0 slow slow_us us label words qd variant
+  local items_variant=(posix) items_qd=(1) dir=$shm_scratch/uring-probe-$mode
+  for qd in "${uring_probe_depths[@]}"; do
+    for variant in "${uring_probe_variants[@]}"; do items_variant+=("$variant"); items_qd+=("$qd"); done
+  done
+  n=${#items_variant[@]}
+  uring_cell_no=$((uring_cell_no + 1))
+  mkdir -- "$dir"
+  for ((run = 1 - WARMUP; run <= URING_PROBE_RUNS; run++)); do  # runs < 1: warm-up, discarded
+    t0=$EPOCHREALTIME slow='' slow_us=0
+    for ((position = 1; position <= n; position++)); do
+      i=$(((position - 1 + run + WARMUP - 1 + uring_cell_no - 1) % n))
+      read -r -a words <<<"${items_variant[$i]}"
+      sync
+      seconds=$(probe_one "$dir/run$run-$i" "$mode" "${items_qd[$i]}" "${words[@]}")
+      ((run < 1)) || printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$mode" "${items_qd[$i]}" "${items_variant[$i]}" \
+        "$run" "$position" "$seconds" >>"$raw_uring_probe"
+      us=$(awk -v s="$seconds" -v n="$URING_PROBE_FILES" 'BEGIN { printf "%.0f", s / n * 1e6 }')
+      if ((us > slow_us)); then slow_us=$us slow="${items_variant[$i]} QD ${items_qd[$i]}"; fi
+      [[ ${items_variant[$i]} != posix ]] || k=$us
+    done
+    if ((run < 1)); then label="warm-up $((run + WARMUP))/$WARMUP (discarded)"; else label="run $run/$URING_PROBE_RUNS"; fi
+    log "[uring B $mode] $label: $n probe runs in $(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }') s; posix $k µs/file, slowest $slow $slow_us µs/file"
+  done
+  rm -rf -- "$dir"
+  between_series
+}
+
+uring_section() {
+  local fs mode c est
+  note "Section uring, part A: every run writes into a fresh directory; \`$MPIRUN ${MPIRUN_FLAGS} -np 1 mpiwrite -t C\` (posix-threads), \`-np 1 mpiwrite --engine uring -q C\` (uring), \`-np 2 mpiwrite\` (posix-procs, C = 2 only), each \`--partition block -r 1 --warmup 0 --format json\`."
+  if ((${#uring_probe_variants[@]} > 0)); then
+    note "Section uring, part B: \`mpiwrite_uring_probe DIR $URING_PROBE_FILES $LINES MODE QD VARIANT [MODIFIER...]\` on tmpfs, each run into a fresh directory removed right after it; its lines are always 'Hello, world!'."
+  fi
+  uring_cells_total=$((2 * ${#uring_modes[@]} * ${#uring_depths[@]}))
+  uring_cell_no=0
+  est=$(uring_estimate)
+  log "uring: part A $uring_cells_total cells (local, tmpfs x ${uring_modes[*]} x ${uring_depths[*]} in flight) x $URING_RUNS runs of $URING_FILES files; part B ${#uring_probe_variants[@]} probe variants x QD ${uring_probe_depths[*]} + posix, $URING_PROBE_RUNS runs of $URING_PROBE_FILES files per mode; expected ~$(((est + 59) / 60)) min (~$est s, an estimate on the high side for a 2-core VM)"
+  uring_preflight
+  between_series
+  # Part A. File system outermost: the local disk's files stay until the end (inode trap).
+  for fs in local shm; do
+    ((WARMUP == 0)) || uring_warmup "$fs"
+    for mode in "${uring_modes[@]}"; do
+      for c in "${uring_depths[@]}"; do
+        uring_cell "$fs" "$mode" "$c"
+      done
+    done
+  done
+  # Part B, tmpfs only.
+  if ((${#uring_probe_variants[@]} > 0)); then
+    for mode in "${uring_modes[@]}"; do probe_cell "$mode"; done
+  fi
+}
+
 ran_sections=()
 if want overhead; then overhead_section; ran_sections+=(overhead); fi
 if want startup; then startup_section; ran_sections+=(startup); fi
 if want alloc; then alloc_section; ran_sections+=(alloc); fi
 if want floor; then floor_section; ran_sections+=(floor); fi
 if want dynamic; then dynamic_section; ran_sections+=(dynamic); fi
+if want uring; then uring_section; ran_sections+=(uring); fi
 if want scale; then scale_section; ran_sections+=(scale); fi
 
 # ---------------------------------------------------------------------------------------------
@@ -1747,8 +2339,13 @@ BENCH_STARTED_UTC=$started_utc BENCH_FINISHED_UTC=$finished_utc \
   BENCH_FLOOR_GOAL_MIN_FILES=$FLOOR_GOAL_MIN_FILES BENCH_ALLOC_FILES="${alloc_files[*]}" \
   BENCH_ALLOC_LAYOUTS="${alloc_layouts[*]}" BENCH_ALLOC_ENGINES="${alloc_engines[*]}" \
   BENCH_ALLOC_MODE=$ALLOC_MODE BENCH_ALLOC_GOAL=$ALLOC_GOAL \
+  BENCH_URING_FILES=$URING_FILES BENCH_URING_RUNS=$URING_RUNS BENCH_URING_DEPTHS="${uring_depths[*]}" \
+  BENCH_URING_MODES="${uring_modes[*]}" BENCH_URING_GOAL=$URING_GOAL \
+  BENCH_URING_PROBE_FILES=$URING_PROBE_FILES BENCH_URING_PROBE_RUNS=$URING_PROBE_RUNS \
+  BENCH_URING_PROBE_DEPTHS="${uring_probe_depths[*]}" \
+  BENCH_URING_PROBE_VARIANTS="$(IFS=,; printf '%s' "${uring_probe_variants[*]}")" \
   helper meta "$work/meta.json" "$notes"
 mkdir -p -- "$RESULTS_DIR"
 helper summarize "$work/meta.json" "$raw" "$raw_dyn" "$raw_scale" "$raw_ovh" "$raw_startup" "$raw_alloc" \
-  "$RESULTS_DIR/bench-$stamp.json" "$RESULTS_DIR/bench-$stamp.md"
+  "$raw_uring" "$raw_uring_probe" "$RESULTS_DIR/bench-$stamp.json" "$RESULTS_DIR/bench-$stamp.md"
 log "wrote $RESULTS_DIR/bench-$stamp.json and $RESULTS_DIR/bench-$stamp.md"
