@@ -6,7 +6,8 @@ Usage: scripts/plot.py REPORT.json [REPORT2.json ...] [-o out.png]
 Two panels side by side: (a) the write phase's mean makespan against concurrency, with
 min-max over the repetitions as error bars; (b) the speedup with the ideal line dashed.
 A "compare" report gives one line per mode (processes, threads, hybrid: the best p x t at
-each concurrency, annotated with its label); a "sweep" report gives one line against the
+each concurrency, annotated with its label; async: 1 x 1 with c files in flight through
+io_uring, from --compare --engine uring); a "sweep" report gives one line against the
 threads per rank. Several reports of the same kind (e.g. from several cluster jobs) are
 drawn together, one line per report and mode, labelled by the report's hosts and ranks.
 
@@ -24,21 +25,24 @@ import os
 import sys
 
 SCHEMA_VERSION = 2
-MODES = ("processes", "threads", "hybrid")
+MODES = ("processes", "threads", "hybrid", "async")
 MODE_TEXT = {
     "processes": "processes (c ranks × 1 thread)",
     "threads": "threads (1 rank × c threads)",
     "hybrid": "hybrid (best p × t, p>1, t>1)",
+    "async": "async (1 × 1, c files in flight, io_uring)",
 }
 MODE_STYLE = {  # marker, line style, colour when only one report is drawn
     "processes": ("o", "-", "tab:blue"),
     "threads": ("s", ":", "tab:orange"),
     "hybrid": ("^", "-.", "tab:green"),
+    "async": ("D", "--", "tab:red"),
     "sweep": ("o", "-", "tab:blue"),
 }
 # 1 rank x 1 thread is on both the processes and the threads line: the processes circle is
 # drawn on top of the (larger) threads square so that both stay visible.
-MODE_LAYER = {"processes": (3.3, 6), "threads": (3.2, 7.5), "hybrid": (3.1, 7), "sweep": (3, 6)}
+MODE_LAYER = {"processes": (3.3, 6), "threads": (3.2, 7.5), "hybrid": (3.1, 7), "async": (3.05, 6),
+              "sweep": (3, 6)}
 PALETTE = ["tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown",
            "tab:pink", "tab:gray", "tab:olive", "tab:cyan"]
 SYSTEM_PYTHON = "/usr/bin/python3"
@@ -266,7 +270,8 @@ def with_speedups(points, base):
 
 def compare_series(report):
     pts = report.points
-    base = next((p for p in pts if p.ranks == 1 and p.threads == 1), None)
+    # The baseline is the posix 1 x 1 (an async 1x1q1 point is 1 x 1 too, but not the baseline).
+    base = next((p for p in pts if p.ranks == 1 and p.threads == 1 and p.mode != "async"), None)
     if base is None:
         base = min(pts, key=lambda p: (p.concurrency, p.mean))
     with_speedups(pts, base)

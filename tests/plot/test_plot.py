@@ -9,6 +9,7 @@ are skipped when there is none; run as a script, this then exits 77 (CTest's
 SKIP_RETURN_CODE) rather than 0.
 """
 
+import importlib.util
 import json
 import os
 import shutil
@@ -150,6 +151,27 @@ class PlotTest(unittest.TestCase):
         doc["context"]["ranks"] = 1
         doc["extra_field_from_the_future"] = {"x": [1, 2]}
         self.assert_plotted(self.write_json("c.json", doc))
+
+    def test_compare_with_async_points_gets_an_async_line(self):
+        doc = self.load_fixture("compare.json")
+        for p in [p for p in doc["points"] if p["ranks"] == 1 and p["threads"] == 1]:
+            for q in (1, 2, 4):
+                doc["points"].append({**p, "mode": "async", "label": f"1x1q{q}",
+                                      "engine": "uring", "queue_depth": q, "concurrency": q,
+                                      "summary": {**p["summary"], "makespan_s": {
+                                          **p["summary"]["makespan_s"],
+                                          "mean": p["summary"]["makespan_s"]["mean"] / 10}}})
+        path = self.write_json("async.json", doc)
+        self.assert_plotted(path)
+        # The async points form their own line and never replace the posix 1x1 baseline or
+        # the processes line, although they are 1 rank x 1 thread and faster here.
+        spec = importlib.util.spec_from_file_location("plot", PLOT)
+        plot = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(plot)
+        series = {s.mode: s for s in plot.compare_series(plot.load(path))}
+        self.assertIn("async", series)
+        self.assertEqual([p.label for p in series["async"].points], ["1x1q1", "1x1q2", "1x1q4"])
+        self.assertTrue(all(p.mode != "async" for p in series["processes"].points))
 
     def test_microseconds_and_missing_context(self):
         doc = self.load_fixture("sweep.json")
