@@ -175,6 +175,7 @@
 #   FLOOR_RUNS [per size: 15 up to 1,000 files, 7 up to 20,000, else 5; or RUNS if set]: runs
 #     per program and cell of the floor; one number for every size, or one per FLOOR_FILES
 #   FLOOR_GOAL_MIN_FILES [10000]: the 1.05 goal applies to cells of at least that many files
+#   FLOOR_FS [local shm]: the floor's file systems (e.g. FLOOR_FS=shm to re-measure tmpfs only)
 #   LINES [100]   TEXT [Hello, world!]    MODES [line whole]   LAYOUTS [1x1 2x1 1x2] (RxT)
 #   BUILD_DIR [<repo>/build-bench]        RESULTS_DIR [<repo>/bench-results]
 #   MPIRUN [mpirun]   MPIRUN_FLAGS [--oversubscribe --bind-to none]   SETTLE [65] seconds
@@ -249,6 +250,7 @@ if [[ -n $files_given ]]; then FLOOR_FILES=${FLOOR_FILES:-$FILES}; fi
 FLOOR_FILES=${FLOOR_FILES:-100 10000 100000}
 if [[ -n $runs_given ]]; then FLOOR_RUNS=${FLOOR_RUNS:-$RUNS}; fi
 FLOOR_RUNS=${FLOOR_RUNS:-}
+FLOOR_FS=${FLOOR_FS:-local shm}
 FLOOR_GOAL_MIN_FILES=${FLOOR_GOAL_MIN_FILES:-10000}
 LINES=${LINES:-100}
 TEXT=${TEXT-Hello, world!}
@@ -329,7 +331,12 @@ want() { [[ " ${sections[*]} " == *" $1 "* ]]; }
 read -r -a floor_files <<<"$FLOOR_FILES"
 read -r -a floor_runs_list <<<"$FLOOR_RUNS"
 declare -A floor_runs=()
+read -r -a floor_fs <<<"$FLOOR_FS"
 if want floor; then
+  ((${#floor_fs[@]} > 0)) || die "FLOOR_FS must not be empty"
+  for fs in "${floor_fs[@]}"; do
+    [[ $fs == local || $fs == shm ]] || die "FLOOR_FS: '$fs' is neither local nor shm"
+  done
   ((${#floor_files[@]} > 0)) || die "FLOOR_FILES must not be empty"
   for n in "${floor_files[@]}"; do
     is_count "$n" || die "FLOOR_FILES: '$n' is not a whole number >= 1"
@@ -1765,16 +1772,20 @@ floor_section() {
   local program seconds warm_layout total_runs=0
   note "Every run writes into a fresh directory; mpiwrite runs as \`$MPIRUN ${MPIRUN_FLAGS} -np R mpiwrite -t T -r 1 --format json\`, the floor as a plain process that forks R processes of T threads."
 
-  cells_total=$((2 * ${#floor_files[@]} * ${#modes[@]} * ${#layouts[@]}))
+  cells_total=$((${#floor_fs[@]} * ${#floor_files[@]} * ${#modes[@]} * ${#layouts[@]}))
   cell_no=0
   for n in "${floor_files[@]}"; do
     total_runs=$((total_runs + 2 * (floor_runs[$n] * ${#modes[@]} * ${#layouts[@]} + WARMUP) * ${#programs[@]}))
   done
   log "floor: $cells_total cells x ${#programs[@]} programs, sizes (files: runs per program and cell) $(for n in "${floor_files[@]}"; do printf '%s: %s, ' "$n" "${floor_runs[$n]}"; done)$total_runs runs in all with the warm-ups; local: $local_scratch ($local_fs), tmpfs: $shm_scratch ($shm_fs)"
   between_series
-  # File system outermost: the local disk's files stay until the end (inode trap), tmpfs's go
-  # after each cell. Within a file system, the sizes ascending: a broken setup shows early.
-  for fs in local shm; do
+  # File system outermost: the local disk's files stay until the end (inode trap). On tmpfs
+  # each run's files go right after it (untimed): kept for a whole cell, a 100,000-file cell
+  # held 1,000,000 files by its last run, and creates slowed as they piled up (the first run
+  # of a cell up to 2x faster than the last, bench-20261201T012347Z), a drift that 5 runs'
+  # medians cannot cancel. Within a file system, the sizes ascending: a broken setup shows
+  # early.
+  for fs in "${floor_fs[@]}"; do
     if [[ $fs == local ]]; then base=$local_scratch fstype=$local_fs; else base=$shm_scratch fstype=$shm_fs; fi
     for n in "${floor_files[@]}"; do
       runs=${floor_runs[$n]}
@@ -1816,6 +1827,7 @@ floor_section() {
               printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$fs" "$fstype" "$n" "$mode" "$layout" \
                 "$run" "$position" "$program" "$seconds" >>"$raw"
               summary+=("$program $(ms_of "$seconds")")
+              if [[ $fs == shm ]]; then rm -rf -- "$cell_dir/run$run-$program"; fi
             done
             log "[$cell_no/$cells_total] $fs $n files $mode ${ranks}r x ${threads}t run $run/$runs: $(printf '%s ms  ' "${summary[@]}")"
           done
