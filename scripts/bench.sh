@@ -195,7 +195,7 @@
 #   OVH_FILES [1000000]   OVH_LAYOUTS [1x1 2x1 1x2]   OVH_REPS [7]   OVH_GOAL_NS [200]
 #   STARTUP_RUNS [11]   STARTUP_NP [2]   STARTUP_NULL [1]   STARTUP_MPI_INIT [1]   MPICC [mpicc]
 #   ALLOC_FILES [1000 100000] (two or more sizes)   ALLOC_LAYOUTS [1x1 2x1 1x2]
-#   ALLOC_ENGINES [posix null]   ALLOC_MODE [whole]   ALLOC_GOAL [0.001] allocations per file
+#   ALLOC_ENGINES [posix null uring]   ALLOC_MODE [whole]   ALLOC_GOAL [0.001] allocations per file
 #   URING_FILES [10000]   URING_RUNS [7]   URING_DEPTHS [1 2 8 32] (files in flight; 2 adds
 #     the posix-processes reference)   URING_MODES [line whole] (both parts)   URING_GOAL [1.2]
 #   URING_PROBE_FILES [2000]   URING_PROBE_RUNS [5]   URING_PROBE_DEPTHS [1 8 32]
@@ -286,7 +286,7 @@ STARTUP_MPI_INIT=${STARTUP_MPI_INIT:-1}
 MPICC=${MPICC:-mpicc}
 ALLOC_FILES=${ALLOC_FILES:-1000 100000}
 ALLOC_LAYOUTS=${ALLOC_LAYOUTS:-1x1 2x1 1x2}
-ALLOC_ENGINES=${ALLOC_ENGINES:-posix null}
+ALLOC_ENGINES=${ALLOC_ENGINES:-posix null uring}
 ALLOC_MODE=${ALLOC_MODE:-whole}
 ALLOC_GOAL=${ALLOC_GOAL:-0.001}
 URING_FILES=${URING_FILES:-10000}
