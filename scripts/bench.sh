@@ -147,8 +147,8 @@
 # take twice as long, and a size's first run is the first into a directory that large).
 # Untimed:
 # `sync` before every run; between cells (series) `sync` and drop caches (echo 3 >
-# /proc/sys/vm/drop_caches; noted and skipped when not permitted), and on tmpfs the files of
-# the finished cell are removed.
+# /proc/sys/vm/drop_caches; noted and skipped when not permitted); on tmpfs the floor removes
+# each run's files right after the run, the other sections the files of the finished cell.
 #
 # The inode trap. On ext4 without a journal, for 60 s after files are deleted (360 s while
 # the inode table block is still dirty), every new create in that area is 5-30x slower: the
@@ -1747,7 +1747,7 @@ start_epoch=$(date +%s)
 raw=$work/raw.tsv
 : >"$raw"
 if want floor || want dynamic || want uring || want scale; then
-  note "Local-disk files are kept until the end of the benchmark and removed only then (ext4 inode trap); tmpfs files are removed between series."
+  note "Local-disk files are kept until the end of the benchmark and removed only then (ext4 inode trap); on tmpfs the floor's files are removed after each run, the other sections' between series."
   note "Untimed between runs: sync. Between series (cells): sync and drop caches; on tmpfs the cell's files are removed first."
 fi
 raw_dyn=$work/raw-dynamic.jsonl
