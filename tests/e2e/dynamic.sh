@@ -17,9 +17,12 @@ expect_status 0
 expect_files "$WORK/few" 3 1 "Hello, world!"
 
 if [ "$RANKS" -gt 1 ]; then
-  note "rank 1 sleeps 5 ms per file: it should take fewer files than the fastest rank"
+  # 50 ms, not less: with --engine uring -q 8 (MPIWRITE_ARGS) a rank has 8 files in flight, so
+  # the delays overlap and its rate is 8 / delay; and each writer claims its first 8 files at
+  # once. 50 ms keeps the slow rank far slower than any healthy file system.
+  note "rank 1 sleeps 50 ms per file: it should take fewer files than the fastest rank"
   run_mpiwrite -d "$WORK/slow" -n 40 -l 1 --partition dynamic --chunk 1 --slow-rank 1 \
-    --slow-delay-us 5000 --format json
+    --slow-delay-us 50000 --format json
   expect_status 0
   expect_files "$WORK/slow" 40 1 "Hello, world!"
   python3 - "$WORK/out" <<'PY'
