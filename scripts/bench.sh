@@ -1814,10 +1814,7 @@ floor_section() {
             # Rotate the order every run and every cell: with two programs, the first one
             # alternates within a cell, and the first run of consecutive cells starts with a
             # different one.
-            order=()
-            for ((k = 0; k < ${#programs[@]}; k++)); do
-              order+=("${programs[$(((k + run - 1 + cell_no - 1) % ${#programs[@]}))]}")
-            done
+            rotate $((run - 1 + cell_no - 1)) "${programs[@]}"
             summary=()
             for ((position = 1; position <= ${#order[@]}; position++)); do
               program=${order[$((position - 1))]}
@@ -1867,6 +1864,15 @@ run_variant() {
 
 ms_of() { awk -v s="$1" 'BEGIN { printf (s < 0.01 ? "%.3f" : "%.1f"), s * 1000 }'; }
 
+# Sets order to the items rotated left by SHIFT: which program or variant runs first moves on
+# every run (and, with the cell number in SHIFT, every cell), so none always runs first.
+rotate() {
+  local by=$1 k
+  shift
+  order=()
+  for ((k = 0; k < $#; k++)); do order+=("${@:$(((k + by) % $# + 1)):1}"); done
+}
+
 # dyn_warmup FS: WARMUP untimed runs of every variant, on the first overhead layout.
 dyn_warmup() {
   local fs=$1 base run variant seconds layout=${dyn_layouts[0]}
@@ -1897,10 +1903,7 @@ dyn_cell() {
   cell_dir=$base/dyn-$part-$DYN_MODE-$layout
   mkdir -- "$cell_dir"
   for ((run = 1; run <= RUNS; run++)); do
-    order=()  # rotated every run and every cell, as in the floor section
-    for ((k = 0; k < ${#variants[@]}; k++)); do
-      order+=("${variants[$(((k + run - 1 + dyn_cell_no - 1) % ${#variants[@]}))]}")
-    done
+    rotate $((run - 1 + dyn_cell_no - 1)) "${variants[@]}"  # every run and every cell
     summary=()
     for ((position = 1; position <= ${#order[@]}; position++)); do
       variant=${order[$((position - 1))]}
@@ -2028,10 +2031,7 @@ startup_section() {
     done
   done
   for ((run = 1; run <= STARTUP_RUNS; run++)); do
-    order=()  # the first variant rotates every run
-    for ((k = 0; k < ${#startup_variants[@]}; k++)); do
-      order+=("${startup_variants[$(((k + run - 1) % ${#startup_variants[@]}))]}")
-    done
+    rotate $((run - 1)) "${startup_variants[@]}"  # the first variant rotates every run
     summary=()
     for ((position = 1; position <= ${#order[@]}; position++)); do
       variant=${order[$((position - 1))]}
@@ -2224,10 +2224,7 @@ uring_cell() {
   cell_dir=$base/uring-$mode-c$c
   mkdir -- "$cell_dir"
   for ((run = 1; run <= URING_RUNS; run++)); do
-    order=()  # rotated every run and every cell, as in the floor section
-    for ((k = 0; k < ${#variants[@]}; k++)); do
-      order+=("${variants[$(((k + run - 1 + uring_cell_no - 1) % ${#variants[@]}))]}")
-    done
+    rotate $((run - 1 + uring_cell_no - 1)) "${variants[@]}"  # every run and every cell
     summary=()
     for ((position = 1; position <= ${#order[@]}; position++)); do
       variant=${order[$((position - 1))]}
