@@ -20,6 +20,7 @@
 #include "mpiwrite/posix_file.hpp"
 #include "mpiwrite/report.hpp"
 #include "mpiwrite/run_directory.hpp"
+#include "mpiwrite/scratch_remover.hpp"
 #include "mpiwrite/shared_counter.hpp"
 #include "mpiwrite/uring_support.hpp"
 #include "mpiwrite/verify.hpp"
@@ -71,19 +72,15 @@ class Coordinator {
     install_interrupt_handlers();
     if (int code = configure(argc, argv); code != kContinue) return code;
     if (int code = check_engine(); code != kContinue) return code;
-    if (config_.dry_run) {
-      if (root_) write_plan(config_, make_points(config_, world_.size()), out_);
-      return kExitOk;
-    }
+    if (config_.dry_run) return dry_run();
     if (int code = prepare(); code != kContinue) return code;
     if (!set_up_points()) return kExitIo;
     const bool written = run_steps();
-    const bool removed = remove_files_and_directories();
+    const bool removed = interrupted_ || remove_files_and_directories();
+    if (interrupted_) return finish_interrupted(written);
     if (!written || !removed) return kExitIo;
-    const std::vector<int> rss = comm::gather_ints(world_, static_cast<int>(peak_rss_kib()));
-    report_.context.peak_rss_kib.assign(rss.begin(), rss.end());
-    const int code = root_step([&] { publish_report(); });
-    return code == kExitOk && interrupted_ ? 128 + interrupted_ : code;
+    gather_peak_memory();
+    return root_step([&] { publish_report(); });
   }
 
  private:
@@ -110,10 +107,19 @@ class Coordinator {
     return kContinue;
   }
 
+  // The same checks of --dir as a real run (nothing is created), then the plan.
+  int dry_run() {
+    const int code = root_step([&] { check_directory(config_); });
+    if (code != kExitOk) return code;
+    if (root_) write_plan(config_, make_points(config_, world_.size()), out_);
+    return kExitOk;
+  }
+
   // --engine uring must be usable on every rank (nodes can differ), checked before anything
-  // is created: otherwise one message from rank 0 naming the reason, and exit 2.
+  // is created (also for --dry-run): otherwise one message from rank 0 naming the reason, and
+  // exit 2.
   int check_engine() {
-    if (config_.engine != Engine::Uring || config_.dry_run) return kContinue;
+    if (config_.engine != Engine::Uring) return kContinue;
     const std::vector<std::string> reasons = comm::gather_strings(world_, uring_unavailable_reason());
     const std::vector<std::string> hosts = comm::gather_host_names(world_);
     const std::string message = root_ ? describe_uring_unavailable(reasons, hosts) : "";
@@ -148,10 +154,13 @@ class Coordinator {
     int code = root_step([&] {
       directory_ = prepare_directory(config_);
       run_id_ = fmt::format("{:x}-{:x}", ::getpid(), ticks);
+      if (!directory_.created) remove_earlier_trash();
     });
     if (code != kExitOk) return code;
     comm::broadcast_string(world_, directory_.path);
     comm::broadcast_string(world_, run_id_);
+    directory_.created = comm::broadcast_int(world_, directory_.created ? 1 : 0) != 0;
+    scratch_root_ = directory_.path + "/.mpiwrite-" + run_id_;
     seed = comm::broadcast_u64(world_, seed);
     points_ = make_points(config_, world_.size());
     steps_ = plan_steps(config_, points_, directory_.path, run_id_, seed);
@@ -173,6 +182,19 @@ class Coordinator {
       MPI_Abort(MPI_COMM_WORLD, kExitTimeout);
     });
     return kContinue;
+  }
+
+  // Scratch directories that interrupted runs in this --dir gave up (renamed to a trash name)
+  // and whose background removal was killed too: removed in the background now.
+  void remove_earlier_trash() {
+    const std::vector<std::string> trash = find_trash(directory_.path);
+    if (trash.empty()) return;
+    const std::string problem = remove_in_background(trash);
+    err_ << fmt::format("mpiwrite: note: {} {} left by interrupted runs in {}: {}\n", trash.size(),
+                        trash.size() == 1 ? "scratch directory" : "scratch directories",
+                        directory_.path,
+                        problem.empty() ? "removing in the background" : "cannot remove: " + problem)
+         << std::flush;
   }
 
   void init_report(const std::vector<std::string>& hosts, const std::vector<int>& cpus,
@@ -261,8 +283,13 @@ class Coordinator {
   bool run_steps() {
     for (const Step& step : steps_) {
       if (interrupted_now()) break;
-      if (step.scratch && root_step([&] { make_directory(step.dir); }) != kExitOk) return false;
-      if (step.scratch) scratch_made_.push_back(step.dir);
+      if (step.scratch) {
+        const int code = root_step([&] { make_scratch_directory(step.dir); });
+        // Every rank must know whether the root exists: removal is collective.
+        if (!scratch_root_made_) scratch_root_made_ = comm::broadcast_int(world_, root_made_) != 0;
+        if (code != kExitOk) return false;
+      }
+      ++executed_;
       if (!run_step(step)) return false;
       if (interrupted_) break;
     }
@@ -274,18 +301,40 @@ class Coordinator {
     return true;
   }
 
+  // Rank 0: a step's scratch directory, inside the run's scratch root (made with the first
+  // one, readable only by the owner: no other user can plant a file where mpiwrite removes).
+  void make_scratch_directory(const std::string& dir) {
+    if (!root_made_) {
+      make_directory(scratch_root_, 0700);
+      root_made_ = true;
+    }
+    make_directory(dir);
+  }
+
+  // Calls visit(step) for every step whose directory the run made or wrote into, in order.
+  template <typename Visit>
+  void for_each_executed_step(Visit&& visit) const {
+    for (std::size_t i = 0; i < executed_; ++i) visit(steps_[i]);
+  }
+
   // One repetition of one point. Ranks outside the point wait at the phase boundaries. A
-  // repetition during which a signal arrived is discarded: its writers stopped early.
+  // repetition during which a signal arrived is discarded: its writers stopped early. Until
+  // its write phase has completed on every rank, the step is the incomplete one, whose files
+  // only the records of what each writer created can tell.
   bool run_step(const Step& step) {
     PointResources& r = resources_[step.point];
+    incomplete_ = IncompleteStep{step.dir, {}};
     std::string failure;
     if (r.comm) guarded([&] { r.writer->open_target(step.dir); }, failure);
     if (!fail_unless_agreed(failure)) return false;
     std::optional<RepetitionFigures> figures;
     if (r.comm) failure = measure(step, r, figures);
-    if (!fail_unless_agreed(failure)) return false;
-    if (interrupted_now()) return true;
+    const bool written = fail_unless_agreed(failure);
+    if (!written || interrupted_now()) return written;
+    incomplete_.reset();
+    if (!step.scratch) dir_complete_ = true;
     if (config_.verify && step.timed && !verify(step, r, figures)) return false;
+    if (interrupted_now()) return true;  // verified only in part: discarded too
     if (figures) report_.points[step.point].repetitions.push_back(std::move(*figures));
     return true;
   }
@@ -302,7 +351,7 @@ class Coordinator {
       r.comm.barrier();
       watchdog_->arm("verify");
       const Clock::time_point start = Clock::now();
-      guarded([&] { result = verifier_->verify(step.dir, mine); }, failure);
+      guarded([&] { result = verifier_->verify(step.dir, mine, &interrupt_signal()); }, failure);
       const double elapsed_s = seconds_since(start);
       watchdog_->disarm();
       if (failure.empty() && result.mismatches != 0) {
@@ -340,7 +389,9 @@ class Coordinator {
     if (r.counter) r.counter->begin();
     watchdog_->arm("write");
     const Clock::time_point start = Clock::now();
-    SliceResult result = r.writer->write(source, progress);
+    SliceResult result;
+    std::string thrown;  // the writers record failures; anything thrown is one more
+    guarded([&] { result = r.writer->write(source, progress); }, thrown);
     const double elapsed_s = seconds_since(start);
     watchdog_->disarm();
     if (r.counter) r.counter->end();
@@ -353,17 +404,20 @@ class Coordinator {
     if (root_ && step.timed) {
       figures = summarize_repetition(step.number, std::move(all), result.latency);
     }
+    if (incomplete_) incomplete_->mine = std::move(result.created);
+    if (!thrown.empty()) return thrown;
     return result.failure ? result.failure->message() : std::string();
   }
 
-  // The removal phase, timed on its own and never inside a write time: the scratch
-  // directories' files (and with --cleanup the final files). Whoever wrote them, rank r
-  // removes block r of the names, so removal is spread evenly; rank 0 then removes the
-  // directories the run created.
+  // The removal phase, timed on its own and never inside a write time: the files of the
+  // run's scratch directories, and with --cleanup those it wrote into --dir; then the
+  // directories it made. Removal goes by what the run created: a step that completed created
+  // every name 1..files in its directory (O_EXCL), and rank r removes block r of them, so
+  // removal is spread evenly whoever wrote them; the one step that did not complete is
+  // removed by each rank from its writers' records. A signal stops it (finish_interrupted).
   bool remove_files_and_directories() {
-    std::vector<std::string> dirs = scratch_made_;
-    if (config_.cleanup) dirs.push_back(directory_.path);
-    if (dirs.empty()) return true;
+    const bool clean_dir = config_.cleanup && (dir_complete_ || incomplete_in(directory_.path));
+    if (!scratch_root_made_ && !clean_dir && !(config_.cleanup && directory_.created)) return true;
     const Progression mine = split(whole_run(config_.files), static_cast<std::uint64_t>(world_.size()),
                                    static_cast<std::uint64_t>(world_.rank()), Partition::Block);
     world_.barrier();
@@ -372,20 +426,94 @@ class Coordinator {
     std::string failure;
     watchdog_->arm("removal");
     if (config_.engine != Engine::Null) {  // the null engine created no file to remove
-      guarded([&] { for (const std::string& d : dirs) removed += remove_files(d, pattern_, mine); },
-              failure);
+      guarded([&] {
+        for_each_executed_step([&](const Step& step) {
+          if (step.scratch) removed += remove_written(step.dir, !incomplete_in(step.dir), mine);
+        });
+        if (clean_dir) removed += remove_written(directory_.path, dir_complete_, mine);
+      }, failure);
     }
     watchdog_->disarm();
     const double elapsed_s = comm::max_to_root(world_, seconds_since(start));
     removed = comm::sum_to_root(world_, removed);
     if (!fail_unless_agreed(failure)) return false;
+    if (interrupted_now()) return true;
 
-    if (config_.cleanup && !directory_.created) dirs.pop_back();  // never a directory it did not make
-    if (root_step([&] { for (const std::string& d : dirs) remove_directory(d); }) != kExitOk) {
-      return false;
-    }
-    report_.cleanup = {true, elapsed_s, removed};
+    const int code = root_step([&] {
+      for_each_executed_step([&](const Step& step) {
+        if (step.scratch) remove_directory(step.dir);
+      });
+      if (scratch_root_made_) remove_directory(scratch_root_);
+      if (config_.cleanup && directory_.created) remove_directory(directory_.path);
+    });
+    if (code != kExitOk) return false;
+    report_.cleanup = {true, elapsed_s, removed, false};
     return true;
+  }
+
+  bool incomplete_in(const std::string& dir) const { return incomplete_ && incomplete_->dir == dir; }
+
+  // This rank's share of the run's files in `dir`: block `mine` of every name when the run
+  // created them all, else what this rank's writers recorded.
+  std::uint64_t remove_written(const std::string& dir, bool all, const Progression& mine) {
+    const std::atomic<int>* stop = &interrupt_signal();
+    if (all) return remove_files(dir, pattern_, mine, stop);
+    return remove_created(dir, pattern_, incomplete_->mine, stop);
+  }
+
+  // After SIGINT or SIGTERM: the launcher kills the ranks a few seconds later (mpirun: ~2 s),
+  // so first the scratch root becomes trash (one rename), then the report of what completed
+  // goes out, then rm removes the trash in a process of its own (scratch_remover.hpp). With
+  // --cleanup the ranks then remove what they wrote into --dir, as far as they get.
+  int finish_interrupted(bool written) {
+    report_.interrupted_by = interrupted_;
+    std::string trash;
+    root_step([&] { trash = give_up_scratch(); });
+    int code = kExitIo;  // a run that failed has no report, interrupted or not
+    if (written) {
+      gather_peak_memory();
+      report_.cleanup.in_background = !trash.empty();
+      code = root_step([&] { publish_report(); });
+    }
+    root_step([&] { start_background_removal(trash); });
+    if (config_.cleanup && config_.engine != Engine::Null &&
+        (dir_complete_ || incomplete_in(directory_.path))) {
+      const Progression mine = split(whole_run(config_.files), static_cast<std::uint64_t>(world_.size()),
+                                     static_cast<std::uint64_t>(world_.rank()), Partition::Block);
+      std::string failure;
+      guarded([&] {
+        if (dir_complete_) {
+          remove_files(directory_.path, pattern_, mine);
+        } else {
+          remove_created(directory_.path, pattern_, incomplete_->mine);
+        }
+      }, failure);
+      if (fail_unless_agreed(failure) && directory_.created) {
+        root_step([&] { remove_directory(directory_.path); });
+      }
+    }
+    return code == kExitOk ? 128 + interrupted_ : code;
+  }
+
+  // Rank 0: renames the scratch root to its trash name; returns what is to be removed.
+  std::string give_up_scratch() {
+    if (!scratch_root_made_) return {};
+    const std::string trash = trash_path(scratch_root_);
+    return ::rename(scratch_root_.c_str(), trash.c_str()) == 0 ? trash : scratch_root_;
+  }
+
+  void start_background_removal(const std::string& trash) {
+    if (trash.empty()) return;
+    const std::string problem = remove_in_background({trash});
+    if (!problem.empty()) {
+      err_ << fmt::format("mpiwrite: warning: could not start removing {} in the background ({}); "
+                          "remove it by hand\n", trash, problem) << std::flush;
+    }
+  }
+
+  void gather_peak_memory() {
+    const std::vector<int> rss = comm::gather_ints(world_, static_cast<int>(peak_rss_kib()));
+    report_.context.peak_rss_kib.assign(rss.begin(), rss.end());
   }
 
   void publish_report() {
@@ -405,7 +533,18 @@ class Coordinator {
   FilePattern pattern_;
   std::vector<PointSpec> points_;
   std::vector<Step> steps_;
-  std::vector<std::string> scratch_made_;
+  std::string scratch_root_;        // DIR/.mpiwrite-<run id>: every scratch directory is in it
+  bool root_made_ = false;          // rank 0 made the scratch root
+  bool scratch_root_made_ = false;  // the same, known on every rank
+  std::size_t executed_ = 0;        // steps whose directory was made (for removal)
+  // The step whose write phase did not complete on every rank (it failed or was interrupted),
+  // with what this rank's writers created in it.
+  struct IncompleteStep {
+    std::string dir;
+    CreatedFiles mine;
+  };
+  std::optional<IncompleteStep> incomplete_;
+  bool dir_complete_ = false;  // a step that wrote into --dir completed: every name there is ours
   std::map<std::tuple<unsigned, Engine, unsigned>, std::unique_ptr<Writer>>
       writers_;                            // by thread count, engine and queue depth
   std::vector<PointResources> resources_;                // one per point

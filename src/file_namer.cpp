@@ -26,6 +26,10 @@ FilePattern parse_pattern(std::string_view pattern) {
   if (pattern.find("..") != std::string_view::npos) {
     throw UsageError("--pattern must not contain '..'");
   }
+  if (result.prefix.starts_with(".mpiwrite-")) {  // the names of mpiwrite's scratch directories
+    throw UsageError("--pattern must not start with '.mpiwrite-', which mpiwrite keeps for its "
+                     "scratch directories");
+  }
   return result;
 }
 

@@ -105,11 +105,11 @@ std::vector<Step> plan_steps(const RunConfig& c, const std::vector<PointSpec>& p
       const char* kind = step.timed ? "r" : "w";
       if (single) {
         step.scratch = !c.overwrite && round + 1 < rounds;
-        step.dir = step.scratch ? fmt::format("{}/.mpiwrite-{}-{}{}", dir, run_id, kind, step.number)
+        step.dir = step.scratch ? fmt::format("{}/.mpiwrite-{}/{}{}", dir, run_id, kind, step.number)
                                 : dir;
       } else {
         step.scratch = true;
-        step.dir = fmt::format("{}/.mpiwrite-{}-{}-{}{}", dir, run_id, points[point].label(), kind,
+        step.dir = fmt::format("{}/.mpiwrite-{}/{}-{}{}", dir, run_id, points[point].label(), kind,
                                step.number);
       }
       steps.push_back(std::move(step));

@@ -17,10 +17,11 @@ FileVerifier::FileVerifier(FilePattern pattern, const std::string& text, std::ui
       buffer_(size_ + 1) {}
 
 VerifyResult FileVerifier::verify(const std::string& dir, const Progression& files,
-                                  std::size_t max_problems) {
+                                  const std::atomic<int>* stop, std::size_t max_problems) {
   VerifyResult result;
   const UniqueFd dir_fd = open_directory(dir);
   for (std::uint64_t i = 0; i < files.count; ++i) {
+    if (stop != nullptr && stop->load(std::memory_order_relaxed) != 0) break;
     const char* name = namer_.name(files.at(i));
     ++result.checked;
     std::string problem = check(dir_fd.get(), name);
@@ -34,7 +35,7 @@ VerifyResult FileVerifier::verify(const std::string& dir, const Progression& fil
 }
 
 std::string FileVerifier::check(int dir_fd, const char* name) {
-  UniqueFd fd(::openat(dir_fd, name, O_RDONLY | O_CLOEXEC));
+  UniqueFd fd(::openat(dir_fd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK));
   if (!fd) return fmt::format("open: {}", std::generic_category().message(errno));
   std::uint64_t got = 0;
   while (got < buffer_.size()) {

@@ -38,6 +38,8 @@ struct CleanupFigures {
   bool ran = false;
   double elapsed_s = 0;           // slowest rank, steady_clock, after a barrier
   std::uint64_t files_removed = 0;
+  // Interrupted: the scratch directory was handed to a background process after the report.
+  bool in_background = false;
 };
 
 struct RunReport {

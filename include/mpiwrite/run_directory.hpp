@@ -6,12 +6,14 @@
 // a removal (ext4 then avoids reusing freed inodes and creates are 5-30x slower for about a
 // minute).
 
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "mpiwrite/config.hpp"
+#include "mpiwrite/created_files.hpp"
 #include "mpiwrite/file_namer.hpp"
 #include "mpiwrite/progression.hpp"
 
@@ -23,26 +25,44 @@ struct PreparedDirectory {
   std::string filesystem;
 };
 
-// Rank 0, before anything is written: creates DIR if missing (not its parents) and refuses
-// (UsageError) when a plain run would create a name DIR already holds, unless overwrite, and
-// when DIR is not a directory, a dangling symbolic link, or its parent is missing. Throws
-// IoError when DIR cannot be created for another reason (permission, read-only, full).
+// Rank 0, before anything is written, with no side effect (this is also all that --dry-run
+// does to DIR): refuses (UsageError) a DIR that is not a directory, a dangling symbolic link,
+// or whose parent is missing; a plain run that would create a name DIR already holds, unless
+// --overwrite; and with --overwrite, a name that is not a regular file of its own (a symbolic
+// link, a directory, a FIFO or device, a file with other hard links: rewriting it would write
+// outside DIR or block), or any such name at all with --cleanup (which removes only what this
+// run created). Returns whether DIR is missing (the run creates it). Throws IoError when DIR
+// could not be created or read for another reason (permission, read-only).
+bool check_directory(const RunConfig& config);
+
+// check_directory, then creates DIR if missing (not its parents).
 PreparedDirectory prepare_directory(const RunConfig& config);
 
-// The first name in `dir` that `pattern` generates for an index in [1, files], if any.
-std::optional<std::string> find_existing_target(const std::string& dir,
-                                                const FilePattern& pattern, std::uint64_t files);
-
 // mkdir without parents; throws IoError (EEXIST included: a scratch name is never reused).
-void make_directory(const std::string& path);
+void make_directory(const std::string& path, unsigned mode = 0755);
 
-// Unlinks the names of `files` in `dir`. A name that is already gone is skipped. Returns the
-// count removed; throws IoError on any other failure. Never follows a symlink: unlinkat
-// removes a link, not its target.
+// Unlinks the names of `files` in `dir`, until done or `stop` (if given) is non-zero. A name
+// that is already gone is skipped. Returns the count removed; throws IoError on any other
+// failure. Never follows a symlink: unlinkat removes a link, not its target. Used only where
+// the run knows it created every one of these names (a step that completed).
 std::uint64_t remove_files(const std::string& dir, const FilePattern& pattern,
-                           const Progression& files);
+                           const Progression& files, const std::atomic<int>* stop = nullptr);
+
+// The same for the files a writer recorded as created (a step that did not complete).
+std::uint64_t remove_created(const std::string& dir, const FilePattern& pattern,
+                             const CreatedFiles& created, const std::atomic<int>* stop = nullptr);
 
 // rmdir, which fails (and throws IoError) if anything is left inside.
 void remove_directory(const std::string& path);
+
+// A run's scratch directory once the run has given it up (interrupted): renamed to this name
+// in the same directory, so that what is left of it is plainly no run's data, and removed by a
+// background process (scratch_remover.hpp) or, if that was killed too, by the next run in the
+// same --dir.
+std::string trash_path(const std::string& scratch_root);
+
+// The given-up scratch directories of earlier runs in `dir`: directories (never links) named
+// like trash_path's, as full paths.
+std::vector<std::string> find_trash(const std::string& dir);
 
 }  // namespace mpiwrite

@@ -2,6 +2,7 @@
 // --verify: read files back and check their size and content. POSIX only, no MPI; which rank
 // checks which files is decided by the coordinator (a different rank than the writer).
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -21,10 +22,11 @@ class FileVerifier {
  public:
   // Every file should hold `lines` lines of `text` + '\n'.
   FileVerifier(FilePattern pattern, const std::string& text, std::uint64_t lines);
-  // Reads every file of `files` in `dir` into a reused buffer and compares. Throws IoError
-  // only when `dir` itself cannot be opened.
+  // Reads every file of `files` in `dir` into a reused buffer and compares, until done or
+  // `stop` (if given) is non-zero. Throws IoError only when `dir` itself cannot be opened.
+  // Never follows a symbolic link, never blocks on a FIFO: either is a wrong file.
   VerifyResult verify(const std::string& dir, const Progression& files,
-                      std::size_t max_problems = 3);
+                      const std::atomic<int>* stop = nullptr, std::size_t max_problems = 3);
 
  private:
   // Empty when the file is right, else what is wrong.

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "mpiwrite/config.hpp"
+#include "mpiwrite/created_files.hpp"
 #include "mpiwrite/file_namer.hpp"
 #include "mpiwrite/histogram.hpp"
 #include "mpiwrite/progression.hpp"
@@ -33,11 +34,13 @@ struct WriteOptions {
 };
 WriteOptions write_options_from(const RunConfig& config);
 
-// The first failure seen: "PATH: OPERATION: strerror".
+// The first failure seen: "PATH: OPERATION: strerror", or `text` for a failure that is not
+// one system call (an exception in a writer thread).
 struct WriteFailure {
   std::string path;
   int errno_value = 0;
   std::string operation;
+  std::string text;
   std::string message() const;
 };
 
@@ -46,7 +49,9 @@ struct SliceResult {
   std::uint64_t bytes = 0;
   LatencyHistogram latency;  // open → close per successful file, nanoseconds
   std::optional<WriteFailure> failure;
+  CreatedFiles created;  // what this run created (removal goes by it, never by the pattern)
   void merge(const SliceResult& other);  // keeps this failure if both have one
+  void reset();  // empties it for the next step, keeping the memory of `created`
 };
 
 // Where a writer thread gets its files. next() is called by every writer thread concurrently

@@ -76,6 +76,10 @@ inline std::vector<std::string> notes(const RunReport& r) {
     lines.push_back(fmt::format("INTERRUPTED by {}: only the repetitions that completed are "
                                 "reported; the one under way was discarded",
                                 signal_name(r.interrupted_by)));
+    if (r.cleanup.in_background) {
+      lines.push_back("scratch files: being removed in the background after this report "
+                      "(a leftover .mpiwrite-*.trash directory is removed by the next run)");
+    }
   }
   const auto& rss = r.context.peak_rss_kib;
   if (!rss.empty()) {

@@ -167,7 +167,8 @@ void write_json(const RunReport& r, std::ostream& out) {
   if (r.kind == RunKind::Compare) doc["comparison"] = comparison_json(r.comparison);
   doc["cleanup"] = {{"ran", r.cleanup.ran},
                     {"elapsed_s", r.cleanup.elapsed_s},
-                    {"files_removed", r.cleanup.files_removed}};
+                    {"files_removed", r.cleanup.files_removed},
+                    {"in_background", r.cleanup.in_background}};
   out << doc.dump(2) << '\n';
 }
 

@@ -31,7 +31,11 @@ FileLoop::FileLoop(const WriteOptions& options) : options_(options), line_(optio
     whole_.reserve(line_.size() * options_.lines);
     for (std::uint64_t i = 0; i < options_.lines; ++i) whole_ += line_;
   }
-  open_flags_ = O_WRONLY | O_CREAT | O_CLOEXEC | (options_.overwrite ? O_TRUNC : O_EXCL);
+  // O_NOFOLLOW: a symbolic link planted at a name is refused (ELOOP), never written through.
+  // With --overwrite, O_NONBLOCK: a FIFO planted at a name fails (ENXIO) instead of blocking;
+  // it changes nothing for a regular file. Without it, O_EXCL refuses every existing name.
+  open_flags_ = O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW |
+                (options_.overwrite ? O_TRUNC | O_NONBLOCK : O_EXCL);
 }
 
 bool FileLoop::interrupted() const {
@@ -54,11 +58,20 @@ void FileLoop::run(const WriteTarget& target, WorkSource& source, unsigned threa
 void FileLoop::run_posix(const WriteTarget& target, const Progression& part, FileNamer& namer,
                          SliceResult& result, std::atomic<bool>& stop) const {
   const std::uint64_t file_bytes = line_.size() * options_.lines;
+  // Whatever way this returns, the files it took are recorded: a prefix of `part`, less the one
+  // that failed (its open failed, or it was removed again).
+  std::uint64_t i = 0;
+  struct RecordTaken {
+    const Progression& part;
+    const std::uint64_t& taken;
+    CreatedFiles& created;
+    ~RecordTaken() { created.take({part.first, taken, part.stride}); }
+  } record{part, i, result.created};
   auto fail = [&](const char* name, int error, const char* operation) {
-    result.failure = WriteFailure{target.dir_path + "/" + name, error, operation};
+    result.failure = WriteFailure{target.dir_path + "/" + name, error, operation, {}};
     stop.store(true, std::memory_order_relaxed);
   };
-  for (std::uint64_t i = 0; i < part.count; ++i) {
+  for (; i < part.count; ++i) {
     if (stop.load(std::memory_order_relaxed) || interrupted()) return;
     const char* name = namer.name(part.at(i));
     const Clock::time_point start = Clock::now();
@@ -90,8 +103,9 @@ void FileLoop::run_posix(const WriteTarget& target, const Progression& part, Fil
       operation = "close";
     }
     if (error != 0) {
-      // A file this run created but could not complete is not left looking like output.
-      if (!options_.overwrite) ::unlinkat(target.dir_fd, name, 0);
+      // A file this run could not complete is not left looking like output: removed, also with
+      // --overwrite (its earlier content went when O_TRUNC opened it).
+      ::unlinkat(target.dir_fd, name, 0);
       return fail(name, error, operation);
     }
     result.latency.record(nanoseconds(Clock::now() - start));
@@ -134,6 +148,7 @@ WriteOptions write_options_from(const RunConfig& c) {
 }
 
 std::string WriteFailure::message() const {
+  if (!text.empty()) return text;
   return fmt::format("{}: {}: {}", path, operation, std::generic_category().message(errno_value));
 }
 
@@ -142,6 +157,14 @@ void SliceResult::merge(const SliceResult& other) {
   bytes += other.bytes;
   latency.merge(other.latency);
   if (!failure) failure = other.failure;
+  created.merge(other.created);
+}
+
+void SliceResult::reset() {
+  files = bytes = 0;
+  latency = LatencyHistogram{};
+  failure.reset();
+  created.clear();
 }
 
 }  // namespace mpiwrite

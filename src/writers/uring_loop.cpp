@@ -78,7 +78,8 @@ UringFileLoop::UringFileLoop(const WriteOptions& options)
     for (std::uint64_t i = 0; i < options_.lines; ++i) whole_ += line_;
   }
   // No O_CLOEXEC: the kernel refuses it for direct descriptors, which no exec can inherit.
-  open_flags_ = O_WRONLY | O_CREAT | (options_.overwrite ? O_TRUNC : O_EXCL);
+  // O_NOFOLLOW and, with --overwrite, O_NONBLOCK: as the posix engine (file_loop.cpp).
+  open_flags_ = O_WRONLY | O_CREAT | O_NOFOLLOW | (options_.overwrite ? O_TRUNC | O_NONBLOCK : O_EXCL);
   const unsigned depth = std::max(1u, options_.queue_depth);
   const unsigned fixed_sqes = 2u + (options_.fsync ? 1u : 0u) + (options_.per_file_delay_us ? 1u : 0u);
   const std::uint64_t writes = options_.mode == WriteMode::Line ? options_.lines : 1;
@@ -106,6 +107,9 @@ bool UringFileLoop::interrupted() const {
 
 bool UringFileLoop::next_index(WorkSource& source, unsigned thread, std::uint64_t& index) {
   while (chunk_position_ == chunk_.count) {
+    result_->created.take(chunk_);  // every file of a finished chunk was taken
+    chunk_ = Progression{};
+    chunk_position_ = 0;
     if (!source.next(thread, chunk_)) return false;
     chunk_position_ = 0;
   }
@@ -183,7 +187,7 @@ void UringFileLoop::queue_cleanup_close(std::uint32_t s) {
 void UringFileLoop::record_failure(std::uint32_t s, const char* operation, int error) {
   Slot& slot = slots_[s];
   if (!result_->failure) {
-    result_->failure = WriteFailure{target_->dir_path + "/" + slot.name, error, operation};
+    result_->failure = WriteFailure{target_->dir_path + "/" + slot.name, error, operation, {}};
   }
   stop_->store(true, std::memory_order_relaxed);
   slot.failed = true;
@@ -204,11 +208,14 @@ void UringFileLoop::fail(std::uint32_t s, const char* operation, int error) {
   }
 }
 
-// The slot's file is done: counted if it succeeded; removed if it failed after this run
-// created it (never a file the open did not create: O_EXCL failed on it, or --overwrite).
+// The slot's file is done: counted if it succeeded; if it failed, removed when the open had
+// succeeded (also with --overwrite, as posix), and either way not this run's file.
 void UringFileLoop::finish(std::uint32_t s) {
   Slot& slot = slots_[s];
-  if (slot.failed && slot.opened && !options_.overwrite) ::unlinkat(target_->dir_fd, slot.name, 0);
+  if (slot.failed) {
+    if (slot.opened) ::unlinkat(target_->dir_fd, slot.name, 0);
+    result_->created.not_created.push_back(slot.index);
+  }
   slot.busy = slot.opened = slot.failed = false;
   ++slot.generation;
   free_slots_.push_back(s);
@@ -259,6 +266,13 @@ void UringFileLoop::run(const WriteTarget& target, WorkSource& source, unsigned 
   chunk_ = Progression{};
   chunk_position_ = 0;
   FileNamer namer(options_.pattern);
+  // However this returns (or throws), the current chunk's taken prefix is recorded.
+  struct RecordTaken {
+    UringFileLoop& loop;
+    ~RecordTaken() {
+      loop.result_->created.take({loop.chunk_.first, loop.chunk_position_, loop.chunk_.stride});
+    }
+  } record{*this};
   bool exhausted = false;
   for (;;) {
     while (!exhausted && !free_slots_.empty() && !stop.load(std::memory_order_relaxed) &&
@@ -272,6 +286,7 @@ void UringFileLoop::run(const WriteTarget& target, WorkSource& source, unsigned 
       free_slots_.pop_back();
       Slot& slot = slots_[s];
       std::strcpy(slot.name, namer.name(index));
+      slot.index = index;
       slot.busy = true;
       slot.written = 0;
       queue_segment(s, true);

@@ -41,6 +41,7 @@ class UringFileLoop {
     std::uint64_t written = 0;     // bytes the kernel confirmed
     Clock::time_point start;       // just before the submission that carried its open
     char* name = nullptr;          // its file name, in names_
+    std::uint64_t index = 0;       // its file index
   };
 
   bool next_index(WorkSource& source, unsigned thread, std::uint64_t& index);

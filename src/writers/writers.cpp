@@ -4,6 +4,7 @@
 #include <sched.h>
 
 #include <atomic>
+#include <exception>
 #include <vector>
 
 #include "mpiwrite/posix_file.hpp"
@@ -42,12 +43,19 @@ class PoolWriter final : public Writer {
     pool_.run_on_all(
         [&](unsigned t) {
           Worker& w = workers_[t];
-          w.result = SliceResult{};
+          w.result.reset();
           const WriteTarget target{w.dir_fd.get(), dir_path_};
-          if (w.uring) {
-            w.uring->run(target, source, t, w.result, stop);
-          } else {
-            loop_.run(target, source, t, w.result, stop);
+          // An exception is a failure like any other: recorded, and the other threads stop at
+          // their next file; the ranks then agree on it at the phase boundary.
+          try {
+            if (w.uring) {
+              w.uring->run(target, source, t, w.result, stop);
+            } else {
+              loop_.run(target, source, t, w.result, stop);
+            }
+          } catch (const std::exception& e) {
+            if (!w.result.failure) w.result.failure = WriteFailure{dir_path_, 0, "write", e.what()};
+            stop.store(true, std::memory_order_relaxed);
           }
         },
         progress);

@@ -95,9 +95,9 @@ TEST(PlanSteps, APlainRunWritesOnlyItsLastRepetitionIntoTheDirectory) {
   c.repetitions = 3;
   const auto steps = plan_steps(c, make_points(c, 1), "/d", "id", 0);
   ASSERT_EQ(steps.size(), 4u);
-  EXPECT_EQ(steps[0].dir, "/d/.mpiwrite-id-w1");
+  EXPECT_EQ(steps[0].dir, "/d/.mpiwrite-id/w1");
   EXPECT_FALSE(steps[0].timed);
-  EXPECT_EQ(steps[1].dir, "/d/.mpiwrite-id-r1");
+  EXPECT_EQ(steps[1].dir, "/d/.mpiwrite-id/r1");
   EXPECT_TRUE(steps[1].timed && steps[1].scratch);
   EXPECT_EQ(steps[3].dir, "/d");
   EXPECT_FALSE(steps[3].scratch);

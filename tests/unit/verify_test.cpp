@@ -21,7 +21,7 @@ TEST(FileVerifier, PassesRightFilesAndNamesEveryKindOfWrongOne) {
   testing::write_text(dir / "f4", "ab\nab\nab\nab\n");  // long
   std::filesystem::remove(dir / "f5");                 // missing
   FileVerifier verifier(parse_pattern("f{}"), "ab", 3);
-  const VerifyResult result = verifier.verify(dir.path(), {1, 6, 1}, 10);
+  const VerifyResult result = verifier.verify(dir.path(), {1, 6, 1}, nullptr, 10);
   EXPECT_EQ(result.checked, 6u);
   EXPECT_EQ(result.mismatches, 4u);
   ASSERT_EQ(result.problems.size(), 4u);
@@ -30,7 +30,7 @@ TEST(FileVerifier, PassesRightFilesAndNamesEveryKindOfWrongOne) {
   EXPECT_EQ(result.problems[2], dir.path() + "/f4: longer than the expected 9 bytes");
   EXPECT_EQ(result.problems[3], dir.path() + "/f5: open: No such file or directory");
   EXPECT_EQ(verifier.verify(dir.path(), {1, 1, 1}).mismatches, 0u);
-  EXPECT_EQ(verifier.verify(dir.path(), {2, 4, 1}, 1).problems.size(), 1u);  // capped
+  EXPECT_EQ(verifier.verify(dir.path(), {2, 4, 1}, nullptr, 1).problems.size(), 1u);  // capped
   EXPECT_THROW(verifier.verify(dir / "nope", {1, 1, 1}), IoError);
 }
 
