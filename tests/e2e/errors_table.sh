@@ -7,7 +7,7 @@
 # also mpiexec's working directory). Adding a row to the table adds a test.
 #
 # Placeholders (fresh for every row, see docs/errors.md): {dir} {file} {dangling} {missing}
-# {taken} {nl} {xN}. A row without -d/--dir gets "-d {dir}" in front of its arguments.
+# {taken} {linked} {fifo} {hardlinked} {subdir} {nl} {xN}. A row without -d/--dir gets "-d {dir}" in front of its arguments.
 #
 # A failing mpiexec takes 1.5-2.5 s, mostly waiting, so rows run ERRORS_TABLE_JOBS at a time
 # (default 6), each in its own scratch directory. ERRORS_TABLE_ROWS=REGEX runs only the rows
@@ -80,6 +80,10 @@ expand() {
   s=${s//'{dangling}'/$root/dangling}
   s=${s//'{missing}'/$root/no-such-parent/dir}
   s=${s//'{taken}'/$root/taken}
+  s=${s//'{linked}'/$root/linked}
+  s=${s//'{fifo}'/$root/fifo}
+  s=${s//'{hardlinked}'/$root/hardlinked}
+  s=${s//'{subdir}'/$root/subdir}
   s=${s//'{nl}'/$'\n'}
   while [[ $s =~ \{x([0-9]+)\} ]]; do
     n=${BASH_REMATCH[1]}
@@ -104,6 +108,14 @@ check_row() {
   ln -s "$root/nowhere" "$root/dangling"
   mkdir "$root/taken"
   echo "precious" >"$root/taken/write1.txt"
+  # Names that --overwrite must not write through: a link out of the directory, a FIFO, a
+  # second hard link of a file elsewhere, a directory.
+  echo "outside" >"$root/outside"
+  mkdir "$root/linked" "$root/fifo" "$root/hardlinked" "$root/subdir"
+  ln -s "$root/outside" "$root/linked/write1.txt"
+  mkfifo "$root/fifo/write1.txt"
+  ln "$root/outside" "$root/hardlinked/write1.txt"
+  mkdir "$root/subdir/write1.txt"
   for arg in "$@"; do
     case $arg in -d | --dir | --dir=*) has_dir=1 ;; esac
     args+=("$(expand "$arg" "$root")")
@@ -129,6 +141,7 @@ check_row() {
   cmp -s "$row/before" "$row/after" ||
     problems+=("the scratch directory changed: $(diff "$row/before" "$row/after" | grep '^[<>]' | head -n 5 | tr '\n' ' ')")
   [ "$(cat "$root/taken/write1.txt" 2>/dev/null)" = precious ] || problems+=("{taken}/write1.txt was changed")
+  [ "$(cat "$root/outside" 2>/dev/null)" = outside ] || problems+=("a file outside --dir was changed")
   {
     if ((${#problems[@]} == 0)); then
       echo "ok"

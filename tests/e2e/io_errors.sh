@@ -33,6 +33,18 @@ find "$MNT/data" -type f ! -size 1400c | grep -q . && fail "an incomplete file w
 find "$MNT/data" -type f | grep -q . || fail "files written before the disk filled were lost"
 rm -rf "${MNT:?}/data"
 
+note "full file system under --overwrite: every file left is complete, old or new"
+run_mpiwrite -d "$MNT/data" -n 40 -l 100
+expect_status 0
+run_mpiwrite -d "$MNT/data" -n 40 -l 1000 --overwrite
+expect_status 1
+grep -q "No space left on device" "$WORK/err" || fail "no ENOSPC message: $(cat "$WORK/err")"
+# 1400 bytes: not rewritten yet; 14000: rewritten completely; nothing in between.
+find "$MNT/data" -type f ! -size 1400c ! -size 14000c -printf '%p %s\n' | grep . &&
+  fail "a half-rewritten file was left"
+find "$MNT/data" -type f -size 14000c | grep -q . || fail "no file was rewritten before the disk filled"
+rm -rf "${MNT:?}/data"
+
 note "permission denied, as an unprivileged user"
 mkdir "$WORK/locked"
 chmod 0755 "$WORK" "$WORK/locked"

@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# Nothing clobbered (docs/errors.md, "What mpiwrite removes and overwrites"): whatever kind of
+# run, whichever way it ends, mpiwrite removes only files this run created and never writes
+# through a name planted in --dir. The user's files are planted before and during runs, and
+# checked byte for byte afterwards; the count the report gives as removed must be the count the
+# run created. Cases that race a running job plant a name that rank 0 (slowed down) has not
+# reached yet. Runs with the engine of MPIWRITE_ARGS too (CTest: posix and uring).
+# Usage: clobber.sh RANKS
+# shellcheck source=lib.sh
+source "$(dirname "$0")/lib.sh"
+
+# plant_user_files DIR: the user's own files, among them names a 3-file run would create.
+plant_user_files() {
+  mkdir -p "$1"
+  local i
+  for i in 1 2 3; do echo "user file $i" >"$1/write$i.txt"; done
+  echo "notes" >"$1/notes.txt"
+  echo "beyond --files" >"$1/write999.txt"
+}
+expect_user_files() {
+  local i
+  for i in 1 2 3; do
+    [ "$(cat "$1/write$i.txt" 2>/dev/null)" = "user file $i" ] || fail "$1/write$i.txt was changed or removed"
+  done
+  [ "$(cat "$1/notes.txt")" = notes ] && [ "$(cat "$1/write999.txt")" = "beyond --files" ] ||
+    fail "a foreign file in $1 was changed"
+  [ -z "$(find "$1" -mindepth 1 -maxdepth 1 -name '.mpiwrite-*')" ] || fail "scratch left in $1"
+}
+# removed_equals_created JSON: cleanup.files_removed = every file the timed and warm-up steps
+# wrote (warm-ups: WARMUPS rounds of every point, each `files` files).
+removed_equals_created() {
+  python3 - "$1" "${2:-0}" <<'PY' || fail "removed count differs from created: $(cat "$1")"
+import json, sys
+doc, warmups = json.load(open(sys.argv[1])), int(sys.argv[2])
+files = doc["config"]["files"]
+created = sum(r["files"] for p in doc["points"] for r in p["repetitions"])
+created += warmups * len(doc["points"]) * files
+removed = doc["cleanup"]["files_removed"]
+assert doc["cleanup"]["ran"] and removed == created, (removed, created)
+print(f"-- removed {removed} = created {created}")
+PY
+}
+
+# --compare sets the queue depths itself: the engine of MPIWRITE_ARGS without its depth.
+compare_args=${MPIWRITE_ARGS:-}
+compare_args=${compare_args/--queue-depth 8/}
+note "--compare --cleanup in a directory holding the user's write1..3.txt"
+plant_user_files "$WORK/cmp"
+MPIWRITE_ARGS=$compare_args run_mpiwrite -d "$WORK/cmp" -n 3 -l 2 --compare -r 2 --cleanup --format json
+expect_status 0
+expect_user_files "$WORK/cmp"
+removed_equals_created "$WORK/out"
+
+note "--sweep-threads --cleanup with 1 warm-up, the same directory"
+run_mpiwrite -d "$WORK/cmp" -n 3 -l 2 --sweep-threads 1,2 -r 2 --warmup 1 --cleanup --format json
+expect_status 0
+expect_user_files "$WORK/cmp"
+removed_equals_created "$WORK/out" 1
+
+note "--partition dynamic --compare --cleanup"
+MPIWRITE_ARGS=$compare_args run_mpiwrite -d "$WORK/cmp" -n 3 -l 2 --compare --partition dynamic --chunk 1 --cleanup --format json
+expect_status 0
+expect_user_files "$WORK/cmp"
+removed_equals_created "$WORK/out"
+
+note "a plain run with repetitions and --cleanup beside foreign files"
+mkdir "$WORK/plain"
+echo notes >"$WORK/plain/notes.txt"
+echo "beyond --files" >"$WORK/plain/write999.txt"
+run_mpiwrite -d "$WORK/plain" -n $((5 * RANKS)) -r 3 --warmup 1 --cleanup --format json
+expect_status 0
+removed_equals_created "$WORK/out" 1
+[ "$(find "$WORK/plain" -mindepth 1 | wc -l)" -eq 2 ] || fail "left: $(ls -A "$WORK/plain")"
+[ "$(cat "$WORK/plain/write999.txt")" = "beyond --files" ] || fail "write999.txt changed"
+
+# start_slow NAME ARGS...: a run whose rank 0 sleeps 50 ms per file, in the background.
+start_slow() {
+  local name=$1
+  shift
+  set +e
+  # shellcheck disable=SC2086
+  timeout --kill-after=10 90 $MPIEXEC -n "$RANKS" "$MPIWRITE" "$@" --slow-rank 0 \
+    --slow-delay-us 50000 ${MPIWRITE_ARGS:-} >"$WORK/$name.out" 2>"$WORK/$name.err" &
+  BG=$!
+  set -e
+}
+finish_slow() {
+  set +e
+  wait "$BG"
+  STATUS=$?
+  set -e
+  cp "$WORK/$1.err" "$WORK/err"
+}
+wait_for_file() {
+  local k
+  for ((k = 0; k < 3000; k++)); do
+    [ -e "$1" ] && return 0
+    sleep 0.01
+  done
+  fail "waited 30 s for $1"
+}
+
+# Rank 0 writes files 1..40 (block partition) at 50 ms each (the uring engine: 8 at a time):
+# write40.txt is planted while it is still on the first ones.
+n=$((40 * RANKS))
+note "a name planted in --dir during the run, with --cleanup: the run fails, the file stays"
+mkdir "$WORK/race"
+start_slow race -d "$WORK/race" -n "$n" -l 2 --cleanup
+wait_for_file "$WORK/race/write1.txt"
+echo "planted" >"$WORK/race/write40.txt"
+finish_slow race
+expect_status 1
+grep -q "$WORK/race/write40.txt: open: File exists" "$WORK/err" || fail "no EEXIST message: $(cat "$WORK/err")"
+[ "$(cat "$WORK/race/write40.txt")" = planted ] || fail "the planted file was removed or changed"
+[ "$(find "$WORK/race" -mindepth 1 | wc -l)" -eq 1 ] || fail "the run's files were left: $(ls -A "$WORK/race" | head)"
+
+note "a name planted in a scratch directory during a repetition: the file stays"
+mkdir "$WORK/scratchrace"
+start_slow scratchrace -d "$WORK/scratchrace" -n "$n" -l 2 -r 2
+for ((k = 0; k < 3000; k++)); do
+  compgen -G "$WORK/scratchrace/.mpiwrite-*/r1/write1.txt" >/dev/null && break
+  sleep 0.01
+done
+step=$(compgen -G "$WORK/scratchrace/.mpiwrite-*/r1" | head -n 1)
+[ -n "$step" ] || fail "no scratch directory appeared"
+echo "planted" >"$step/write40.txt"
+finish_slow scratchrace
+expect_status 1
+[ "$(cat "$step/write40.txt" 2>/dev/null)" = planted ] || fail "the planted scratch file was removed"
+[ "$(find "$step" -mindepth 1 | wc -l)" -eq 1 ] || fail "the run's scratch files were left"
+rm -rf "$WORK/scratchrace"
+
+note "--overwrite and a symbolic link planted during the run: refused, the target untouched"
+mkdir "$WORK/link"
+echo "outside --dir" >"$WORK/outside"
+start_slow link -d "$WORK/link" -n "$n" -l 2 --overwrite
+wait_for_file "$WORK/link/write1.txt"
+ln -s "$WORK/outside" "$WORK/link/write40.txt"
+finish_slow link
+expect_status 1
+grep -q "$WORK/link/write40.txt: open: Too many levels of symbolic links" "$WORK/err" ||
+  fail "no ELOOP message: $(cat "$WORK/err")"
+[ "$(cat "$WORK/outside")" = "outside --dir" ] || fail "wrote through the link"
+[ -L "$WORK/link/write40.txt" ] || fail "the link was removed"
+
+note "--overwrite and a FIFO planted during the run: refused at once, no hang"
+mkdir "$WORK/fifo"
+start_slow fifo -d "$WORK/fifo" -n "$n" -l 2 --overwrite
+wait_for_file "$WORK/fifo/write1.txt"
+mkfifo "$WORK/fifo/write40.txt"
+finish_slow fifo
+expect_status 1
+grep -q "$WORK/fifo/write40.txt: open: " "$WORK/err" || fail "no message for the FIFO: $(cat "$WORK/err")"
+[ -p "$WORK/fifo/write40.txt" ] || fail "the FIFO was removed"
+echo "PASS"
