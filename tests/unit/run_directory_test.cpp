@@ -92,5 +92,36 @@ TEST(RemoveDirectory, RefusesADirectoryThatHoldsAnything) {
   EXPECT_THROW(make_directory(tmp / "d"), IoError);  // never reuses a name
 }
 
+TEST(FindTrash, OnlyDirectoriesNamedLikeAGivenUpScratchRoot) {
+  TempDir tmp;
+  make_directory(tmp / ".mpiwrite-1a2b-3c4d.trash");
+  make_directory(tmp / ".mpiwrite-1a2b-3c4d");           // a live scratch root: not trash
+  make_directory(tmp / ".mpiwrite-zz-3c4d.trash");        // not a run id
+  testing::write_text(tmp / ".mpiwrite-1-2.trash", "a file, not a directory");
+  fs::create_symlink(tmp / ".mpiwrite-1a2b-3c4d.trash", tmp / ".mpiwrite-5-6.trash");  // a link
+  EXPECT_EQ(find_trash(tmp.path()), std::vector<std::string>{tmp / ".mpiwrite-1a2b-3c4d.trash"});
+  EXPECT_EQ(trash_path("/d/.mpiwrite-1-2"), "/d/.mpiwrite-1-2.trash");
+}
+
+TEST(CheckDirectory, HasNoSideEffectAndRefusesWhatOverwriteMustNotTouch) {
+  TempDir tmp;
+  RunConfig c = config_in(tmp / "new");
+  EXPECT_TRUE(check_directory(c));  // missing: the run would create it
+  EXPECT_FALSE(fs::exists(tmp / "new"));
+  c = config_in(tmp.path());
+  c.overwrite = true;
+  testing::write_text(tmp / "outside", "x");
+  fs::create_hard_link(tmp / "outside", tmp / "write2.txt");
+  EXPECT_THROW(check_directory(c), UsageError);
+  fs::remove(tmp / "write2.txt");
+  fs::create_symlink(tmp / "outside", tmp / "write2.txt");
+  EXPECT_THROW(check_directory(c), UsageError);
+  fs::remove(tmp / "write2.txt");
+  testing::write_text(tmp / "write2.txt", "the user's");
+  EXPECT_FALSE(check_directory(c));  // a regular file of its own: --overwrite may rewrite it
+  c.cleanup = true;
+  EXPECT_THROW(check_directory(c), UsageError);  // ... but --cleanup could not remove it
+}
+
 }  // namespace
 }  // namespace mpiwrite
