@@ -95,7 +95,7 @@ expect_clean() {
   local dir=$1 scratch incomplete k
   [ -d "$dir" ] || return 0
   for ((k = 0; k < SCRATCH_WAIT * 10; k++)); do
-    scratch=$(find "$dir" -mindepth 1 -maxdepth 1 -name '.mpiwrite-*' | head -n 3)
+    scratch=$(find "$dir" -mindepth 1 -maxdepth 1 -name '.mpiwrite-*' 2>/dev/null | head -n 3 || true)
     [ -n "$scratch" ] || break
     sleep 0.1
   done

@@ -1,0 +1,173 @@
+#!/usr/bin/env bash
+# Interrupts at scale (docs/errors.md, "Faults during a run"): 200,000 files per repetition on
+# a tmpfs, so that removing the scratch directories takes longer than the ~2 s mpirun waits
+# between forwarding SIGTERM and killing the ranks. In every phase — write, verify, removal,
+# and a --compare — a signal must leave the report of what completed on standard output and
+# in the -o file, marked interrupted, and no scratch directory once the background removal
+# has run, although the ranks themselves are killed. Checked from outside: the report text,
+# the files on disk, the processes left.
+# Needs root (a tmpfs mount); exits 77 otherwise. Usage: interrupt_scale.sh RANKS
+# shellcheck source=lib.sh
+source "$(dirname "$0")/lib.sh"
+
+[ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root for a tmpfs mount"; exit 77; }
+MNT=$WORK/mnt
+mkdir "$MNT"
+mount -t tmpfs -o size=4g tmpfs "$MNT" 2>/dev/null || { echo "SKIP: cannot mount a tmpfs"; exit 77; }
+trap 'pkill -f -- "$MNT" 2>/dev/null || true; umount "$MNT" 2>/dev/null || umount -l "$MNT"; cleanup_work' EXIT
+
+N=${INTERRUPT_FILES:-200000}
+LIMIT=120
+
+# start NAME ARGS...: mpiwrite under mpiexec in the background; sets BG, MPIRUN_PID, OUT, ERR.
+start() {
+  local name=$1 k
+  shift
+  OUT=$WORK/$name.out ERR=$WORK/$name.err
+  # shellcheck disable=SC2086
+  timeout --kill-after=10 "$LIMIT" $MPIEXEC -n "$RANKS" "$MPIWRITE" "$@" >"$OUT" 2>"$ERR" &
+  BG=$!
+  MPIRUN_PID=''
+  for ((k = 0; k < 500; k++)); do
+    MPIRUN_PID=$(pgrep -P "$BG" | head -n 1 || true)
+    [ -z "$MPIRUN_PID" ] || break
+    sleep 0.01
+  done
+  [ -n "$MPIRUN_PID" ] || fail "mpiexec did not start"
+}
+finish() {
+  set +e
+  wait "$BG"
+  STATUS=$?
+  set -e
+  [ "$STATUS" -ne 124 ] && [ "$STATUS" -ne 137 ] || { cat "$ERR" >&2; fail "hung (exit $STATUS)"; }
+  [ "$STATUS" -ne 0 ] || fail "exit code 0 after a signal"
+}
+# poll PYTHON-CONDITION: waits (up to 60 s, while the run goes on) until the condition on the
+# directory D holds.
+poll() {
+  python3 - "$1" "$2" "$BG" "$MPIRUN_PID" <<'PY' || fail "waited in vain for: $2"
+import os, sys, time
+d, condition, pid, mpirun = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+def read_bytes():  # bytes the ranks (mpiexec's children) have read: --verify reads every file
+    total = 0
+    for child in open(f"/proc/{mpirun}/task/{mpirun}/children").read().split():
+        try:
+            for line in open(f"/proc/{child}/io"):
+                if line.startswith("rchar:"):
+                    total += int(line.split()[1])
+        except OSError:
+            pass
+    return total
+start_bytes = None
+def count(path):
+    try:
+        return sum(1 for _ in os.scandir(path))
+    except FileNotFoundError:
+        return 0
+def scratch(step):
+    roots = [e.path for e in os.scandir(d) if e.name.startswith(".mpiwrite-")] if os.path.isdir(d) else []
+    return count(os.path.join(roots[0], step)) if roots else 0
+def steps():
+    roots = [e.path for e in os.scandir(d) if e.name.startswith(".mpiwrite-")] if os.path.isdir(d) else []
+    return count(roots[0]) if roots else 0
+end = time.time() + 60
+while time.time() < end:
+    if eval(condition):
+        sys.exit(0)
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        sys.exit(1)
+    time.sleep(0.02)
+sys.exit(1)
+PY
+}
+# expect_no_scratch DIR: the background removal finishes within 60 s; no process is left.
+expect_no_scratch() {
+  local k left
+  for ((k = 0; k < 600; k++)); do
+    left=$(find "$1" -mindepth 1 -maxdepth 1 -name '.mpiwrite-*' 2>/dev/null | head -n 1 || true)
+    [ -n "$left" ] || break
+    sleep 0.1
+  done
+  [ -z "$left" ] || fail "scratch left 60 s after the run: $left"
+  note "scratch gone $((k * 100)) ms after mpiexec exited"
+  for ((k = 0; k < 50; k++)); do
+    pgrep -f -- "$MPIWRITE.*$1" >/dev/null || return 0
+    sleep 0.1
+  done
+  fail "ranks left: $(pgrep -af -- "$1")"
+}
+# json_check FILE PYTHON: the report parses, and the assertions hold (doc is the report).
+json_check() {
+  python3 - "$1" "$2" <<'PY' || fail "bad report $1: $(head -c 600 "$1")"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+exec(sys.argv[2])
+PY
+}
+
+note "(a) SIGINT to mpiexec during the third of 3 repetitions of $N files (table, -o)"
+d=$MNT/a
+start a -d "$d" -n "$N" -l 1 --write-mode whole -r 3 -o "$WORK/a.report"
+poll "$d" 'os.path.exists(os.path.join(d, "write1.txt"))'
+kill -INT "$MPIRUN_PID"
+finish
+grep -q '^INTERRUPTED by SIGTERM' "$OUT" || fail "no INTERRUPTED line on stdout: $(head -c 400 "$OUT"; cat "$ERR")"
+[ "$(grep -cE '^ +[0-9]+ +[0-9.]+ ' "$OUT")" -eq 2 ] || fail "expected 2 repetition rows: $(cat "$OUT")"
+grep -q "files written per repetition: $N" "$OUT" || fail "no totals line: $(cat "$OUT")"
+cmp -s "$OUT" "$WORK/a.report" || fail "the -o copy differs from standard output"
+expect_no_scratch "$d"
+bad=$(find "$d" -maxdepth 1 -type f ! -size 14c | head -n 3)
+[ -z "$bad" ] || fail "incomplete files left in --dir: $bad"
+note "exit $STATUS; $(grep -c . "$OUT") report lines"
+rm -rf "$d"
+
+note "(b) SIGTERM to mpiexec during --compare (JSON)"
+d=$MNT/b
+start b -d "$d" -n $((N / 4)) -l 1 --write-mode whole -r 3 --compare --format json
+poll "$d" 'steps() >= 3'
+kill -TERM "$MPIRUN_PID"
+finish
+json_check "$OUT" '
+assert doc["interrupted"] == "SIGTERM", doc["interrupted"]
+reps = [len(p["repetitions"]) for p in doc["points"]]
+assert any(reps) and not all(r == 3 for r in reps), reps
+assert all(r["files"] == doc["config"]["files"] for p in doc["points"] for r in p["repetitions"])
+print("-- repetitions per point:", reps)'
+expect_no_scratch "$d"
+rm -rf "$d"
+
+# mpiexec forwards a signal to the ranks 1 s after it gets it (SIGCONT first) and kills them
+# 1 s later; a verify phase of $N files lasts about half a second, so this case signals the
+# ranks themselves, as a batch system does.
+note "(c) SIGTERM to the ranks during the verify phase of $N files"
+d=$MNT/c
+start c -d "$d" -n "$N" -l 1 --write-mode whole --verify --format json
+# The verify phase has begun when the ranks have read 100 kB more than while they wrote (a
+# file is 14 bytes; the write phase reads nothing). /proc is read every 20 ms; listing the
+# directory would be too slow to catch a verify phase of about half a second.
+poll "$d" "os.path.exists(os.path.join(d, 'write1.txt')) and (start_bytes := start_bytes or read_bytes()) and read_bytes() > start_bytes + 100000"
+# shellcheck disable=SC2046
+kill -TERM $(pgrep -P "$MPIRUN_PID")
+finish
+json_check "$OUT" '
+assert doc["interrupted"] == "SIGTERM", doc["interrupted"]
+assert doc["points"][0]["repetitions"] == [], "a repetition verified only in part was reported"'
+expect_no_scratch "$d"
+rm -rf "$d"
+
+note "(d) SIGTERM to mpiexec during the removal phase (3 repetitions of $N files)"
+d=$MNT/d
+start d -d "$d" -n "$N" -l 1 --write-mode whole -r 3 --format json
+poll "$d" "count(d) >= $N and 0 < scratch(\"r1\") < $N"
+kill -TERM "$MPIRUN_PID"
+finish
+json_check "$OUT" '
+assert doc["interrupted"] == "SIGTERM", doc["interrupted"]
+assert len(doc["points"][0]["repetitions"]) == 3
+assert doc["cleanup"]["in_background"] is True, doc["cleanup"]'
+expect_no_scratch "$d"
+[ "$(find "$d" -maxdepth 1 -type f -size 14c | wc -l)" -eq "$N" ] || fail "the last repetition's files are not all in --dir"
+echo "PASS"
