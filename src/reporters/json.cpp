@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
+#include "json_text.hpp"
 #include "mpiwrite/report.hpp"
 
 namespace mpiwrite {
@@ -168,7 +169,7 @@ void write_json(const RunReport& r, std::ostream& out) {
   doc["cleanup"] = {{"ran", r.cleanup.ran},
                     {"elapsed_s", r.cleanup.elapsed_s},
                     {"files_removed", r.cleanup.files_removed}};
-  out << doc.dump(2) << '\n';
+  out << dump_lossless(doc, 2) << '\n';
 }
 
 }  // namespace mpiwrite
