@@ -15,10 +15,12 @@
 #include "mpiwrite/comm.hpp"
 #include "mpiwrite/errors.hpp"
 #include "mpiwrite/interrupt.hpp"
+#include "mpiwrite/output_path.hpp"
 #include "mpiwrite/plan.hpp"
 #include "mpiwrite/points.hpp"
 #include "mpiwrite/posix_file.hpp"
 #include "mpiwrite/report.hpp"
+#include "mpiwrite/report_output.hpp"
 #include "mpiwrite/run_directory.hpp"
 #include "mpiwrite/shared_counter.hpp"
 #include "mpiwrite/uring_support.hpp"
@@ -72,8 +74,11 @@ class Coordinator {
     if (int code = configure(argc, argv); code != kContinue) return code;
     if (int code = check_engine(); code != kContinue) return code;
     if (config_.dry_run) {
-      if (root_) write_plan(config_, make_points(config_, world_.size()), out_);
-      return kExitOk;
+      return root_step([&] {
+        std::ostringstream plan;
+        write_plan(config_, make_points(config_, world_.size()), plan);
+        write_standard_output(plan.str(), out_);
+      });
     }
     if (int code = prepare(); code != kContinue) return code;
     if (!set_up_points()) return kExitIo;
@@ -146,6 +151,7 @@ class Coordinator {
     const auto ticks = static_cast<std::uint64_t>(started.time_since_epoch().count());
     std::uint64_t seed = config_.seed ? config_.seed : ticks;
     int code = root_step([&] {
+      check_output_path(config_);  // before --dir is created: a bad -o costs nothing
       directory_ = prepare_directory(config_);
       run_id_ = fmt::format("{:x}-{:x}", ::getpid(), ticks);
     });
@@ -391,8 +397,7 @@ class Coordinator {
   void publish_report() {
     std::ostringstream text;
     write_report(report_, text);
-    out_ << text.str() << std::flush;
-    if (!config_.output.empty()) write_file_atomically(config_.output, text.str());
+    publish_report_text(text.str(), out_, config_.output);
   }
 
   const mpi::communicator& world_;
