@@ -7,7 +7,7 @@
 # also mpiexec's working directory). Adding a row to the table adds a test.
 #
 # Placeholders (fresh for every row, see docs/errors.md): {dir} {file} {dangling} {missing}
-# {taken} {nl} {xN}. A row without -d/--dir gets "-d {dir}" in front of its arguments.
+# {taken} {linked} {nl} {xN}. A row without -d/--dir gets "-d {dir}" in front of its arguments.
 #
 # A failing mpiexec takes 1.5-2.5 s, mostly waiting, so rows run ERRORS_TABLE_JOBS at a time
 # (default 6), each in its own scratch directory. ERRORS_TABLE_ROWS=REGEX runs only the rows
@@ -80,6 +80,7 @@ expand() {
   s=${s//'{dangling}'/$root/dangling}
   s=${s//'{missing}'/$root/no-such-parent/dir}
   s=${s//'{taken}'/$root/taken}
+  s=${s//'{linked}'/$root/linked}
   s=${s//'{nl}'/$'\n'}
   while [[ $s =~ \{x([0-9]+)\} ]]; do
     n=${BASH_REMATCH[1]}
@@ -99,11 +100,13 @@ check_row() {
   shift 4
   local row=$WORK/row-$index root=$WORK/row-$index/scratch arg args=() has_dir='' problems=()
   mkdir -p "$root"
-  # The fixtures: a regular file, a dangling symbolic link, a directory holding write1.txt.
+  # The fixtures: a regular file, a dangling symbolic link, a directory holding write1.txt,
+  # and a symbolic link to that directory.
   echo "a regular file" >"$root/file"
   ln -s "$root/nowhere" "$root/dangling"
   mkdir "$root/taken"
   echo "precious" >"$root/taken/write1.txt"
+  ln -s taken "$root/linked"
   for arg in "$@"; do
     case $arg in -d | --dir | --dir=*) has_dir=1 ;; esac
     args+=("$(expand "$arg" "$root")")
