@@ -1,7 +1,7 @@
 #pragma once
 // What stands at -o/--output FILE, and whether the report can go there. Checked on rank 0
 // before anything is created, so a typo never costs a finished run; looked at again when the
-// report is written (report_output.hpp). The rules (README, docs/errors.md "The report file"):
+// report is written (report_output.hpp). The rules (README, docs/errors.md "The report's outputs"):
 //
 //   FILE absent or a regular file    replaced atomically: a temporary file in its directory,
 //                                    fsync, rename (an existing file's mode is kept)
