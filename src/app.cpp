@@ -15,10 +15,12 @@
 #include "mpiwrite/comm.hpp"
 #include "mpiwrite/errors.hpp"
 #include "mpiwrite/interrupt.hpp"
+#include "mpiwrite/output_path.hpp"
 #include "mpiwrite/plan.hpp"
 #include "mpiwrite/points.hpp"
 #include "mpiwrite/posix_file.hpp"
 #include "mpiwrite/report.hpp"
+#include "mpiwrite/report_output.hpp"
 #include "mpiwrite/run_directory.hpp"
 #include "mpiwrite/scratch_remover.hpp"
 #include "mpiwrite/shared_counter.hpp"
@@ -111,8 +113,11 @@ class Coordinator {
   int dry_run() {
     const int code = root_step([&] { check_directory(config_); });
     if (code != kExitOk) return code;
-    if (root_) write_plan(config_, make_points(config_, world_.size()), out_);
-    return kExitOk;
+    return root_step([&] {
+      std::ostringstream plan;
+      write_plan(config_, make_points(config_, world_.size()), plan);
+      write_standard_output(plan.str(), out_);
+    });
   }
 
   // --engine uring must be usable on every rank (nodes can differ), checked before anything
@@ -152,6 +157,7 @@ class Coordinator {
     const auto ticks = static_cast<std::uint64_t>(started.time_since_epoch().count());
     std::uint64_t seed = config_.seed ? config_.seed : ticks;
     int code = root_step([&] {
+      check_output_path(config_);  // before --dir is created: a bad -o costs nothing
       directory_ = prepare_directory(config_);
       run_id_ = fmt::format("{:x}-{:x}", ::getpid(), ticks);
       if (!directory_.created) remove_earlier_trash();
@@ -519,8 +525,7 @@ class Coordinator {
   void publish_report() {
     std::ostringstream text;
     write_report(report_, text);
-    out_ << text.str() << std::flush;
-    if (!config_.output.empty()) write_file_atomically(config_.output, text.str());
+    publish_report_text(text.str(), out_, config_.output);
   }
 
   const mpi::communicator& world_;

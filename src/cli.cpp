@@ -98,7 +98,12 @@ void add_options(CLI::App& app, RunConfig& c, EnumText& e) {
   app.add_option("--format", e.format, "Report format")
       ->capture_default_str()
       ->check(choices({Format::Table, Format::Markdown, Format::Csv, Format::Json}));
-  app.add_option("-o,--output", c.output, "Also write the report to FILE (atomically)");
+  // An empty FILE would silently mean "no copy": refused like an empty --dir.
+  app.add_option("-o,--output", c.output,
+                 "Also write the report to FILE (a regular file atomically; a device, FIFO or "
+                 "/dev/stdout in place)")
+      ->check(CLI::Validator([](const std::string& v) { return v.empty() ? "must not be empty" : ""; },
+                             "FILE"));
   app.add_flag("--per-rank", c.per_rank, "Add per-rank rows to table, markdown and csv");
   app.add_flag("--dry-run", c.dry_run, "Print which rank and thread writes which files; write nothing");
   app.add_flag("--verify", c.verify,

@@ -33,6 +33,18 @@ FilePattern parse_pattern(std::string_view pattern) {
   return result;
 }
 
+bool generates(const FilePattern& p, std::string_view name, std::uint64_t files) {
+  if (name.size() <= p.prefix.size() + p.suffix.size()) return false;
+  if (!name.starts_with(p.prefix) || !name.ends_with(p.suffix)) return false;
+  const std::string_view digits =
+      name.substr(p.prefix.size(), name.size() - p.prefix.size() - p.suffix.size());
+  if (digits.front() == '0') return false;
+  std::uint64_t index = 0;
+  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), index);
+  return error == std::errc{} && end == digits.data() + digits.size() && index >= 1 &&
+         index <= files;
+}
+
 FileNamer::FileNamer(FilePattern pattern) : pattern_(std::move(pattern)) {
   buffer_.resize(pattern_.prefix.size() + kMaxDigits + pattern_.suffix.size() + 1);
   pattern_.prefix.copy(buffer_.data(), pattern_.prefix.size());

@@ -9,8 +9,6 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdio>
-#include <fstream>
 
 #include "mpiwrite/errors.hpp"
 
@@ -95,25 +93,6 @@ namespace mpiwrite {
 long peak_rss_kib() {
   struct rusage usage {};
   return ::getrusage(RUSAGE_SELF, &usage) == 0 ? usage.ru_maxrss : 0;
-}
-
-void write_file_atomically(const std::string& path, const std::string& text) {
-  const std::string temporary = fmt::format("{}.tmp-{}", path, ::getpid());
-  {
-    std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
-    if (!file) throw IoError(errno, temporary, "open report");
-    file << text;
-    file.flush();
-    if (!file) {
-      std::remove(temporary.c_str());
-      throw IoError(EIO, temporary, "write report");
-    }
-  }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    const int error = errno;
-    std::remove(temporary.c_str());
-    throw IoError(error, path, "rename report");
-  }
 }
 
 int usable_cpus() {

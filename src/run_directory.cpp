@@ -28,19 +28,6 @@ std::string absolute_path(const std::string& path) {
   return resolved.get();
 }
 
-// Does `name` spell pattern(i) for some i in [1, files]? Leading zeros never do.
-bool is_target_name(std::string_view name, const FilePattern& p, std::uint64_t files) {
-  if (name.size() <= p.prefix.size() + p.suffix.size()) return false;
-  if (!name.starts_with(p.prefix) || !name.ends_with(p.suffix)) return false;
-  const std::string_view digits =
-      name.substr(p.prefix.size(), name.size() - p.prefix.size() - p.suffix.size());
-  if (digits.front() == '0') return false;
-  std::uint64_t index = 0;
-  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), index);
-  return error == std::errc{} && end == digits.data() + digits.size() && index >= 1 &&
-         index <= files;
-}
-
 }  // namespace
 
 namespace {
@@ -58,7 +45,7 @@ void for_each_target(const std::string& dir, const FilePattern& pattern, std::ui
   std::unique_ptr<DIR, CloseDir> stream(::opendir(dir.c_str()));
   if (!stream) throw IoError(errno, dir, "open directory");
   while (const dirent* entry = ::readdir(stream.get())) {
-    if (!is_target_name(entry->d_name, pattern, files)) continue;
+    if (!generates(pattern, entry->d_name, files)) continue;
     struct stat info {};
     if (::fstatat(::dirfd(stream.get()), entry->d_name, &info, AT_SYMLINK_NOFOLLOW) != 0) {
       if (errno == ENOENT) continue;  // removed while we looked

@@ -18,6 +18,10 @@ struct FilePattern {
 // is not a name the directory itself uses ("." or "..").
 FilePattern parse_pattern(std::string_view pattern);
 
+// Whether `name` is the name of file i for some i in [1, files]: the pattern's prefix, the
+// index in decimal without leading zeros, its suffix.
+bool generates(const FilePattern& pattern, std::string_view name, std::uint64_t files);
+
 class FileNamer {
  public:
   explicit FileNamer(FilePattern pattern);

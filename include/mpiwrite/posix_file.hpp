@@ -58,8 +58,4 @@ int usable_cpus();
 // The process's peak resident set size in KiB (getrusage ru_maxrss).
 long peak_rss_kib();
 
-// Writes `text` to `path` through a temporary file in the same directory and a rename, so a
-// reader never sees a half-written file. Throws IoError.
-void write_file_atomically(const std::string& path, const std::string& text);
-
 }  // namespace mpiwrite

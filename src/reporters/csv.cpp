@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "mpiwrite/report.hpp"
+#include "mpiwrite/text_escape.hpp"
 
 namespace mpiwrite {
 
@@ -18,11 +19,13 @@ namespace {
 
 constexpr std::size_t kColumns = 22;
 
-// Prints the cells, empty cells after them, and the point's engine and queue depth last.
+// Prints the cells, empty cells after them, and the point's engine and queue depth last. Every
+// cell goes through csv_field, so a cell with a comma, quote or newline stays one cell.
 void print_row(std::ostream& out, std::vector<std::string> cells, const PointSpec& spec) {
   cells.resize(kColumns - 2);
   cells.emplace_back(to_string(spec.engine));
   cells.push_back(fmt::format("{}", spec.queue_depth));
+  for (std::string& c : cells) c = csv_field(c);
   fmt::print(out, "{}\n", fmt::join(cells, ","));
 }
 

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "mpiwrite/text_escape.hpp"
+
 namespace mpiwrite {
 
 struct Grid {
@@ -17,7 +19,15 @@ struct Grid {
   std::vector<std::vector<std::string>> rows;
 };
 
-inline void print_aligned(const Grid& grid, std::ostream& out) {
+// Cells are printed through printable(): a host name with a newline or an escape sequence
+// stays on its row.
+inline void print_aligned(const Grid& raw, std::ostream& out) {
+  Grid grid{{}, {}};
+  for (const std::string& cell : raw.header) grid.header.push_back(printable(cell));
+  for (const auto& row : raw.rows) {
+    grid.rows.emplace_back();
+    for (const std::string& cell : row) grid.rows.back().push_back(printable(cell));
+  }
   std::vector<std::size_t> width(grid.header.size());
   for (std::size_t i = 0; i < width.size(); ++i) width[i] = grid.header[i].size();
   for (const auto& row : grid.rows) {
@@ -36,10 +46,11 @@ inline void print_aligned(const Grid& grid, std::ostream& out) {
   for (const auto& row : grid.rows) print_row(row);
 }
 
+// Cells are printed through markdown_cell(): a '|' or a newline inside one keeps the table's shape.
 inline void print_markdown(const Grid& grid, std::ostream& out) {
   const auto print_row = [&](const std::vector<std::string>& row) {
     std::string line = "|";
-    for (const std::string& cell : row) line += " " + cell + " |";
+    for (const std::string& cell : row) line.append(" ").append(markdown_cell(cell)).append(" |");
     fmt::print(out, "{}\n", line);
   };
   print_row(grid.header);

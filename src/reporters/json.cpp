@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
+#include "json_text.hpp"
 #include "mpiwrite/report.hpp"
 
 namespace mpiwrite {
@@ -169,7 +170,7 @@ void write_json(const RunReport& r, std::ostream& out) {
                     {"elapsed_s", r.cleanup.elapsed_s},
                     {"files_removed", r.cleanup.files_removed},
                     {"in_background", r.cleanup.in_background}};
-  out << doc.dump(2) << '\n';
+  out << dump_lossless(doc, 2) << '\n';
 }
 
 }  // namespace mpiwrite

@@ -6,6 +6,7 @@
 
 #include "describe.hpp"
 #include "mpiwrite/report.hpp"
+#include "mpiwrite/text_escape.hpp"
 #include "point_grids.hpp"
 
 namespace mpiwrite {
@@ -13,7 +14,7 @@ namespace mpiwrite {
 void write_markdown(const RunReport& r, std::ostream& out) {
   fmt::print(out, "### mpiwrite {}: {}\n\n", r.context.mpiwrite_version, describe::layout(r));
   fmt::print(out, "- workload: {}\n", describe::workload(r.config));
-  fmt::print(out, "- directory: `{}` ({})\n", r.context.directory, r.context.filesystem);
+  fmt::print(out, "- directory: {} ({})\n", markdown_code(r.context.directory), r.context.filesystem);
   fmt::print(out, "- runs: {}\n", describe::repetitions(r));
   fmt::print(out, "- timing: {}\n", describe::kTiming);
   for (const std::string& warning : setup_warnings(r.context)) {

@@ -6,6 +6,7 @@
 
 #include "describe.hpp"
 #include "mpiwrite/report.hpp"
+#include "mpiwrite/text_escape.hpp"
 #include "point_grids.hpp"
 
 namespace mpiwrite {
@@ -16,7 +17,7 @@ void write_header(const RunReport& r, std::ostream& out) {
   const RunContext& x = r.context;
   fmt::print(out, "mpiwrite {}: {}\n", x.mpiwrite_version, describe::layout(r));
   fmt::print(out, "workload:  {}\n", describe::workload(r.config));
-  fmt::print(out, "directory: {} ({})\n", x.directory, x.filesystem);
+  fmt::print(out, "directory: {} ({})\n", printable(x.directory), x.filesystem);
   fmt::print(out, "runs:      {}\n", describe::repetitions(r));
   fmt::print(out, "timing:    {}\n", describe::kTiming);
   for (const std::string& warning : setup_warnings(x)) fmt::print(out, "WARNING:   {}\n", warning);

@@ -7,7 +7,7 @@
 # also mpiexec's working directory). Adding a row to the table adds a test.
 #
 # Placeholders (fresh for every row, see docs/errors.md): {dir} {file} {dangling} {missing}
-# {taken} {linked} {fifo} {hardlinked} {subdir} {nl} {xN}. A row without -d/--dir gets "-d {dir}" in front of its arguments.
+# {taken} {linked} {fifo} {hardlinked} {subdir} {takenlink} {nl} {xN}. A row without -d/--dir gets "-d {dir}" in front of its arguments.
 #
 # A failing mpiexec takes 1.5-2.5 s, mostly waiting, so rows run ERRORS_TABLE_JOBS at a time
 # (default 6), each in its own scratch directory. ERRORS_TABLE_ROWS=REGEX runs only the rows
@@ -84,6 +84,7 @@ expand() {
   s=${s//'{fifo}'/$root/fifo}
   s=${s//'{hardlinked}'/$root/hardlinked}
   s=${s//'{subdir}'/$root/subdir}
+  s=${s//'{takenlink}'/$root/takenlink}
   s=${s//'{nl}'/$'\n'}
   while [[ $s =~ \{x([0-9]+)\} ]]; do
     n=${BASH_REMATCH[1]}
@@ -103,7 +104,8 @@ check_row() {
   shift 4
   local row=$WORK/row-$index root=$WORK/row-$index/scratch arg args=() has_dir='' problems=()
   mkdir -p "$root"
-  # The fixtures: a regular file, a dangling symbolic link, a directory holding write1.txt.
+  # The fixtures: a regular file, a dangling symbolic link, a directory holding write1.txt,
+  # and a symbolic link to that directory.
   echo "a regular file" >"$root/file"
   ln -s "$root/nowhere" "$root/dangling"
   mkdir "$root/taken"
@@ -116,6 +118,7 @@ check_row() {
   mkfifo "$root/fifo/write1.txt"
   ln "$root/outside" "$root/hardlinked/write1.txt"
   mkdir "$root/subdir/write1.txt"
+  ln -s taken "$root/takenlink"
   for arg in "$@"; do
     case $arg in -d | --dir | --dir=*) has_dir=1 ;; esac
     args+=("$(expand "$arg" "$root")")

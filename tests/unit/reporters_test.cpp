@@ -177,6 +177,58 @@ TEST(Reporters, TwoHostsGetPerHostRows) {
   EXPECT_EQ(doc.at("points").at(0).at("repetitions").at(1).at("hosts").at(1).at("slowest_s"), 0.006);
 }
 
+// A report whose strings hold bytes that are not UTF-8, a newline, '|' and a terminal escape:
+// every reporter writes it, and nothing of it is lost or breaks the format.
+RunReport hostile_report(Format format) {
+  RunReport r = sample_report(format, false);
+  r.config.text = "caf\xe9";  // Latin-1
+  r.config.dir = "d\xff\nx";
+  r.config.pattern = "w\x80{}.txt";
+  r.context.directory = "/data/a\nb|c\x1b[2J\xfe";
+  r.context.hosts = group_ranks_by_host({"node|1", "node\n\xff"});
+  return r;
+}
+
+TEST(HostileStrings, JsonKeepsEveryByteAsSurrogateEscapes) {
+  std::string json;
+  ASSERT_NO_THROW(json = render(hostile_report(Format::Json)));
+  EXPECT_NE(json.find("\"text\": \"caf\\udce9\""), std::string::npos);
+  EXPECT_NE(json.find("\"dir\": \"d\\udcff\\nx\""), std::string::npos);
+  EXPECT_NE(json.find("\"pattern\": \"w\\udc80{}.txt\""), std::string::npos);
+  EXPECT_NE(json.find("\"directory\": \"/data/a\\nb|c\\u001b[2J\\udcfe\""), std::string::npos);
+  EXPECT_NE(json.find("\"host\": \"node\\n\\udcff\""), std::string::npos);
+  // With the escapes of invalid bytes spelled out, the rest is JSON nlohmann parses.
+  std::string plain;
+  for (std::size_t at = 0; at < json.size(); ++at) {
+    const bool escape = json.compare(at, 4, "\\udc") == 0;
+    plain += escape ? '~' : json[at];
+    if (escape) ++at;  // its backslash and 'u' became one '~'
+  }
+  EXPECT_TRUE(nlohmann::json::accept(plain));
+}
+
+TEST(HostileStrings, MarkdownKeepsTheBulletAndTheTableShape) {
+  const std::string md = render(hostile_report(Format::Markdown));
+  EXPECT_NE(md.find("\n- directory: `/data/a\\nb|c\\x1b[2J\\xfe` (ext4)\n"), std::string::npos) << md;
+  EXPECT_EQ(md.find('\x1b'), std::string::npos);
+  EXPECT_EQ(md.find('\xff'), std::string::npos);
+  EXPECT_NE(md.find("| node\\|1 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| node\\n\\xff |"), std::string::npos) << md;
+}
+
+TEST(HostileStrings, TableKeepsEveryLineItsOwn) {
+  const std::string table = render(hostile_report(Format::Table));
+  EXPECT_NE(table.find("\ndirectory: /data/a\\nb|c\\x1b[2J\\xfe (ext4)\n"), std::string::npos) << table;
+  EXPECT_EQ(table.find('\x1b'), std::string::npos);
+  EXPECT_NE(table.find("node\\n\\xff  "), std::string::npos) << table;
+}
+
+TEST(HostileStrings, CsvStillHasTheHeaderColumnCount) {
+  std::istringstream lines(render(hostile_report(Format::Csv)));
+  std::string line;
+  while (std::getline(lines, line)) EXPECT_EQ(std::count(line.begin(), line.end(), ','), 21) << line;
+}
+
 TEST(GroupRanksByHost, KeepsFirstRankOrder) {
   const auto hosts = group_ranks_by_host({"b", "a", "b", "a", "c"});
   ASSERT_EQ(hosts.size(), 3u);

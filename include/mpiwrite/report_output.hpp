@@ -1,0 +1,27 @@
+#pragma once
+// Writing the finished report: to standard output, and with -o FILE a copy at FILE by the rules
+// of output_path.hpp. Every write is checked with the system calls' own errno and names the
+// output as the user knows it ("standard output", or FILE as given). POSIX only; no MPI.
+
+#include <iosfwd>
+#include <string>
+
+namespace mpiwrite {
+
+// `text` to `out`, flushed. For std::cout the bytes go through write(2) on descriptor 1, so a
+// failure (a full disk, /dev/full, a closed pipe) carries its true errno; iostreams keep only
+// a fail bit. Throws IoError naming "standard output".
+void write_standard_output(const std::string& text, std::ostream& out);
+
+// `text` at FILE: replaced atomically (temporary file beside it, fsync, rename, the old file's
+// mode and, for root, owner kept; a new file gets 0644 minus the umask) or written in place
+// (devices, FIFOs, /proc links, a dangling link). Throws IoError naming FILE as given.
+void write_output_file(const std::string& file, const std::string& text);
+
+// Both of the above; each is attempted whatever happens to the other, so a report is never
+// lost while one of its outputs works. When FILE is the very file `out` (std::cout) writes to
+// (-o /dev/stdout, or FILE and a shell's > FILE), the report is written there once. Throws one
+// std::runtime_error naming every output that failed (exit 1).
+void publish_report_text(const std::string& text, std::ostream& out, const std::string& file);
+
+}  // namespace mpiwrite

@@ -1,0 +1,120 @@
+// Writing the report: atomic replacement of regular files (mode and links kept), in-place
+// writes of everything else, and every failure named with its true errno.
+#include "mpiwrite/report_output.hpp"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <sstream>
+
+#include "mpiwrite/errors.hpp"
+#include "temp_dir.hpp"
+
+namespace mpiwrite {
+namespace {
+
+mode_t mode_of(const std::string& path) {
+  struct stat info {};
+  EXPECT_EQ(::lstat(path.c_str(), &info), 0) << path;
+  return info.st_mode;
+}
+
+std::size_t entries(const std::string& dir) {
+  return static_cast<std::size_t>(std::distance(std::filesystem::directory_iterator(dir),
+                                                std::filesystem::directory_iterator()));
+}
+
+TEST(WriteOutputFile, NewFileIs0644MinusTheUmask) {
+  testing::TempDir t;
+  const mode_t old_mask = ::umask(027);
+  write_output_file(t / "r.txt", "report\n");
+  ::umask(old_mask);
+  EXPECT_EQ(testing::read_file(t / "r.txt"), "report\n");
+  EXPECT_EQ(mode_of(t / "r.txt") & 07777, 0640u);
+  EXPECT_EQ(entries(t.path()), 1u);  // no temporary file left
+}
+
+TEST(WriteOutputFile, ReplacingKeepsTheModeAndChangesTheInode) {
+  testing::TempDir t;
+  testing::write_text(t / "r.txt", "an older and longer report\n");
+  ::chmod((t / "r.txt").c_str(), 0600);
+  struct stat before {};
+  ::stat((t / "r.txt").c_str(), &before);
+  write_output_file(t / "r.txt", "new\n");
+  struct stat after {};
+  ::stat((t / "r.txt").c_str(), &after);
+  EXPECT_EQ(testing::read_file(t / "r.txt"), "new\n");
+  EXPECT_EQ(after.st_mode & 07777, 0600u);
+  EXPECT_NE(after.st_ino, before.st_ino);  // replaced, not rewritten: no reader sees half
+}
+
+TEST(WriteOutputFile, ThroughASymbolicLinkTheTargetIsReplacedAndTheLinkKept) {
+  testing::TempDir t;
+  ::mkdir((t / "elsewhere").c_str(), 0755);
+  testing::write_text(t / "elsewhere/real.txt", "old\n");
+  ::symlink("elsewhere/real.txt", (t / "link").c_str());
+  write_output_file(t / "link", "new\n");
+  EXPECT_TRUE(S_ISLNK(mode_of(t / "link")));
+  EXPECT_EQ(testing::read_file(t / "elsewhere/real.txt"), "new\n");
+  EXPECT_EQ(entries(t / "elsewhere"), 1u);
+}
+
+TEST(WriteOutputFile, ADanglingLinkIsWrittenThrough) {
+  testing::TempDir t;
+  ::symlink("target.txt", (t / "link").c_str());
+  write_output_file(t / "link", "new\n");
+  EXPECT_TRUE(S_ISLNK(mode_of(t / "link")));
+  EXPECT_EQ(testing::read_file(t / "target.txt"), "new\n");
+}
+
+TEST(WriteOutputFile, DevicesAreWrittenInPlace) {
+  write_output_file("/dev/null", "report\n");
+  EXPECT_TRUE(S_ISCHR(mode_of("/dev/null")));
+}
+
+TEST(WriteOutputFile, AFullDeviceNamesThePathAndENOSPC) {
+  try {
+    write_output_file("/dev/full", "report\n");
+    FAIL() << "no error";
+  } catch (const IoError& e) {
+    EXPECT_EQ(e.code().value(), ENOSPC);
+    EXPECT_EQ(std::string(e.what()), "/dev/full: write: No space left on device");
+  }
+}
+
+TEST(WriteOutputFile, AFailedReplacementLeavesTheOldFileAndNoTemporary) {
+  testing::TempDir t;
+  ::mkdir((t / "r.txt").c_str(), 0755);  // a directory appeared where the report goes
+  EXPECT_THROW(write_output_file(t / "r.txt", "x"), IoError);
+  EXPECT_EQ(entries(t.path()), 1u);
+}
+
+TEST(PublishReportText, TheStreamGetsTheReportAndAFailingFileIsNamed) {
+  testing::TempDir t;
+  std::ostringstream out;
+  try {
+    publish_report_text("report\n", out, t / "no/such/r.txt");
+    FAIL() << "no error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()), t / "no/such/r.txt" + ": create a temporary file: No such file or directory");
+  }
+  EXPECT_EQ(out.str(), "report\n");  // standard output got it all the same
+}
+
+TEST(PublishReportText, AFailingStreamStillLeavesTheFile) {
+  testing::TempDir t;
+  std::ostringstream out;
+  out.setstate(std::ios::badbit);
+  try {
+    publish_report_text("report\n", out, t / "r.txt");
+    FAIL() << "no error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("standard output: write: "), std::string::npos);
+  }
+  EXPECT_EQ(testing::read_file(t / "r.txt"), "report\n");
+}
+
+}  // namespace
+}  // namespace mpiwrite
