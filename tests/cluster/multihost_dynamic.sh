@@ -6,8 +6,9 @@
 # 2 and 4 ranks --map-by node with 2 threads each: exit code, every file exactly once with its
 # exact content, and the JSON report's per-rank files adding up to the total in every
 # repetition. Then -r 3 --verify (the counter is reset for every repetition, and each one's
-# files are read back) and --compare --verify (a counter per rank count, reset per step).
-# Needs root and namespaces (exit 77 otherwise). Environment (CTest): MPIWRITE. About 25 s.
+# files are read back), --compare --verify (a counter per rank count, reset per step), and a
+# slow rank on mpihostB taking fewer files.
+# Needs root and namespaces (exit 77 otherwise). Environment (CTest): MPIWRITE. About 35 s.
 # shellcheck source-path=SCRIPTDIR source=../e2e/lib.sh
 TMPDIR=/tmp source "$(dirname "$0")/../e2e/lib.sh"   # WORK: shared by both hosts
 
@@ -102,4 +103,16 @@ for engine in posix uring; do
   expect_status 0
   check_report "$WORK/report.json" "$n" 4
 done
+
+note "rank 1 on mpihostB sleeps 50 ms per file: it takes fewer files than rank 0"
+run_across 2 -d "$WORK/slow" -n 40 -l 1 --partition dynamic --chunk 1 --slow-rank 1 \
+  --slow-delay-us 50000 --format json -o "$WORK/report.json"
+expect_status 0
+expect_files "$WORK/slow" 40 1 "Hello, world!"
+check_report "$WORK/report.json" 40 2
+python3 - "$WORK/report.json" <<'PY' || fail "the slow rank's share"
+import json, sys
+files = [r["files"] for r in json.load(open(sys.argv[1]))["points"][0]["repetitions"][0]["ranks"]]
+if not files[1] < files[0]: sys.exit(f"FAIL: the slow rank 1 took {files[1]} of {files}")
+PY
 echo "PASS"
