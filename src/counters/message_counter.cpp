@@ -38,7 +38,7 @@ static_assert(kFirstThreadTag + kMaxThreads <= 32767, "MPI guarantees tags up to
 
 // Sleeps between polls, as the writer pool does: a busy loop would take a core from the ranks
 // still writing.
-void pause() { std::this_thread::sleep_for(std::chrono::microseconds(50)); }
+void wait_a_poll_interval() { std::this_thread::sleep_for(std::chrono::microseconds(50)); }
 
 class MessageCounter final : public SharedCounter {
  public:
@@ -88,7 +88,7 @@ class MessageCounter final : public SharedCounter {
 
   void end() override {
     if (rank_ == kOwner) {
-      while (serve(), done_ < size_ - 1) pause();
+      while (serve(), done_ < size_ - 1) wait_a_poll_interval();
       return;
     }
     // The writers are done. A request may still be in flight (a prefetch, or a writer that
