@@ -79,6 +79,15 @@
 # min-max, a fresh directory per run, warm-up runs, local files kept until the end. It writes
 # FILES (10,000) files per run and makes RUNS (7) runs per variant and cell.
 #
+# Section "dynamic-hosts": the same across the two emulated hosts of scripts/cluster/netns-up.sh
+# (root only; TCP between them), 2 ranks --map-by node (rank 0 on mpihostA, rank 1 on
+# mpihostB), 1 thread each, tmpfs, DYN_MODE: block against dynamic with each chunk of
+# DH_CHUNKS (8 64), and the first chunk again with the writers' prefetch off
+# (dynamic-cK-nopf: MPIWRITE_NO_PREFETCH=1), once without and once with rank 1 slowed by
+# DYN_SLOW_DELAY_US: ratios of medians dynamic / block (and the speedup block / dynamic with
+# the slow rank). Across nodes every hand-out is a message to rank 0 and back. FILES files per
+# run, RUNS runs per variant and cell, interleaved; the hosts are removed when it ends. ~1.5 min.
+#
 # Section "uring": --engine uring (one thread per rank keeps --queue-depth Q files in flight
 # through io_uring, each file one linked chain: openat into a direct descriptor, the writes,
 # close), two parts:
@@ -184,7 +193,8 @@
 #   FLOOR_IDLE_THREADS [0]: if > 0, also times a third program, the floor with that many idle
 #     threads per process (as an MPI library starts helper threads), to show what being a
 #     multi-threaded process costs.
-#   SECTIONS [overhead startup alloc floor dynamic uring scale]
+#   SECTIONS [overhead startup alloc floor dynamic uring scale] (dynamic-hosts: add it)
+#   DH_CHUNKS [8 64] (dynamic-hosts)
 #   DYN_CHUNKS [8 64]   DYN_LAYOUTS [2x1]   DYN_MODE [line]
 #   DYN_SLOW_LAYOUTS [2x1 4x1] (RANKSx1, RANKS >= 2; empty: no slow-rank part)
 #   DYN_SLOW_DELAY_US [50]: makes rank 1 ~3.3x slower per file on tmpfs with 2 ranks on a
@@ -270,6 +280,7 @@ DYN_MODE=${DYN_MODE:-line}
 DYN_SLOW_LAYOUTS=${DYN_SLOW_LAYOUTS-2x1 4x1}
 DYN_SLOW_DELAY_US=${DYN_SLOW_DELAY_US:-50}
 DYN_SLOW_RANK=1
+DH_CHUNKS=${DH_CHUNKS:-8 64}
 SCALE_FILES=${SCALE_FILES:-10000 1000000}
 SCALE_LAYOUT=${SCALE_LAYOUT:-4x2}
 SCALE_MODE=${SCALE_MODE:-whole}
@@ -323,8 +334,8 @@ done
 read -r -a sections <<<"$SECTIONS"
 ((${#sections[@]} > 0)) || die "SECTIONS must not be empty"
 for section in "${sections[@]}"; do
-  [[ $section =~ ^(overhead|startup|alloc|floor|dynamic|uring|scale)$ ]] ||
-    die "SECTIONS: '$section' is not overhead, startup, alloc, floor, dynamic, uring or scale"
+  [[ $section =~ ^(overhead|startup|alloc|floor|dynamic|dynamic-hosts|uring|scale)$ ]] ||
+    die "SECTIONS: '$section' is not overhead, startup, alloc, floor, dynamic, dynamic-hosts, uring or scale"
 done
 want() { [[ " ${sections[*]} " == *" $1 "* ]]; }
 # The floor's sizes, ascending, and floor_runs[N]: the runs per program and cell at N files.
@@ -400,6 +411,17 @@ if want dynamic; then
   done
   [[ $DYN_MODE == line || $DYN_MODE == whole ]] || die "DYN_MODE: '$DYN_MODE' is not line or whole"
   is_count "$DYN_SLOW_DELAY_US" || die "DYN_SLOW_DELAY_US must be a whole number >= 1"
+fi
+read -r -a dh_chunks <<<"$DH_CHUNKS"
+if want dynamic-hosts; then
+  ((${#dh_chunks[@]} > 0)) || die "DH_CHUNKS must not be empty"
+  for chunk in "${dh_chunks[@]}"; do
+    is_count "$chunk" || die "DH_CHUNKS: '$chunk' is not a whole number >= 1"
+  done
+  [[ $(printf '%s\n' "${dh_chunks[@]}" | sort | uniq -d) == '' ]] || die "DH_CHUNKS: a chunk appears twice"
+  [[ $DYN_MODE == line || $DYN_MODE == whole ]] || die "DYN_MODE: '$DYN_MODE' is not line or whole"
+  is_count "$DYN_SLOW_DELAY_US" || die "DYN_SLOW_DELAY_US must be a whole number >= 1"
+  [[ $(id -u) -eq 0 ]] || die "dynamic-hosts: the emulated hosts (network namespaces) need root"
 fi
 # The uring section: depths ascending and distinct; the probe's variants, one "VARIANT
 # [MODIFIER...]" per comma-separated entry, blanks squeezed (they name the variant in the
@@ -482,15 +504,22 @@ programs=(floor mpiwrite)
 dyn_variants=(block)
 for chunk in "${dyn_chunks[@]}"; do dyn_variants+=("dynamic-c$chunk"); done
 slow_variants=(block "dynamic-c${dyn_chunks[0]:-8}")
+# The dynamic-hosts section's variants, with and without the slow rank alike.
+dh_variants=(block)
+for chunk in "${dh_chunks[@]}"; do dh_variants+=("dynamic-c$chunk"); done
+dh_variants+=("dynamic-c${dh_chunks[0]:-8}-nopf")
 
 # ---------------------------------------------------------------------------------------------
 # Scratch space and cleanup. Only what this invocation made is ever removed.
 local_scratch='' shm_scratch='' work='' made_tmp_root='' local_has_files='' settle_marker=''
+made_hosts=''  # the dynamic-hosts section's emulated hosts are up
+dyn_remove_runs=''  # the dynamic-hosts section: tmpfs files go right after each run
 
 cleanup() {
   local status=$?
   set +e
   trap - EXIT INT TERM
+  if [[ -n $made_hosts ]]; then "$repo/scripts/cluster/netns-down.sh" >&2; fi
   if [[ -n $shm_scratch && -d $shm_scratch ]]; then rm -rf -- "$shm_scratch"; fi
   if [[ -n $local_scratch && -d $local_scratch ]]; then
     if [[ -n $local_has_files ]]; then log "removing the local-disk files (untimed)..."; fi
@@ -852,9 +881,17 @@ def floor_section(meta, raw_path):
         md += [f"No cell has a goal (all have fewer than {goal_min:,} files).", ""]
     return md
 
-def dynamic_section(meta, raw_path):
-    """Section "dynamic": fills meta["dynamic"]; returns its Markdown lines."""
-    d = meta["dynamic"]
+def chunk_of(variant):
+    """dynamic-cK or dynamic-cK-nopf: K."""
+    return int(variant.split("-c")[1].split("-")[0])
+
+def variant_label(variant):
+    return f"chunk {chunk_of(variant)}" + (", no prefetch" if variant.endswith("-nopf") else "")
+
+def dynamic_section(meta, raw_path, key="dynamic"):
+    """Section "dynamic" (or "dynamic-hosts", key "dynamic_hosts"): fills meta[key]; returns
+    its Markdown lines."""
+    d = meta[key]
     p, dp = meta["parameters"], d["parameters"]
     files, goal = p["files"], dp["goal_ratio"]
     groups = {}
@@ -905,7 +942,8 @@ def dynamic_section(meta, raw_path):
             for v in names[1:]:
                 pairs = [r[v]["makespan_s"] / r["block"]["makespan_s"] for r in both(runs, v, "block")]
                 ratio = c[v]["median"] / c["block"]["median"]
-                c["comparisons"].append({"variant": v, "chunk": int(v.split("-c")[1]),
+                c["comparisons"].append({"variant": v, "chunk": chunk_of(v),
+                                         "prefetch": not v.endswith("-nopf"),
                                          "ratio_of_medians": ratio, "paired_ratio": stats(pairs),
                                          "goal_met": ratio <= goal})
             overhead.append(c)
@@ -933,6 +971,15 @@ def dynamic_section(meta, raw_path):
             c["slow_rank_slowdown_in_block"] = stats(slowdown) if slowdown else None
             c["dynamic_over_ideal"] = (c[dyn]["median"] / c["ideal_makespan_s"]["median"]
                                        if ideal else None)
+            # Every dynamic variant (dynamic-hosts has several): the same figures per variant.
+            c["comparisons"] = [{
+                "variant": v, "chunk": chunk_of(v), "prefetch": not v.endswith("-nopf"),
+                "ratio_of_medians": c[v]["median"] / c["block"]["median"],
+                "speedup_ratio_of_medians": c["block"]["median"] / c[v]["median"],
+                "paired_speedup": stats([r["block"]["makespan_s"] / r[v]["makespan_s"]
+                                         for r in both(runs, "block", v)]),
+                "dynamic_over_ideal": (c[v]["median"] / c["ideal_makespan_s"]["median"]
+                                       if ideal else None)} for v in names[1:]]
             slow_cells.append(c)
     d["overhead_cells"], d["slow_cells"] = overhead, slow_cells
     rows = [x for c in overhead for x in c["comparisons"]]
@@ -940,13 +987,13 @@ def dynamic_section(meta, raw_path):
                     sum(x["goal_met"] for x in rows), "goal_ratio": goal,
                     "speedups": {c["layout"]: c["speedup_ratio_of_medians"] for c in slow_cells}}
 
-    md = [f"## --partition dynamic vs. block — {meta['started_utc']}", "",
+    md = [f"## {d['title']} — {meta['started_utc']}", "",
           f"{files} files × {p['lines']} lines of {p['text']!r} ({p['file_size_bytes']} B/file), "
           f"{p['runs']} runs per variant and cell, interleaved (first variant rotating), "
           f"after {p['warmup_runs_per_filesystem']} untimed warm-up run(s) per variant and file system; "
           f"time = makespan of the write phase (slowest rank). block: each rank a contiguous equal "
-          f"slice; dynamic: every writer thread takes --chunk files at a time from an MPI-3 "
-          f"counter on rank 0 (MPI_Fetch_and_op + MPI_Win_flush).", ""]
+          f"slice; dynamic: every writer thread takes --chunk files at a time from "
+          f"{d['counter']}.", ""]
     if overhead:
         head = ["cell", "block ms median [min–max]", "dynamic ms median [min–max]",
                 "ratio of medians dynamic / block", "paired ratio median [min–max]",
@@ -957,7 +1004,7 @@ def dynamic_section(meta, raw_path):
             for x in c["comparisons"]:
                 v, pr = x["variant"], x["paired_ratio"]
                 name = (f"{fsname.get(c['fs'], c['fs'])} ({c['fs_type']}) · {c['mode']} · "
-                        f"{c['ranks']}r×{c['threads']}t · chunk {x['chunk']}")
+                        f"{c['ranks']}r×{c['threads']}t · {variant_label(v)}")
                 md.append("| " + " | ".join([
                     name, ms(c["block"]), ms(c[v]), f"{x['ratio_of_medians']:.3f}",
                     f"{pr['median']:.3f} [{pr['min']:.3f}–{pr['max']:.3f}]",
@@ -975,21 +1022,21 @@ def dynamic_section(meta, raw_path):
         md += [f"### One slow rank: rank {slow} sleeps {delay} µs in every file (--slow-rank {slow} "
                f"--slow-delay-us {delay})", "",
                "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-        for c in slow_cells:
-            dyn = c["dynamic_variant"]
-            ps, sd, ideal = c["paired_speedup"], c["slow_rank_slowdown_in_block"], c["ideal_makespan_s"]
+        for c, x in ((c, x) for c in slow_cells for x in c["comparisons"]):
+            dyn = x["variant"]
+            ps, sd, ideal = x["paired_speedup"], c["slow_rank_slowdown_in_block"], c["ideal_makespan_s"]
             us = c["block"]["rank_us_per_file_median"]
             others = statistics.median(u for j, u in enumerate(us) if j not in c["slow_ranks"])
             slow_us = statistics.mean(us[j] for j in c["slow_ranks"])
             name = (f"{fsname.get(c['fs'], c['fs'])} ({c['fs_type']}) · {c['mode']} · "
-                    f"{c['ranks']}r×{c['threads']}t · chunk {dyn.split('-c')[1]}")
+                    f"{c['ranks']}r×{c['threads']}t · {variant_label(dyn)}")
             md.append("| " + " | ".join([
-                name, ms(c["block"]), ms(c[dyn]), f"{c['speedup_ratio_of_medians']:.2f}",
+                name, ms(c["block"]), ms(c[dyn]), f"{x['speedup_ratio_of_medians']:.2f}",
                 f"{ps['median']:.2f} [{ps['min']:.2f}–{ps['max']:.2f}]",
                 files_cell(c[dyn], c["slow_ranks"]),
                 f"{sd['median']:.2f}× ({slow_us:.0f} vs {others:.0f})" if sd else "?",
                 ms(ideal) if ideal else "?",
-                f"{c['dynamic_over_ideal']:.3f}" if ideal else "?"]) + " |")
+                f"{x['dynamic_over_ideal']:.3f}" if ideal else "?"]) + " |")
         md += ["", "Ideal: each rank's rate sᵣ = its files / its time in the block runs (where "
                "every rank writes N/R files); perfectly balanced, all ranks would finish together "
                "after N / Σ sᵣ (median over the block runs). Slowdown: the slow rank's µs per file "
@@ -1370,7 +1417,7 @@ def uring_section(meta, raw_engine_path, raw_probe_path):
     u["summary"] = summary
     return md
 
-def summarize(meta_path, raw_path, raw_dyn_path, raw_scale_path, raw_ovh_path, raw_startup_path,
+def summarize(meta_path, raw_path, raw_dyn_path, raw_dynh_path, raw_scale_path, raw_ovh_path, raw_startup_path,
               raw_alloc_path, raw_uring_path, raw_uring_probe_path, json_out, md_out):
     with open(meta_path) as f:
         meta = json.load(f)
@@ -1386,6 +1433,8 @@ def summarize(meta_path, raw_path, raw_dyn_path, raw_scale_path, raw_ovh_path, r
         md += floor_section(meta, raw_path)
     if "dynamic" in meta["sections"]:
         md += dynamic_section(meta, raw_dyn_path)
+    if "dynamic-hosts" in meta["sections"]:
+        md += dynamic_section(meta, raw_dynh_path, "dynamic_hosts")
     if "uring" in meta["sections"]:
         md += uring_section(meta, raw_uring_path, raw_uring_probe_path)
     if "scale" in meta["sections"]:
@@ -1421,8 +1470,9 @@ def meta(path, notes_path):
         # and "goal_min_files"; "files" and "runs" are the dynamic section's. /6: "uring"
         # (with the uring section): "parameters", "engine_cells" (part A; each run: "order"
         # and VARIANT_s), "probe_cells" (part B; each run: "order" and "VARIANT@QD": seconds)
-        # and "summary".
-        "schema": "mpiwrite-bench/6",
+        # and "summary". /7: "dynamic_hosts" (with the dynamic-hosts section); the dynamic
+        # sections' slow cells list every dynamic variant in "comparisons".
+        "schema": "mpiwrite-bench/7",
         "sections": e["BENCH_SECTIONS"].split(),
         "started_utc": e["BENCH_STARTED_UTC"],
         "finished_utc": e["BENCH_FINISHED_UTC"],
@@ -1463,7 +1513,24 @@ def meta(path, notes_path):
             "variant_names": "block: --partition block; dynamic-cK: --partition dynamic --chunk K",
             "order": "per cell, runs interleaved; the first variant rotates every run and every cell",
             "goal_ratio": 1.03,
-        }}
+        }, "title": "--partition dynamic vs. block",
+           "counter": "an MPI-3 counter on rank 0 (MPI_Fetch_and_op + MPI_Win_flush; one node)"}
+    if "dynamic-hosts" in meta["sections"]:
+        variants = e["BENCH_DH_VARIANTS"].split()
+        meta["dynamic_hosts"] = {"parameters": {
+            "overhead_variants": variants, "overhead_layouts": ["2x1"], "mode": e["BENCH_DYN_MODE"],
+            "overhead_filesystems": ["shm"], "slow_variants": variants, "slow_layouts": ["2x1"],
+            "slow_filesystems": ["shm"], "slow_ranks": [int(e["BENCH_DYN_SLOW_RANK"])],
+            "slow_delay_us": int(e["BENCH_DYN_SLOW_DELAY_US"]),
+            "hosts": "scripts/cluster/netns-up.sh: mpihostA (rank 0) and mpihostB (rank 1), TCP between them",
+            "variant_names": "block: --partition block; dynamic-cK: --partition dynamic --chunk K; "
+                             "dynamic-cK-nopf: the same with MPIWRITE_NO_PREFETCH=1",
+            "order": "per cell, runs interleaved; the first variant rotates every run and every cell",
+            "files_removed": "after each run (tmpfs)",
+            "goal_ratio": 1.03,
+        }, "title": "--partition dynamic vs. block across two hosts",
+           "counter": "rank 0 by messages (rank 0's main thread answers; each writer prefetches "
+                      "its next chunk unless -nopf)"}
     if "scale" in meta["sections"]:
         ranks, threads = (int(x) for x in e["BENCH_SCALE_LAYOUT"].split("x"))
         meta["scale"] = {"parameters": {
@@ -1553,7 +1620,7 @@ elif cmd == "uring-record":
     uring_record(sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6]),
                  sys.argv[7], int(sys.argv[8]), sys.argv[9], *sys.argv[10:])
 elif cmd == "summarize":
-    summarize(*sys.argv[2:13])
+    summarize(*sys.argv[2:14])
 else:
     sys.exit(f"helper: unknown command {cmd}")
 PY
@@ -1621,6 +1688,9 @@ if want dynamic; then
   files_per_fs=$((files_per_fs + FILES * runs))
   ((FILES * RUNS * ${#dyn_variants[@]} <= shm_cell_files)) || shm_cell_files=$((FILES * RUNS * ${#dyn_variants[@]}))
 fi
+if want dynamic-hosts; then  # one run at a time, removed right after it
+  ((FILES <= shm_cell_files)) || shm_cell_files=$FILES
+fi
 if want alloc; then  # one run at a time, removed right after it
   ((alloc_files[-1] <= shm_cell_files)) || shm_cell_files=${alloc_files[-1]}
 fi
@@ -1647,7 +1717,7 @@ if [[ $avail_inodes =~ ^[0-9]+$ ]] && ((avail_inodes > 0 && avail_inodes < need_
 fi
 ((avail_kib >= need_kib)) ||
   die "$tmp_root: $((avail_kib / 1024)) MiB free, the local-disk cells need ~$((need_kib / 1024)) MiB"
-if want floor || want dynamic || want alloc || want uring; then
+if want floor || want dynamic || want dynamic-hosts || want alloc || want uring; then
   shm_need_kib=$((shm_cell_files * blocks_per_file * 4 * 11 / 10 + 1024))
   read -r shm_avail_kib shm_avail_inodes < <(df --output=avail,iavail "$shm_scratch" | tail -n 1)
   ((shm_avail_kib >= shm_need_kib)) ||
@@ -1752,6 +1822,8 @@ if want floor || want dynamic || want uring || want scale; then
 fi
 raw_dyn=$work/raw-dynamic.jsonl
 : >"$raw_dyn"
+raw_dynh=$work/raw-dynamic-hosts.jsonl
+: >"$raw_dynh"
 raw_scale=$work/raw-scale.jsonl
 : >"$raw_scale"
 raw_ovh=$work/raw-overhead.jsonl
@@ -1846,20 +1918,24 @@ floor_section() {
 run_variant() {
   local variant=$1 dir=$2 ranks=$3 threads=$4 mode=$5 slow=$6 record=$7
   shift 7
-  local partition=block chunk=${dyn_chunks[0]} extra=() slow_ranks='' delay=0
+  local partition=block chunk=${dyn_chunks[0]:-8} extra=() slow_ranks='' delay=0 launch=()
+  local prefetch=1
   if [[ $variant == dynamic-c* ]]; then partition=dynamic chunk=${variant#dynamic-c}; fi
+  if [[ $variant == *-nopf ]]; then  # mpirun -x: the ranks on the other host get it too
+    chunk=${chunk%-nopf} prefetch=0 launch=(-x MPIWRITE_NO_PREFETCH=1)
+  fi
   if ((slow)); then
     slow_ranks=$DYN_SLOW_RANK delay=$DYN_SLOW_DELAY_US
     extra=(--slow-rank "$slow_ranks" --slow-delay-us "$delay")
   fi
-  "$MPIRUN" "${mpirun_flags[@]}" -np "$ranks" "$mpiwrite_bin" --files "$FILES" \
+  "$MPIRUN" "${mpirun_flags[@]}" "${launch[@]}" -np "$ranks" "$mpiwrite_bin" --files "$FILES" \
     --lines "$LINES" --text "$TEXT" --dir "$dir" --threads "$threads" --write-mode "$mode" \
     --partition "$partition" --chunk "$chunk" "${extra[@]}" --repetitions 1 --warmup 0 \
     --format json >"$work/last.json" 2>"$work/last.err" ||
     { cat "$work/last.err" >&2; die "mpiwrite --partition $partition failed in $dir"; }
   helper check "$dir" "$FILES" "$file_size" || die "wrong files in $dir"
   helper record "$work/last.json" "$record" "$FILES" "$ranks" "$threads" "variant=$variant" \
-    "partition=$partition" "chunk=$chunk" "slow_ranks=$slow_ranks" "slow_delay_us=$delay" "mode=$mode" "$@"
+    "partition=$partition" "chunk=$chunk" "slow_ranks=$slow_ranks" "slow_delay_us=$delay" "mode=$mode" "prefetch=$prefetch" "$@"
 }
 
 ms_of() { awk -v s="$1" 'BEGIN { printf (s < 0.01 ? "%.3f" : "%.1f"), s * 1000 }'; }
@@ -1913,6 +1989,8 @@ dyn_cell() {
         "$slow" "$raw_dyn" "part=$part" "fs=$fs" "fs_type=$fstype" "layout=$layout" \
         "run=$run" "position=$position")
       summary+=("$variant $(ms_of "$seconds")")
+      # dynamic-hosts: as in the floor, so that creates do not slow as files pile up.
+      if [[ -n $dyn_remove_runs && $fs == shm ]]; then rm -rf -- "$cell_dir/run$run-$variant"; fi
     done
     log "[dynamic $dyn_cell_no/$dyn_cells_total] $fs $DYN_MODE ${ranks}r x ${threads}t$label run $run/$RUNS: $(printf '%s ms  ' "${summary[@]}")"
   done
@@ -1936,6 +2014,36 @@ dynamic_section() {
   for layout in "${dyn_slow_layouts[@]}"; do
     dyn_cell slow shm "$layout" 1 "${slow_variants[@]}"
   done
+}
+
+# Section "dynamic-hosts": the dynamic section's machinery (run_variant, dyn_warmup, dyn_cell)
+# with mpirun started on mpihostA and the ranks mapped by node, records into $raw_dynh.
+dynamic_hosts_section() {
+  local saved_mpirun=$MPIRUN saved_raw=$raw_dyn
+  local saved_flags=("${mpirun_flags[@]}") saved_variants=("${dyn_variants[@]}")
+  local saved_layouts=("${dyn_layouts[@]}")
+  note "Section dynamic-hosts: mpirun runs on mpihostA as \`scripts/cluster/netns-exec mpihostA $MPIRUN --hostfile H -np 2 --map-by node --bind-to none mpiwrite -t 1 --write-mode $DYN_MODE --partition block|dynamic --chunk K [--slow-rank $DYN_SLOW_RANK --slow-delay-us $DYN_SLOW_DELAY_US] -r 1 --format json\` (btl vader,self,tcp; TCP between the hosts); files on tmpfs, shared by both hosts."
+  "$repo/scripts/cluster/netns-up.sh" >&2 || { made_hosts=1; die "netns-up.sh could not make the hosts"; }
+  made_hosts=1
+  export OMPI_MCA_plm_rsh_agent=$repo/scripts/cluster/netns-rsh
+  export OMPI_MCA_oob_tcp_if_include=10.77.0.0/24 OMPI_MCA_btl_tcp_if_include=10.77.0.0/24
+  export OMPI_MCA_btl=vader,self,tcp
+  printf 'mpihostA slots=2\nmpihostB slots=2\n' >"$work/hostfile"
+  MPIRUN=$repo/scripts/cluster/netns-exec
+  mpirun_flags=(mpihostA "$saved_mpirun" --hostfile "$work/hostfile" --map-by node --bind-to none)
+  dyn_variants=("${dh_variants[@]}") dyn_layouts=(2x1) raw_dyn=$raw_dynh dyn_remove_runs=1
+  dyn_cells_total=2
+  dyn_cell_no=0
+  log "dynamic-hosts: 2 cells x $RUNS runs, variants ${dh_variants[*]}, $FILES files each, tmpfs: $shm_scratch"
+  between_series
+  ((WARMUP == 0)) || dyn_warmup shm
+  dyn_cell overhead shm 2x1 0 "${dh_variants[@]}"
+  dyn_cell slow shm 2x1 1 "${dh_variants[@]}"
+  MPIRUN=$saved_mpirun mpirun_flags=("${saved_flags[@]}") raw_dyn=$saved_raw
+  dyn_variants=("${saved_variants[@]}") dyn_layouts=("${saved_layouts[@]}") dyn_remove_runs=''
+  unset OMPI_MCA_plm_rsh_agent OMPI_MCA_oob_tcp_if_include OMPI_MCA_btl_tcp_if_include OMPI_MCA_btl
+  "$repo/scripts/cluster/netns-down.sh" >&2 || die "netns-down.sh left something behind"
+  made_hosts=''
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -2305,6 +2413,7 @@ if want startup; then startup_section; ran_sections+=(startup); fi
 if want alloc; then alloc_section; ran_sections+=(alloc); fi
 if want floor; then floor_section; ran_sections+=(floor); fi
 if want dynamic; then dynamic_section; ran_sections+=(dynamic); fi
+if want dynamic-hosts; then dynamic_hosts_section; ran_sections+=(dynamic-hosts); fi
 if want uring; then uring_section; ran_sections+=(uring); fi
 if want scale; then scale_section; ran_sections+=(scale); fi
 
@@ -2335,6 +2444,7 @@ BENCH_STARTED_UTC=$started_utc BENCH_FINISHED_UTC=$finished_utc \
   BENCH_DYN_VARIANTS="${dyn_variants[*]}" BENCH_DYN_LAYOUTS="${dyn_layouts[*]}" BENCH_DYN_MODE=$DYN_MODE \
   BENCH_DYN_SLOW_VARIANTS="${slow_variants[*]}" BENCH_DYN_SLOW_LAYOUTS="${dyn_slow_layouts[*]}" \
   BENCH_DYN_SLOW_RANK=$DYN_SLOW_RANK BENCH_DYN_SLOW_DELAY_US=$DYN_SLOW_DELAY_US \
+  BENCH_DH_VARIANTS="${dh_variants[*]}" \
   BENCH_SCALE_FILES="${scale_files[*]}" BENCH_SCALE_LAYOUT=$SCALE_LAYOUT BENCH_SCALE_MODE=$SCALE_MODE \
   BENCH_SCALE_RSS_GOAL_MIB=$SCALE_RSS_GOAL_MIB BENCH_SCALE_GROWTH_GOAL=$SCALE_GROWTH_GOAL \
   BENCH_OVH_FILES=$OVH_FILES BENCH_OVH_LAYOUTS="${ovh_layouts[*]}" BENCH_OVH_REPS=$OVH_REPS \
@@ -2355,6 +2465,6 @@ BENCH_STARTED_UTC=$started_utc BENCH_FINISHED_UTC=$finished_utc \
   BENCH_URING_PROBE_VARIANTS="$(IFS=,; printf '%s' "${uring_probe_variants[*]}")" \
   helper meta "$work/meta.json" "$notes"
 mkdir -p -- "$RESULTS_DIR"
-helper summarize "$work/meta.json" "$raw" "$raw_dyn" "$raw_scale" "$raw_ovh" "$raw_startup" "$raw_alloc" \
+helper summarize "$work/meta.json" "$raw" "$raw_dyn" "$raw_dynh" "$raw_scale" "$raw_ovh" "$raw_startup" "$raw_alloc" \
   "$raw_uring" "$raw_uring_probe" "$RESULTS_DIR/bench-$stamp.json" "$RESULTS_DIR/bench-$stamp.md"
 log "wrote $RESULTS_DIR/bench-$stamp.json and $RESULTS_DIR/bench-$stamp.md"

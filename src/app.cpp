@@ -250,7 +250,7 @@ class Coordinator {
 
   void set_up_ranks(PointResources& r, const PointSpec& spec, std::string& failure) {
     if (config_.partition == Partition::Dynamic) {
-      guarded([&] { counters_.push_back(std::make_unique<SharedCounter>(r.comm)); }, failure);
+      guarded([&] { counters_.push_back(SharedCounter::create(r.comm)); }, failure);
       if (failure.empty()) r.counter = counters_.back().get();
       return;
     }
@@ -392,7 +392,9 @@ class Coordinator {
     WorkSource& source = r.counter ? static_cast<WorkSource&>(*dynamic) : *fixed;
 
     r.comm.barrier();  // the point's ranks start the timed phase together
-    if (r.counter) r.counter->begin();
+    if (r.counter) {
+      r.counter->begin(points_[step.point].threads, config_.chunk, whole_run(config_.files).count);
+    }
     watchdog_->arm("write");
     const Clock::time_point start = Clock::now();
     SliceResult result;

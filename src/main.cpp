@@ -7,7 +7,8 @@
 #include "mpiwrite/app.hpp"
 
 int main(int argc, char** argv) {
-  // Writer threads call MPI only for --partition dynamic, one at a time (shared_counter.hpp).
+  // Writer threads call MPI only for --partition dynamic on one node, one at a time; across
+  // nodes only main threads do (shared_counter.hpp).
   boost::mpi::environment env(argc, argv, boost::mpi::threading::serialized);
   boost::mpi::communicator world;
   try {
