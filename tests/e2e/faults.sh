@@ -23,25 +23,6 @@ source "$(dirname "$0")/lib.sh"
 LIMIT=60
 SIZE=1400  # bytes of a default file: 100 lines of "Hello, world!\n"
 
-# start_bg NAME ARGS...: mpiwrite under mpiexec in the background. Sets BG (the pid of
-# timeout), MPIRUN_PID, OUT, ERR (standard output and error), T0.
-start_bg() {
-  local name=$1 k
-  shift
-  OUT=$WORK/$name.out ERR=$WORK/$name.err
-  # shellcheck disable=SC2086  # MPIEXEC holds the launcher and its flags
-  timeout --kill-after=10 "$LIMIT" $MPIEXEC -n "$RANKS" "$MPIWRITE" "$@" >"$OUT" 2>"$ERR" &
-  BG=$!
-  T0=$(date +%s.%N)
-  MPIRUN_PID=''
-  for ((k = 0; k < 500; k++)); do
-    MPIRUN_PID=$(pgrep -P "$BG" | head -n 1 || true)
-    [ -z "$MPIRUN_PID" ] || break
-    sleep 0.01
-  done
-  [ -n "$MPIRUN_PID" ] || fail "mpiexec did not start"
-}
-
 seconds_since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
 
 # finish_bg: waits for the run; sets STATUS and ELAPSED (seconds since start_bg).

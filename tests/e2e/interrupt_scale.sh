@@ -19,22 +19,6 @@ trap 'pkill -f -- "$MNT" 2>/dev/null || true; umount "$MNT" 2>/dev/null || umoun
 N=${INTERRUPT_FILES:-200000}
 LIMIT=120
 
-# start NAME ARGS...: mpiwrite under mpiexec in the background; sets BG, MPIRUN_PID, OUT, ERR.
-start() {
-  local name=$1 k
-  shift
-  OUT=$WORK/$name.out ERR=$WORK/$name.err
-  # shellcheck disable=SC2086
-  timeout --kill-after=10 "$LIMIT" $MPIEXEC -n "$RANKS" "$MPIWRITE" "$@" >"$OUT" 2>"$ERR" &
-  BG=$!
-  MPIRUN_PID=''
-  for ((k = 0; k < 500; k++)); do
-    MPIRUN_PID=$(pgrep -P "$BG" | head -n 1 || true)
-    [ -z "$MPIRUN_PID" ] || break
-    sleep 0.01
-  done
-  [ -n "$MPIRUN_PID" ] || fail "mpiexec did not start"
-}
 finish() {
   set +e
   wait "$BG"
@@ -110,7 +94,7 @@ PY
 
 note "(a) SIGINT to mpiexec during the third of 3 repetitions of $N files (table, -o)"
 d=$MNT/a
-start a -d "$d" -n "$N" -l 1 --write-mode whole -r 3 -o "$WORK/a.report"
+start_bg a -d "$d" -n "$N" -l 1 --write-mode whole -r 3 -o "$WORK/a.report"
 poll "$d" 'os.path.exists(os.path.join(d, "write1.txt"))'
 kill -INT "$MPIRUN_PID"
 finish
@@ -126,7 +110,7 @@ rm -rf "$d"
 
 note "(b) SIGTERM to mpiexec during --compare (JSON)"
 d=$MNT/b
-start b -d "$d" -n $((N / 4)) -l 1 --write-mode whole -r 3 --compare --format json
+start_bg b -d "$d" -n $((N / 4)) -l 1 --write-mode whole -r 3 --compare --format json
 poll "$d" 'steps() >= 3'
 kill -TERM "$MPIRUN_PID"
 finish
@@ -144,7 +128,7 @@ rm -rf "$d"
 # ranks themselves, as a batch system does.
 note "(c) SIGTERM to the ranks during the verify phase of $N files"
 d=$MNT/c
-start c -d "$d" -n "$N" -l 1 --write-mode whole --verify --format json
+start_bg c -d "$d" -n "$N" -l 1 --write-mode whole --verify --format json
 # The verify phase has begun when the ranks have read 100 kB more than while they wrote (a
 # file is 14 bytes; the write phase reads nothing). /proc is read every 20 ms; listing the
 # directory would be too slow to catch a verify phase of about half a second.
@@ -160,7 +144,7 @@ rm -rf "$d"
 
 note "(d) SIGTERM to mpiexec during the removal phase (3 repetitions of $N files)"
 d=$MNT/d
-start d -d "$d" -n "$N" -l 1 --write-mode whole -r 3 --format json
+start_bg d -d "$d" -n "$N" -l 1 --write-mode whole -r 3 --format json
 poll "$d" "count(d) >= $N and 0 < scratch(\"r1\") < $N"
 kill -TERM "$MPIRUN_PID"
 finish

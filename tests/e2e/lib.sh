@@ -47,3 +47,23 @@ expect_files() {
 
 # The number of lines of stderr that carry an mpiwrite error.
 error_lines() { grep -c '^mpiwrite: error:' "$WORK/err" || true; }
+
+# start_bg NAME ARGS...: mpiwrite under mpiexec in the background, killed after LIMIT s
+# (default 60). Sets BG (the pid of
+# timeout), MPIRUN_PID, OUT, ERR (standard output and error), T0.
+start_bg() {
+  local name=$1 k
+  shift
+  OUT=$WORK/$name.out ERR=$WORK/$name.err
+  # shellcheck disable=SC2086  # MPIEXEC holds the launcher and its flags
+  timeout --kill-after=10 "${LIMIT:-60}" $MPIEXEC -n "$RANKS" "$MPIWRITE" "$@" >"$OUT" 2>"$ERR" &
+  BG=$!
+  T0=$(date +%s.%N)
+  MPIRUN_PID=''
+  for ((k = 0; k < 500; k++)); do
+    MPIRUN_PID=$(pgrep -P "$BG" | head -n 1 || true)
+    [ -z "$MPIRUN_PID" ] || break
+    sleep 0.01
+  done
+  [ -n "$MPIRUN_PID" ] || fail "mpiexec did not start"
+}
