@@ -20,6 +20,7 @@
 #include "mpiwrite/posix_file.hpp"
 #include "mpiwrite/report.hpp"
 #include "mpiwrite/run_directory.hpp"
+#include "mpiwrite/schedule.hpp"
 #include "mpiwrite/shared_counter.hpp"
 #include "mpiwrite/uring_support.hpp"
 #include "mpiwrite/verify.hpp"
@@ -154,7 +155,9 @@ class Coordinator {
     comm::broadcast_string(world_, run_id_);
     seed = comm::broadcast_u64(world_, seed);
     points_ = make_points(config_, world_.size());
-    steps_ = plan_steps(config_, points_, directory_.path, run_id_, seed);
+    scratch_root_ = scratch_root_path(directory_.path, run_id_);
+    seed_ = seed;
+    schedule_.emplace(config_, points_, directory_.path, scratch_root_, seed);
     pattern_ = parse_pattern(config_.pattern);
 
     const std::vector<std::string> hosts = comm::gather_host_names(world_);
@@ -259,10 +262,15 @@ class Coordinator {
   }
 
   bool run_steps() {
-    for (const Step& step : steps_) {
+    Step step;
+    while (schedule_->next(step)) {
       if (interrupted_now()) break;
+      if (step.scratch && !scratch_root_made_) {
+        if (root_step([&] { make_directory(scratch_root_); }) != kExitOk) return false;
+        scratch_root_made_ = true;
+      }
       if (step.scratch && root_step([&] { make_directory(step.dir); }) != kExitOk) return false;
-      if (step.scratch) scratch_made_.push_back(step.dir);
+      ++steps_begun_;
       if (!run_step(step)) return false;
       if (interrupted_) break;
     }
@@ -361,9 +369,9 @@ class Coordinator {
   // removes block r of the names, so removal is spread evenly; rank 0 then removes the
   // directories the run created.
   bool remove_files_and_directories() {
-    std::vector<std::string> dirs = scratch_made_;
+    std::vector<std::string> dirs;  // --dir with --cleanup; the scratch ones are walked again
     if (config_.cleanup) dirs.push_back(directory_.path);
-    if (dirs.empty()) return true;
+    if (dirs.empty() && !scratch_root_made_) return true;
     const Progression mine = split(whole_run(config_.files), static_cast<std::uint64_t>(world_.size()),
                                    static_cast<std::uint64_t>(world_.rank()), Partition::Block);
     world_.barrier();
@@ -372,8 +380,10 @@ class Coordinator {
     std::string failure;
     watchdog_->arm("removal");
     if (config_.engine != Engine::Null) {  // the null engine created no file to remove
-      guarded([&] { for (const std::string& d : dirs) removed += remove_files(d, pattern_, mine); },
-              failure);
+      guarded([&] {
+        for_each_scratch_dir([&](const std::string& d) { removed += remove_files(d, pattern_, mine); });
+        for (const std::string& d : dirs) removed += remove_files(d, pattern_, mine);
+      }, failure);
     }
     watchdog_->disarm();
     const double elapsed_s = comm::max_to_root(world_, seconds_since(start));
@@ -381,11 +391,26 @@ class Coordinator {
     if (!fail_unless_agreed(failure)) return false;
 
     if (config_.cleanup && !directory_.created) dirs.pop_back();  // never a directory it did not make
-    if (root_step([&] { for (const std::string& d : dirs) remove_directory(d); }) != kExitOk) {
+    if (root_step([&] {
+          for_each_scratch_dir([](const std::string& d) { remove_directory(d); });
+          if (scratch_root_made_) remove_directory(scratch_root_);
+          for (const std::string& d : dirs) remove_directory(d);
+        }) != kExitOk) {
       return false;
     }
     report_.cleanup = {true, elapsed_s, removed};
     return true;
+  }
+
+  // The scratch directories of the steps begun, walked again from the same seed rather than
+  // kept in a list that would grow with the repetitions.
+  template <typename Visit>
+  void for_each_scratch_dir(Visit&& visit) const {
+    StepSchedule again(config_, points_, directory_.path, scratch_root_, seed_);
+    Step step;
+    for (std::uint64_t i = 0; i < steps_begun_ && again.next(step); ++i) {
+      if (step.scratch) visit(step.dir);
+    }
   }
 
   void publish_report() {
@@ -404,8 +429,11 @@ class Coordinator {
   std::string run_id_;
   FilePattern pattern_;
   std::vector<PointSpec> points_;
-  std::vector<Step> steps_;
-  std::vector<std::string> scratch_made_;
+  std::optional<StepSchedule> schedule_;  // built in prepare(), once the run id is known
+  std::string scratch_root_;
+  std::uint64_t seed_ = 0;
+  bool scratch_root_made_ = false;
+  std::uint64_t steps_begun_ = 0;  // steps whose directory exists (removal walks them again)
   std::map<std::tuple<unsigned, Engine, unsigned>, std::unique_ptr<Writer>>
       writers_;                            // by thread count, engine and queue depth
   std::vector<PointResources> resources_;                // one per point

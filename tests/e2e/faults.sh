@@ -162,7 +162,7 @@ if ((RANKS >= 2)); then
   note "(b) one rank killed with SIGKILL"
   dir=$WORK/killed
   start_bg killed -d "$dir" -n $((100 * RANKS)) -r 2 --slow-rank 0 --slow-delay-us 20000
-  wait_for "the first files" exists "$dir/.mpiwrite-*/write*.txt"
+  wait_for "the first files" exists "$dir/.mpiwrite-*/*/write*.txt"
   victim=$(ranks_of_job | tail -n 1)
   [ -n "$victim" ] || fail "no rank found"
   t1=$(date +%s.%N)

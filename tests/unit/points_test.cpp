@@ -89,59 +89,6 @@ TEST(MakePoints, CompareLimitAndOddRankCounts) {
   EXPECT_EQ(make_points(c, 3).size(), 1u);
 }
 
-TEST(PlanSteps, APlainRunWritesOnlyItsLastRepetitionIntoTheDirectory) {
-  RunConfig c;
-  c.warmup = 1;
-  c.repetitions = 3;
-  const auto steps = plan_steps(c, make_points(c, 1), "/d", "id", 0);
-  ASSERT_EQ(steps.size(), 4u);
-  EXPECT_EQ(steps[0].dir, "/d/.mpiwrite-id-w1");
-  EXPECT_FALSE(steps[0].timed);
-  EXPECT_EQ(steps[1].dir, "/d/.mpiwrite-id-r1");
-  EXPECT_TRUE(steps[1].timed && steps[1].scratch);
-  EXPECT_EQ(steps[3].dir, "/d");
-  EXPECT_FALSE(steps[3].scratch);
-  EXPECT_EQ(steps[3].number, 3u);
-  c.overwrite = true;
-  for (const Step& s : plan_steps(c, make_points(c, 1), "/d", "id", 0)) {
-    EXPECT_EQ(s.dir, "/d");
-    EXPECT_FALSE(s.scratch);
-  }
-}
-
-TEST(PlanSteps, PointsAreInterleavedInShuffledRoundsEachInAFreshDirectory) {
-  RunConfig c;
-  c.compare = true;
-  c.repetitions = 20;
-  c.warmup = 1;
-  const auto points = make_points(c, 4);  // 1x1 2x1 1x2 4x1 1x4 2x2
-  const auto steps = plan_steps(c, points, "/d", "id", 42);
-  ASSERT_EQ(steps.size(), points.size() * 21);
-  std::set<std::string> dirs;
-  std::map<std::size_t, unsigned> timed;
-  for (std::size_t round = 0; round < 21; ++round) {
-    std::set<std::size_t> in_round;
-    for (std::size_t i = 0; i < points.size(); ++i) {
-      const Step& s = steps[round * points.size() + i];
-      in_round.insert(s.point);
-      EXPECT_TRUE(s.scratch);
-      EXPECT_EQ(s.timed, round > 0);
-      if (s.timed) {
-        EXPECT_EQ(s.number, ++timed[s.point]);
-      }
-      EXPECT_TRUE(dirs.insert(s.dir).second) << "directory reused: " << s.dir;
-    }
-    EXPECT_EQ(in_round.size(), points.size()) << "every point once per round";
-  }
-  // Shuffled: not every round has the same order, and the seed makes it repeatable.
-  bool differs = false;
-  for (std::size_t i = 0; i < points.size(); ++i) {
-    differs |= steps[points.size() + i].point != steps[2 * points.size() + i].point;
-  }
-  EXPECT_TRUE(differs);
-  EXPECT_EQ(plan_steps(c, points, "/d", "id", 42)[5].point, steps[5].point);
-}
-
 PointReport measured(PointSpec spec, std::vector<double> makespans) {
   PointReport p{spec, {}, {}, 0, 0};
   unsigned index = 0;
