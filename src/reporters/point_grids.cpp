@@ -2,12 +2,14 @@
 
 #include <map>
 
+#include "describe.hpp"
+
 namespace mpiwrite {
 
 namespace {
 
 std::string seconds(double s) { return fmt::format("{:.6f}", s); }
-std::string ratio(double r) { return fmt::format("{:.2f}", r); }
+std::string ratio(const std::optional<double>& r) { return r ? fmt::format("{:.2f}", *r) : "-"; }
 
 }  // namespace
 
@@ -42,17 +44,24 @@ Grid repetitions_grid(const PointReport& point, bool per_rank) {
 }
 
 Grid points_grid(const RunReport& r) {
-  Grid g{{"mode", "ranks x threads", "concurrency", "mean [s]", "median [s]", "min [s]",
-          "max [s]", "stddev [s]", "speedup", "efficiency", "files/s"},
+  Grid g{{"mode", "ranks x threads", "concurrency", "repetitions", "mean [s]", "median [s]",
+          "min [s]", "max [s]", "stddev [s]", "speedup", "efficiency", "files/s"},
          {}};
   for (const PointReport& p : r.points) {
-    const double files = p.repetitions.empty() ? 0.0 : static_cast<double>(p.repetitions[0].files);
+    std::vector<std::string> row{std::string(to_string(p.spec.mode)), p.spec.label(),
+                                 fmt::format("{}", p.spec.concurrency()),
+                                 describe::measured(p.repetitions.size(), r.config.repetitions)};
+    if (!p.measured()) {  // no figures at all, not zeros that read as a result
+      row.resize(g.header.size(), "-");
+      g.rows.push_back(std::move(row));
+      continue;
+    }
+    const double files = static_cast<double>(p.repetitions.front().files);
     const SeriesSummary& m = p.makespan;
-    g.rows.push_back({std::string(to_string(p.spec.mode)), p.spec.label(),
-                      fmt::format("{}", p.spec.concurrency()), seconds(m.mean), seconds(m.median),
-                      seconds(m.min), seconds(m.max), seconds(m.stddev), ratio(p.speedup),
-                      ratio(p.efficiency),
-                      fmt::format("{:.1f}", m.mean > 0 ? files / m.mean : 0.0)});
+    row.insert(row.end(), {seconds(m.mean), seconds(m.median), seconds(m.min), seconds(m.max),
+                           seconds(m.stddev), ratio(p.speedup), ratio(p.efficiency),
+                           fmt::format("{:.1f}", m.mean > 0 ? files / m.mean : 0.0)});
+    g.rows.push_back(std::move(row));
   }
   return g;
 }
@@ -74,14 +83,22 @@ Grid comparison_grid(const RunReport& r) {
   for (const ComparisonRow& row : r.comparison) {
     std::vector<std::string> cells{fmt::format("{}", row.concurrency)};
     for (const auto& [mode, slot] : modes) {
-      if (const std::optional<ModeCell>& cell = row.*slot) {
-        cells.insert(cells.end(),
-                     {cell->label, seconds(cell->mean_s), ratio(cell->speedup), ratio(cell->efficiency)});
-      } else {
+      if (const std::optional<ModeCell>& cell = row.*slot; !cell) {
         cells.insert(cells.end(), {"-", "-", "-", "-"});
+      } else if (!cell->mean_s) {
+        cells.insert(cells.end(), {cell->label, "not measured", "-", "-"});
+      } else {
+        // A point cut short by an interrupt says on how many repetitions its mean rests.
+        const std::string label =
+            cell->repetitions < r.config.repetitions
+                ? fmt::format("{} ({})", cell->label,
+                              describe::measured(cell->repetitions, r.config.repetitions))
+                : cell->label;
+        cells.insert(cells.end(),
+                     {label, seconds(*cell->mean_s), ratio(cell->speedup), ratio(cell->efficiency)});
       }
     }
-    cells.push_back(row.winner);
+    cells.push_back(row.winner.empty() ? "-" : row.winner);
     g.rows.push_back(std::move(cells));
   }
   return g;
