@@ -162,7 +162,11 @@ class Coordinator {
 
     const std::vector<std::string> hosts = comm::gather_host_names(world_);
     const std::vector<int> cpus = comm::gather_ints(world_, usable_cpus());
-    if (root_) init_report(hosts, cpus, started, seed);
+    const std::vector<int> bound = comm::gather_ints(world_, launcher_binding());
+    if (root_) {
+      init_report(hosts, cpus, started, seed);
+      report_.context.bound_by_launcher = bound;
+    }
     if (config_.verify) {
       verifier_ = std::make_unique<FileVerifier>(pattern_, config_.text, config_.lines);
     }

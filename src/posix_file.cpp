@@ -10,7 +10,9 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
+#include <string_view>
 
 #include "mpiwrite/errors.hpp"
 
@@ -114,6 +116,14 @@ void write_file_atomically(const std::string& path, const std::string& text) {
     std::remove(temporary.c_str());
     throw IoError(error, path, "rename report");
   }
+}
+
+int launcher_binding() {
+  const char* policy = std::getenv("OMPI_MCA_hwloc_base_binding_policy");
+  if (policy && std::string_view(policy) == "none") return 0;
+  const char* bound = std::getenv("OMPI_MCA_orte_bound_at_launch");
+  if ((bound && std::string_view(bound) == "1") || policy) return 1;
+  return -1;
 }
 
 int usable_cpus() {

@@ -20,7 +20,7 @@ RunReport sample_report(Format format, bool per_rank) {
   r.config.format = format;
   r.config.per_rank = per_rank;
   r.context = {"0.1.0", 2, 1, {{"node1", {0, 1}}}, "Open MPI v4.1.4", "/data/mpiwrite-data",
-               "ext4", "2026-11-30T12:00:00Z", {2, 2}, true, {5120, 6144}};
+               "ext4", "2026-11-30T12:00:00Z", {2, 2}, true, {5120, 6144}, {}};
   LatencyHistogram h;
   for (int i = 1; i <= 100; ++i) h.record(static_cast<std::uint64_t>(i) * 1000);
   PointReport point{{2, 1, PointMode::Run}, {}, {}, 1.0, 1.0};
@@ -273,6 +273,26 @@ TEST(SetupWarnings, MoreThreadsThanBoundCpusIsSaidOnceInEveryFormat) {
   EXPECT_NE(render(r).find("**warning**: rank 1"), std::string::npos);
   r.config.format = Format::Json;
   EXPECT_EQ(nlohmann::json::parse(render(r)).at("context").at("warnings").size(), 1u);
+}
+
+// The advice fits what the launcher did: --bind-to none is not advised when it was given.
+TEST(SetupWarnings, TheAdviceFitsWhetherMpirunBoundTheRank) {
+  RunContext x = sample_report(Format::Table, false).context;
+  x.threads = 4;
+  x.cpus_of_rank = {2, 2};
+  x.bound_by_launcher = {0, 0};  // mpirun --bind-to none, on a machine or job with 2 CPUs
+  auto warnings = setup_warnings(x);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_EQ(warnings[0].find("use --bind-to none"), std::string::npos) << warnings[0];
+  EXPECT_NE(warnings[0].find("mpirun did not bind it (--bind-to none)"), std::string::npos);
+  EXPECT_NE(warnings[0].find("--threads 2"), std::string::npos) << warnings[0];
+  x.bound_by_launcher = {1, 1};
+  warnings = setup_warnings(x);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("mpirun bound it; use --bind-to none or --map-by slot:PE=4"),
+            std::string::npos) << warnings[0];
+  x.bound_by_launcher.clear();  // unknown: the general advice
+  EXPECT_NE(setup_warnings(x)[0].find("mpirun binds ranks to cores by default"), std::string::npos);
 }
 
 TEST(PerHost, SumsFilesAndTakesTheSlowestRankOfEachHost) {
