@@ -44,23 +44,23 @@ Grid repetitions_grid(const PointReport& point, bool per_rank) {
 }
 
 Grid points_grid(const RunReport& r) {
-  Grid g{{"mode", "ranks x threads", "concurrency", "repetitions", "mean [s]", "median [s]",
-          "min [s]", "max [s]", "stddev [s]", "speedup", "efficiency", "files/s"},
+  // "repetitions" last, so the columns before it stay where scripts and readers expect them.
+  Grid g{{"mode", "ranks x threads", "concurrency", "mean [s]", "median [s]", "min [s]",
+          "max [s]", "stddev [s]", "speedup", "efficiency", "files/s", "repetitions"},
          {}};
   for (const PointReport& p : r.points) {
     std::vector<std::string> row{std::string(to_string(p.spec.mode)), p.spec.label(),
-                                 fmt::format("{}", p.spec.concurrency()),
-                                 describe::measured(p.repetitions.size(), r.config.repetitions)};
+                                 fmt::format("{}", p.spec.concurrency())};
     if (!p.measured()) {  // no figures at all, not zeros that read as a result
-      row.resize(g.header.size(), "-");
-      g.rows.push_back(std::move(row));
-      continue;
+      row.resize(g.header.size() - 1, "-");
+    } else {
+      const double files = static_cast<double>(p.repetitions.front().files);
+      const SeriesSummary& m = p.makespan;
+      row.insert(row.end(), {seconds(m.mean), seconds(m.median), seconds(m.min), seconds(m.max),
+                             seconds(m.stddev), ratio(p.speedup), ratio(p.efficiency),
+                             fmt::format("{:.1f}", m.mean > 0 ? files / m.mean : 0.0)});
     }
-    const double files = static_cast<double>(p.repetitions.front().files);
-    const SeriesSummary& m = p.makespan;
-    row.insert(row.end(), {seconds(m.mean), seconds(m.median), seconds(m.min), seconds(m.max),
-                           seconds(m.stddev), ratio(p.speedup), ratio(p.efficiency),
-                           fmt::format("{:.1f}", m.mean > 0 ? files / m.mean : 0.0)});
+    row.push_back(describe::measured(p.repetitions.size(), r.config.repetitions));
     g.rows.push_back(std::move(row));
   }
   return g;
