@@ -187,11 +187,7 @@ class Coordinator {
     report_.config = config_;
     report_.kind = run_kind(config_);
     report_.seed = seed;
-    for (const PointSpec& spec : points_) {
-      report_.points.push_back({spec, {}, {}, 1.0, 1.0});
-      // Exactly the room the timed repetitions need, rather than up to twice by doubling.
-      report_.points.back().repetitions.reserve(config_.repetitions, static_cast<std::size_t>(spec.ranks));
-    }
+    for (const PointSpec& spec : points_) report_.points.push_back({spec, {}, {}, 1.0, 1.0});
     RunContext& x = report_.context;
     x.mpiwrite_version = kVersion;
     x.ranks = world_.size();
