@@ -104,11 +104,32 @@ def classify(mode, ranks, threads):
     return "threads" if ranks == 1 else "hybrid"
 
 
+def is_unmeasured(p):
+    """A point the report lists but never measured (an interrupted run): its makespan
+    summary is null or it says 0 repetitions were measured."""
+    summary = dict_at(p, "summary")
+    if "repetitions_measured" in summary and number(summary.get("repetitions_measured")) == 0:
+        return True
+    return "makespan_s" in summary and summary.get("makespan_s") is None
+
+
+def read_unmeasured(doc):
+    """The points of the report that were never measured: [(label, mode, ranks, threads)]."""
+    result = []
+    raw = doc.get("points")
+    for p in raw if isinstance(raw, list) else []:
+        if isinstance(p, dict) and is_unmeasured(p):
+            ranks, threads = positive_int(p.get("ranks")), positive_int(p.get("threads"))
+            label = p.get("label") if isinstance(p.get("label"), str) else None
+            result.append((label, p.get("mode"), ranks, threads))
+    return result
+
+
 def read_points(doc):
     points = []
     raw = doc.get("points")
     for p in raw if isinstance(raw, list) else []:
-        if not isinstance(p, dict):
+        if not isinstance(p, dict) or is_unmeasured(p):
             continue
         ranks, threads = positive_int(p.get("ranks")), positive_int(p.get("threads"))
         conc = positive_int(p.get("concurrency"))
@@ -173,8 +194,22 @@ class Report:
         self.config = dict_at(doc, "config")
         self.context = dict_at(doc, "context")
         self.points = read_points(doc)
-        if not self.points and self.kind == "compare":
+        self.unmeasured = read_unmeasured(doc)
+        # The comparison table stands in only for points[] that are missing, never for
+        # points the report lists as not measured.
+        if not self.points and not self.unmeasured and self.kind == "compare":
             self.points = points_from_comparison(doc)
+
+    @property
+    def baseline_unmeasured(self):
+        """Whether the point speedups are relative to was never measured: then the report
+        has no speedups, and none may be made up against another point."""
+        if self.kind == "compare":
+            return any(r == 1 and t == 1 and mode != "async"
+                       for _, mode, r, t in self.unmeasured)
+        threads = [t for _, _, _, t in self.unmeasured if t is not None]
+        measured = [p.threads for p in self.points if p.threads is not None]
+        return bool(threads) and (not measured or min(threads) < min(measured))
 
     @property
     def ranks(self):
@@ -253,6 +288,7 @@ class Series:
     def __init__(self, report, mode, points, baseline_x, x_of):
         self.report = report
         self.mode = mode
+        self.x_of = x_of
         self.points = sorted(points, key=x_of)
         self.xs = [x_of(p) for p in self.points]
         self.baseline_x = baseline_x
@@ -261,8 +297,9 @@ class Series:
 
 
 def with_speedups(points, base):
-    """Fill in speedups the report left out, relative to the baseline point."""
-    for p in points:
+    """Fill in speedups the report left out, relative to the baseline point (None: the
+    baseline was not measured, so there are none)."""
+    for p in points if base is not None else []:
         if p.speedup is None and base is not None:
             p.speedup = base.mean / p.mean
     return points
@@ -272,7 +309,7 @@ def compare_series(report):
     pts = report.points
     # The baseline is the posix 1 x 1 (an async 1x1q1 point is 1 x 1 too, but not the baseline).
     base = next((p for p in pts if p.ranks == 1 and p.threads == 1 and p.mode != "async"), None)
-    if base is None:
+    if base is None and not report.baseline_unmeasured:
         base = min(pts, key=lambda p: (p.concurrency, p.mean))
     with_speedups(pts, base)
     by_mode = {m: [] for m in MODES}
@@ -282,7 +319,8 @@ def compare_series(report):
             continue
         by_mode[mode].append(p)
     # 1 rank x 1 thread is the first point of the threads line as well.
-    if base.ranks == 1 and base.threads == 1 and base not in by_mode["threads"]:
+    if (base is not None and base.ranks == 1 and base.threads == 1
+            and base not in by_mode["threads"]):
         by_mode["threads"].append(base)
     series = []
     for mode in MODES:
@@ -291,7 +329,8 @@ def compare_series(report):
             if p.concurrency not in best or p.mean < best[p.concurrency].mean:
                 best[p.concurrency] = p
         if best:
-            series.append(Series(report, mode, list(best.values()), base.concurrency,
+            series.append(Series(report, mode, list(best.values()),
+                                 base.concurrency if base is not None else 1,
                                  lambda p: p.concurrency))
     return series
 
@@ -306,8 +345,9 @@ def sweep_series(report):
             best[p.threads] = p
     pts = list(best.values())
     base = min(pts, key=lambda p: p.threads)
-    with_speedups(pts, base)
-    return [Series(report, "sweep", pts, base.threads, lambda p: p.threads)]
+    planned = min([base.threads] + [t for _, _, _, t in report.unmeasured if t is not None])
+    with_speedups(pts, None if report.baseline_unmeasured else base)
+    return [Series(report, "sweep", pts, planned, lambda p: p.threads)]
 
 
 def label_series(reports, series, kind):
@@ -548,30 +588,47 @@ def draw(reports, kind, output, argv):
                        fontsize=10)
     else:
         ax_t.set_title("(a) write-phase makespan: mean (no min–max in the report)", fontsize=10)
+    unmeasured = [label for r in reports for label, _, _, _ in r.unmeasured if label]
+    if unmeasured:  # an interrupted run: say what is missing rather than leave it out silently
+        ax_t.text(0.02, 0.98, "not measured (interrupted): " + ", ".join(unmeasured).replace("x", "×"),
+                  transform=ax_t.transAxes, ha="left", va="top", fontsize=8, color="0.3")
     ax_t.set_ylabel(f"makespan of the write phase ({unit})")
     ax_t.set_ylim(bottom=0, top=max(p.hi for s in series for p in s.points) * scale * 1.12)
 
-    # (b) speedup
+    # (b) speedup; points without one (their baseline was not measured) are left out.
+    def with_speedup(s):
+        return [(x, p) for x, p in zip(s.xs, s.points) if p.speedup is not None]
+
     for s in series:
-        ax_s.plot(s.xs, [p.speedup for p in s.points], marker=s.marker, color=s.color,
-                  linestyle=s.linestyle, linewidth=1.8, markersize=MODE_LAYER[s.mode][1],
-                  zorder=MODE_LAYER[s.mode][0], label=s.label)
-    for s in series:
-        if s.mode == "hybrid":
-            others = [(x, p.speedup) for o in series if o is not s
-                      for x, p in zip(o.xs, o.points)]
-            annotate(ax_s, s, [p.speedup for p in s.points], others)
+        known = with_speedup(s)
+        if not known:
+            continue
+        ax_s.plot([x for x, _ in known], [p.speedup for _, p in known], marker=s.marker,
+                  color=s.color, linestyle=s.linestyle, linewidth=1.8,
+                  markersize=MODE_LAYER[s.mode][1], zorder=MODE_LAYER[s.mode][0], label=s.label)
+    speedups = [p.speedup for s in series for _, p in with_speedup(s)]
     ideal_handles = []
-    what = "c" if kind == "compare" else "threads"
-    for x0 in sorted({s.baseline_x for s in series}):
-        xs = sorted({x for x in all_x if x >= x0} | {x0})
-        (h,) = ax_s.plot(xs, [x / x0 for x in xs], linestyle="--", color="0.35", linewidth=1.2,
-                         label=f"ideal: speedup = {what} / {x0}", zorder=1)
-        ideal_handles.append(h)
-    speedups = [p.speedup for s in series for p in s.points]
-    ideal_top = max(all_x) / min(s.baseline_x for s in series)
-    set_log2_y(ax_s, ticker, min(min(speedups), 1.0) / 1.35,
-               max(max(speedups), ideal_top) * 1.35)
+    if speedups:
+        for s in series:
+            if s.mode == "hybrid":
+                others = [(x, p.speedup) for o in series if o is not s for x, p in with_speedup(o)]
+                s_known = Series(s.report, s.mode, [p for _, p in with_speedup(s)],
+                                 s.baseline_x, s.x_of)
+                s_known.color = s.color
+                annotate(ax_s, s_known, [p.speedup for p in s_known.points], others)
+        what = "c" if kind == "compare" else "threads"
+        for x0 in sorted({s.baseline_x for s in series}):
+            xs = sorted({x for x in all_x if x >= x0} | {x0})
+            (h,) = ax_s.plot(xs, [x / x0 for x in xs], linestyle="--", color="0.35",
+                             linewidth=1.2, label=f"ideal: speedup = {what} / {x0}", zorder=1)
+            ideal_handles.append(h)
+        ideal_top = max(all_x) / min(s.baseline_x for s in series)
+        set_log2_y(ax_s, ticker, min(min(speedups), 1.0) / 1.35,
+                   max(max(speedups), ideal_top) * 1.35)
+    if any(r.baseline_unmeasured for r in reports):
+        ax_s.text(0.5, 0.5 if not speedups else 0.04,
+                  "no speedup: the baseline was not measured (interrupted run)",
+                  transform=ax_s.transAxes, ha="center", va="center", fontsize=9, color="0.3")
     base_text = "1 rank × 1 thread" if kind == "compare" else "the fewest threads"
     ax_s.set_title(f"(b) speedup over {base_text} (higher is better)", fontsize=10)
     ax_s.set_ylabel("speedup (× faster than the baseline, log₂ scale)")

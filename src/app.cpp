@@ -23,6 +23,7 @@
 #include "mpiwrite/report_output.hpp"
 #include "mpiwrite/run_directory.hpp"
 #include "mpiwrite/scratch_remover.hpp"
+#include "mpiwrite/schedule.hpp"
 #include "mpiwrite/shared_counter.hpp"
 #include "mpiwrite/uring_support.hpp"
 #include "mpiwrite/verify.hpp"
@@ -166,15 +167,20 @@ class Coordinator {
     comm::broadcast_string(world_, directory_.path);
     comm::broadcast_string(world_, run_id_);
     directory_.created = comm::broadcast_int(world_, directory_.created ? 1 : 0) != 0;
-    scratch_root_ = directory_.path + "/.mpiwrite-" + run_id_;
     seed = comm::broadcast_u64(world_, seed);
     points_ = make_points(config_, world_.size());
-    steps_ = plan_steps(config_, points_, directory_.path, run_id_, seed);
+    scratch_root_ = scratch_root_path(directory_.path, run_id_);
+    seed_ = seed;
+    schedule_.emplace(config_, points_, directory_.path, scratch_root_, seed);
     pattern_ = parse_pattern(config_.pattern);
 
     const std::vector<std::string> hosts = comm::gather_host_names(world_);
     const std::vector<int> cpus = comm::gather_ints(world_, usable_cpus());
-    if (root_) init_report(hosts, cpus, started, seed);
+    const std::vector<int> bound = comm::gather_ints(world_, launcher_binding());
+    if (root_) {
+      init_report(hosts, cpus, started, seed);
+      report_.context.bound_by_launcher = bound;
+    }
     if (config_.verify) {
       verifier_ = std::make_unique<FileVerifier>(pattern_, config_.text, config_.lines);
     }
@@ -287,7 +293,8 @@ class Coordinator {
   }
 
   bool run_steps() {
-    for (const Step& step : steps_) {
+    Step step;
+    while (schedule_->next(step)) {
       if (interrupted_now()) break;
       if (step.scratch) {
         const int code = root_step([&] { make_scratch_directory(step.dir); });
@@ -317,10 +324,14 @@ class Coordinator {
     make_directory(dir);
   }
 
-  // Calls visit(step) for every step whose directory the run made or wrote into, in order.
+  // Calls visit(step) for every step whose directory the run made or wrote into, in order:
+  // the schedule walked again from the same seed, rather than a list that would grow with the
+  // repetitions.
   template <typename Visit>
   void for_each_executed_step(Visit&& visit) const {
-    for (std::size_t i = 0; i < executed_; ++i) visit(steps_[i]);
+    StepSchedule again(config_, points_, directory_.path, scratch_root_, seed_);
+    Step step;
+    for (std::uint64_t i = 0; i < executed_ && again.next(step); ++i) visit(step);
   }
 
   // One repetition of one point. Ranks outside the point wait at the phase boundaries. A
@@ -539,11 +550,12 @@ class Coordinator {
   std::string run_id_;
   FilePattern pattern_;
   std::vector<PointSpec> points_;
-  std::vector<Step> steps_;
+  std::optional<StepSchedule> schedule_;  // built in prepare(), once the run id is known
+  std::uint64_t seed_ = 0;
   std::string scratch_root_;        // DIR/.mpiwrite-<run id>: every scratch directory is in it
   bool root_made_ = false;          // rank 0 made the scratch root
   bool scratch_root_made_ = false;  // the same, known on every rank
-  std::size_t executed_ = 0;        // steps whose directory was made (for removal)
+  std::uint64_t executed_ = 0;      // steps whose directory was made (removal walks them again)
   // The step whose write phase did not complete on every rank (it failed or was interrupted),
   // with what this rank's writers created in it.
   struct IncompleteStep {

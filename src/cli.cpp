@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <cctype>
 #include <charconv>
+#include <algorithm>
 #include <sstream>
 
 #include "mpiwrite/errors.hpp"
@@ -19,7 +20,26 @@ struct EnumText {
   std::string write_mode{to_string(WriteMode::Line)};
   std::string engine{to_string(Engine::Posix)};
   std::string format{to_string(Format::Table)};
+  // Lists are read as text and split here (number_list): CLI11's delimiter drops an empty
+  // item, so "1,,2" was read as 1,2 while '' was "  is not a whole number".
+  std::vector<std::string> sweep_threads;
+  std::vector<std::string> slow_ranks;
 };
+
+// Which rule `text` breaks as a whole number in [min, max], or empty; `value` is set when none.
+std::string whole_number_problem(const std::string& text, std::uint64_t min, std::uint64_t max,
+                                 std::uint64_t& value) {
+  const char* end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, value);
+  if (text.empty()) return "an empty value is not a whole number";
+  if (text.front() == '-') return text + " is negative";
+  if (error == std::errc::result_out_of_range) return text + " is too large";
+  if (error != std::errc{} || stop != end) return text + " is not a whole number";
+  if (value < min || value > max) {
+    return text + " is not between " + std::to_string(min) + " and " + std::to_string(max);
+  }
+  return {};
+}
 
 // A whole number in [min, max], with a message that says which rule the text broke (CLI11's
 // Range would call "abc" out of range).
@@ -27,17 +47,37 @@ CLI::Validator whole_number(std::uint64_t min, std::uint64_t max) {
   return CLI::Validator(
       [min, max](std::string& text) -> std::string {
         std::uint64_t value = 0;
-        const char* end = text.data() + text.size();
-        const auto [stop, error] = std::from_chars(text.data(), end, value);
-        if (!text.empty() && text.front() == '-') return text + " is negative";
-        if (error == std::errc::result_out_of_range) return text + " is too large";
-        if (error != std::errc{} || stop != end) return text + " is not a whole number";
-        if (value < min || value > max) {
-          return text + " is not between " + std::to_string(min) + " and " + std::to_string(max);
-        }
-        return {};
+        return whole_number_problem(text, min, max, value);
       },
       "[" + std::to_string(min) + "-" + std::to_string(max) + "]");
+}
+
+// The comma-separated whole numbers of every occurrence of a list option, each in [min, max].
+// An empty item is refused by name, whether the whole value is empty or two commas meet.
+template <typename T>
+std::vector<T> number_list(const std::string& option, const std::vector<std::string>& texts,
+                           std::uint64_t min, std::uint64_t max, const char* example) {
+  std::vector<T> values;
+  for (const std::string& text : texts) {
+    std::size_t start = 0;
+    while (true) {
+      const std::size_t comma = std::min(text.find(',', start), text.size());
+      const std::string item = text.substr(start, comma - start);
+      if (item.empty()) {
+        throw CLI::ValidationError(
+            option, text.empty() ? std::string("an empty value; ") + example
+                         : "'" + text + "' has an empty item; " + example);
+      }
+      std::uint64_t value = 0;
+      if (std::string problem = whole_number_problem(item, min, max, value); !problem.empty()) {
+        throw CLI::ValidationError(option, problem);
+      }
+      values.push_back(static_cast<T>(value));
+      if (comma == text.size()) break;
+      start = comma + 1;
+    }
+  }
+  return values;
 }
 
 template <typename Enum>
@@ -111,9 +151,8 @@ void add_options(CLI::App& app, RunConfig& c, EnumText& e) {
   app.add_option("--timeout", c.timeout_s,
                  "Seconds a rank's phase may run before it aborts the job (0: no limit)")
       ->capture_default_str()->check(whole_number(0, kMaxTimeoutS));
-  app.add_option("--sweep-threads", c.sweep_threads,
-                 "Measure each thread count per rank, e.g. 1,2,4,8 (one point each)")
-      ->delimiter(',')->check(whole_number(1, kMaxThreads));
+  app.add_option("--sweep-threads", e.sweep_threads,
+                 "Measure each thread count per rank, e.g. 1,2,4,8 (one point each)");
   app.add_flag("--compare", c.compare,
                "Processes vs threads vs hybrid at equal concurrency 1, 2, 4, ... in one launch");
   app.add_option("--max-concurrency", c.max_concurrency,
@@ -121,9 +160,8 @@ void add_options(CLI::App& app, RunConfig& c, EnumText& e) {
       ->check(whole_number(1, kMaxThreads * 1024u));
   app.add_option("--seed", c.seed, "Seed for the shuffled order of points (default: the clock)")
       ->check(whole_number(0, UINT64_MAX));
-  app.add_option("--slow-rank", c.slow_ranks,
-                 "Make these ranks sleep --slow-delay-us after every file (to test imbalance)")
-      ->delimiter(',')->check(whole_number(0, 1u << 30));
+  app.add_option("--slow-rank", e.slow_ranks,
+                 "Make these ranks sleep --slow-delay-us after every file (to test imbalance)");
   app.add_option("--slow-delay-us", c.slow_delay_us, "Delay per file on a --slow-rank, in µs")
       ->capture_default_str()->check(whole_number(0, kMaxSlowDelayUs));
 }
@@ -147,6 +185,10 @@ CliOutcome parse_command_line(int argc, const char* const* argv) {
     c.write_mode = from_name(text.write_mode, {WriteMode::Line, WriteMode::Whole});
     c.engine = from_name(text.engine, {Engine::Posix, Engine::Uring, Engine::Null});
     c.format = from_name(text.format, {Format::Table, Format::Markdown, Format::Csv, Format::Json});
+    c.sweep_threads = number_list<unsigned>("--sweep-threads", text.sweep_threads, 1, kMaxThreads,
+                                            "give thread counts like 1,2,4");
+    c.slow_ranks = number_list<int>("--slow-rank", text.slow_ranks, 0, 1u << 30,
+                                    "give ranks like 0,3");
     validate(outcome.config);
     outcome.run = true;
     return outcome;

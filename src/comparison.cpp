@@ -7,27 +7,41 @@ namespace mpiwrite {
 void summarize_points(std::vector<PointReport>& points) {
   for (PointReport& p : points) {
     std::vector<double> makespans;
-    for (const RepetitionFigures& rep : p.repetitions) makespans.push_back(rep.slowest_s);
+    makespans.reserve(p.repetitions.size());
+    for (std::size_t i = 0; i < p.repetitions.size(); ++i) makespans.push_back(p.repetitions.slowest_s(i));
     p.makespan = summarize_series(std::move(makespans));
   }
   if (points.empty()) return;
   const PointReport& base = points.front();
   for (PointReport& p : points) {
-    p.speedup = p.makespan.mean > 0 ? base.makespan.mean / p.makespan.mean : 0.0;
+    p.speedup.reset();
+    p.efficiency.reset();
+    // A mean of 0 (the null engine on a coarse clock) gives no ratio either.
+    if (!base.measured() || !p.measured() || base.makespan.mean <= 0 || p.makespan.mean <= 0) {
+      continue;
+    }
+    p.speedup = base.makespan.mean / p.makespan.mean;
     const double scale = static_cast<double>(p.spec.concurrency()) /
                          static_cast<double>(base.spec.concurrency());
-    p.efficiency = p.speedup / scale;
+    p.efficiency = *p.speedup / scale;
   }
 }
 
 namespace {
 
 ModeCell cell_of(const PointReport& p) {
-  return {p.spec.label(), p.makespan.mean, p.speedup, p.efficiency};
+  ModeCell cell{p.spec.label(), p.repetitions.size(), std::nullopt, p.speedup, p.efficiency};
+  if (p.measured()) cell.mean_s = p.makespan.mean;
+  return cell;
 }
 
+// The faster of two hybrids; a measured one always beats an unmeasured one.
 void keep_faster(std::optional<ModeCell>& slot, const ModeCell& candidate) {
-  if (!slot || candidate.mean_s < slot->mean_s) slot = candidate;
+  if (!candidate.mean_s) {
+    if (!slot) slot = candidate;
+    return;
+  }
+  if (!slot || !slot->mean_s || *candidate.mean_s < *slot->mean_s) slot = candidate;
 }
 
 }  // namespace
@@ -57,9 +71,10 @@ std::vector<ComparisonRow> compare_rows(const std::vector<PointReport>& points) 
         {"processes", &row.processes}, {"threads", &row.threads}, {"hybrid", &row.hybrid},
         {"async", &row.async}};
     for (const auto& [name, slot] : modes) {
-      if (*slot && (row.winner.empty() || (*slot)->mean_s < best)) {
+      if (!*slot || !(*slot)->mean_s) continue;  // never measured: cannot win
+      if (row.winner.empty() || *(*slot)->mean_s < best) {
         row.winner = name;
-        best = (*slot)->mean_s;
+        best = *(*slot)->mean_s;
       }
     }
     result.push_back(std::move(row));

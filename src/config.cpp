@@ -72,11 +72,21 @@ void validate_for_world(const RunConfig& c, int ranks) {
             fmt::format("--slow-rank {} does not exist: the job has ranks 0 to {}", rank, ranks - 1));
   }
   if (c.compare) {
+    // compare_points (points.cpp) runs 1 rank x c threads for every power of two c up to the
+    // limit, so the largest such c is what must fit one rank's threads. Hybrids (t = c / p,
+    // p >= 2) and async points (1 thread, queue depth c <= 1024 < kMaxQueueDepth) then fit too.
+    const bool given = c.max_concurrency != 0;
     const std::uint64_t limit =
-        c.max_concurrency ? c.max_concurrency : static_cast<std::uint64_t>(ranks) * c.threads;
-    require(limit <= kMaxThreads * static_cast<std::uint64_t>(ranks),
-            fmt::format("--compare up to concurrency {} needs more than {} threads in one rank",
-                        limit, kMaxThreads));
+        given ? c.max_concurrency : static_cast<std::uint64_t>(ranks) * c.threads;
+    std::uint64_t largest = 1;
+    while (largest * 2 <= limit) largest *= 2;
+    require(largest <= kMaxThreads,
+            fmt::format("--compare up to concurrency {}{} would run a 1 rank x {} threads point, "
+                        "over the cap of {} threads per rank (every c = 2, 4, ... up to the limit "
+                        "runs as 1 rank x c threads); pass --max-concurrency {} or less",
+                        limit,
+                        given ? "" : fmt::format(" ({} ranks x --threads {})", ranks, c.threads),
+                        largest, kMaxThreads, kMaxThreads));
   }
 }
 

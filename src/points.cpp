@@ -3,8 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <numeric>
-#include <random>
 
 namespace mpiwrite {
 
@@ -84,38 +82,6 @@ std::vector<PointSpec> make_points(const RunConfig& c, int world) {
     case RunKind::Compare: return compare_points(c, world);
   }
   return {};
-}
-
-std::vector<Step> plan_steps(const RunConfig& c, const std::vector<PointSpec>& points,
-                             const std::string& dir, const std::string& run_id,
-                             std::uint64_t seed) {
-  std::vector<Step> steps;
-  const unsigned rounds = c.warmup + c.repetitions;
-  const bool single = run_kind(c) == RunKind::Run;
-  std::vector<std::size_t> order(points.size());
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::mt19937_64 random(seed);
-  for (unsigned round = 0; round < rounds; ++round) {
-    if (!single) std::shuffle(order.begin(), order.end(), random);
-    for (std::size_t point : order) {
-      Step step;
-      step.point = point;
-      step.timed = round >= c.warmup;
-      step.number = step.timed ? round - c.warmup + 1 : round + 1;
-      const char* kind = step.timed ? "r" : "w";
-      if (single) {
-        step.scratch = !c.overwrite && round + 1 < rounds;
-        step.dir = step.scratch ? fmt::format("{}/.mpiwrite-{}/{}{}", dir, run_id, kind, step.number)
-                                : dir;
-      } else {
-        step.scratch = true;
-        step.dir = fmt::format("{}/.mpiwrite-{}/{}-{}{}", dir, run_id, points[point].label(), kind,
-                               step.number);
-      }
-      steps.push_back(std::move(step));
-    }
-  }
-  return steps;
 }
 
 }  // namespace mpiwrite

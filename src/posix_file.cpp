@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
+#include <string_view>
 
 #include "mpiwrite/errors.hpp"
 
@@ -93,6 +95,14 @@ namespace mpiwrite {
 long peak_rss_kib() {
   struct rusage usage {};
   return ::getrusage(RUSAGE_SELF, &usage) == 0 ? usage.ru_maxrss : 0;
+}
+
+int launcher_binding() {
+  const char* policy = std::getenv("OMPI_MCA_hwloc_base_binding_policy");
+  if (policy && std::string_view(policy) == "none") return 0;
+  const char* bound = std::getenv("OMPI_MCA_orte_bound_at_launch");
+  if ((bound && std::string_view(bound) == "1") || policy) return 1;
+  return -1;
 }
 
 int usable_cpus() {

@@ -45,10 +45,23 @@ std::vector<std::string> setup_warnings(const RunContext& x) {
   for (std::size_t rank = 0; rank < x.cpus_of_rank.size(); ++rank) {
     const int cpus = x.cpus_of_rank[rank];
     if (cpus > 0 && static_cast<unsigned>(cpus) < x.threads) {
+      const int bound = rank < x.bound_by_launcher.size() ? x.bound_by_launcher[rank] : -1;
+      // Not bound by mpirun (--bind-to none was given): advising it again would not help; the
+      // limit is the CPUs the rank's job or machine allows.
+      const std::string advice =
+          bound == 0 ? fmt::format("mpirun did not bind it (--bind-to none), so the limit is "
+                                   "the CPUs its job or machine allows (a batch job's CPUs per "
+                                   "task, a container's cpuset, taskset): ask for {} CPUs per "
+                                   "rank or use --threads {}",
+                                   x.threads, cpus)
+          : bound == 1 ? fmt::format("mpirun bound it; use --bind-to none or --map-by slot:PE={}",
+                                     x.threads)
+                       : fmt::format("mpirun binds ranks to cores by default; use --bind-to none "
+                                     "or --map-by slot:PE={}",
+                                     x.threads);
       warnings.push_back(fmt::format(
-          "rank {} may run on {} CPU(s) for {} writer threads: its threads share cores. mpirun "
-          "binds ranks to cores by default; use --bind-to none or --map-by slot:PE={}",
-          rank, cpus, x.threads, x.threads));
+          "rank {} may run on {} CPU(s) for {} writer threads: its threads share cores. {}", rank,
+          cpus, x.threads, advice));
       break;  // one line says it; the JSON lists every rank's CPUs
     }
   }

@@ -18,8 +18,18 @@ double per_second(double amount, double seconds) { return seconds > 0 ? amount /
 
 }  // namespace
 
+LatencyFigures latency_figures(const LatencyHistogram& merged) {
+  LatencyFigures l;
+  l.p50_us = us(merged.percentile_ns(0.50));
+  l.p90_us = us(merged.percentile_ns(0.90));
+  l.p99_us = us(merged.percentile_ns(0.99));
+  l.max_us = us(merged.max_ns());
+  l.mean_us = merged.count() ? us(merged.total_ns()) / static_cast<double>(merged.count()) : 0.0;
+  return l;
+}
+
 RepetitionFigures summarize_repetition(unsigned index, std::vector<RankFigures> ranks,
-                                       const LatencyHistogram& merged) {
+                                       const LatencyFigures& latency) {
   RepetitionFigures r;
   r.index = index;
   const auto [fastest, slowest] = std::minmax_element(
@@ -37,14 +47,14 @@ RepetitionFigures summarize_repetition(unsigned index, std::vector<RankFigures> 
   r.imbalance = r.fastest_s > 0 ? r.slowest_s / r.fastest_s : 1.0;
   r.files_per_s = per_second(static_cast<double>(r.files), r.slowest_s);
   r.mib_per_s = per_second(static_cast<double>(r.bytes) / kMiB, r.slowest_s);
-  r.latency.p50_us = us(merged.percentile_ns(0.50));
-  r.latency.p90_us = us(merged.percentile_ns(0.90));
-  r.latency.p99_us = us(merged.percentile_ns(0.99));
-  r.latency.max_us = us(merged.max_ns());
-  r.latency.mean_us =
-      merged.count() ? us(merged.total_ns()) / static_cast<double>(merged.count()) : 0.0;
+  r.latency = latency;
   r.ranks = std::move(ranks);
   return r;
+}
+
+RepetitionFigures summarize_repetition(unsigned index, std::vector<RankFigures> ranks,
+                                       const LatencyHistogram& merged) {
+  return summarize_repetition(index, std::move(ranks), latency_figures(merged));
 }
 
 SeriesSummary summarize_series(std::vector<double> values) {

@@ -1,6 +1,6 @@
 #pragma once
-// Points: the (ranks x threads) configurations one launch measures, and the schedule of steps
-// (one repetition of one point each) that measures them. Pure.
+// Points: the (ranks x threads) configurations one launch measures (schedule.hpp orders their
+// steps). Pure.
 //
 // A plain run is one point: every rank, --threads each. --sweep-threads gives one point per
 // thread count on every rank. --compare gives, for each total concurrency c = 1, 2, 4, ...:
@@ -42,23 +42,5 @@ RunKind run_kind(const RunConfig& config);
 
 // Precondition: validate() and validate_for_world() accepted config.
 std::vector<PointSpec> make_points(const RunConfig& config, int world_ranks);
-
-// One repetition (or warm-up) of one point, and where it writes.
-struct Step {
-  std::size_t point = 0;  // index into the points
-  bool timed = false;     // false for warm-ups
-  unsigned number = 0;    // 1-based among the point's timed repetitions, or its warm-ups
-  bool scratch = false;   // a directory this run creates and removes
-  std::string dir;        // absolute
-};
-
-// A plain run: warm-ups and repetitions in order; all but the last write into scratch
-// directories DIR/.mpiwrite-<run id>-{w,r}<k>, the last into DIR (unless --overwrite: all
-// into DIR). Sweeps and comparisons: round k measures every point once, in an order shuffled
-// by `seed`, each step into its own scratch directory DIR/.mpiwrite-<run id>-<label>-{w,r}<k>,
-// so no point starts from another's files and drift of the machine favours no point.
-std::vector<Step> plan_steps(const RunConfig& config, const std::vector<PointSpec>& points,
-                             const std::string& dir, const std::string& run_id,
-                             std::uint64_t seed);
 
 }  // namespace mpiwrite

@@ -32,6 +32,9 @@ struct RunContext {
   std::vector<int> cpus_of_rank;  // CPUs each rank may run on (its affinity mask)
   bool private_fd_tables = true;  // rank 0's writer threads got private descriptor tables
   std::vector<long> peak_rss_kib;  // every rank's peak resident set size at the end
+  // Per rank: 1 the launcher (mpirun) bound it to CPUs, 0 it did not (--bind-to none), -1
+  // unknown. Empty: unknown for every rank. It decides which advice fits too few CPUs.
+  std::vector<int> bound_by_launcher;
 };
 
 struct CleanupFigures {

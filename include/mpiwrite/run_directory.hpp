@@ -1,7 +1,7 @@
 #pragma once
 // The directories a run writes into, and removing exactly what the run wrote. POSIX only.
 //
-// Where each repetition writes is planned by plan_steps (points.hpp): fresh scratch directories
+// Where each repetition writes is planned by StepSchedule (schedule.hpp): fresh scratch directories
 // that are emptied only after the last repetition, so no repetition creates files right after
 // a removal (ext4 then avoids reusing freed inodes and creates are 5-30x slower for about a
 // minute).

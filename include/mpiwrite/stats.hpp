@@ -45,7 +45,13 @@ struct RepetitionFigures {
   VerifyFigures verify;
 };
 
-// Precondition: ranks is not empty.
+// The latency figures of the merged histogram of a repetition.
+LatencyFigures latency_figures(const LatencyHistogram& merged);
+
+// Precondition: ranks is not empty. Everything but the ranks and the latency is derived, so a
+// repetition can be kept as just those (RepetitionLog) and rebuilt exactly.
+RepetitionFigures summarize_repetition(unsigned index, std::vector<RankFigures> ranks,
+                                       const LatencyFigures& latency);
 RepetitionFigures summarize_repetition(unsigned index, std::vector<RankFigures> ranks,
                                        const LatencyHistogram& merged);
 

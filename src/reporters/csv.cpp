@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <optional>
 #include <ostream>
 #include <vector>
 
@@ -34,6 +35,9 @@ std::string cell(const T& value) {
   return fmt::format("{}", value);
 }
 
+// Empty when absent (speedup against an unmeasured baseline).
+std::string optional_cell(const std::optional<double>& value) { return value ? cell(*value) : ""; }
+
 void write_point(const PointReport& p, bool per_rank, std::ostream& out) {
   const std::string mode(to_string(p.spec.mode));
   const std::string ranks = cell(p.spec.ranks), threads = cell(p.spec.threads);
@@ -52,24 +56,27 @@ void write_point(const PointReport& p, bool per_rank, std::ostream& out) {
     }
   }
   // elapsed_s is the statistic of the makespan over the timed repetitions; files_per_s is the
-  // files of one repetition over that time (not for stddev).
-  const std::string files = cell(p.repetitions.empty() ? 0 : p.repetitions.back().files);
-  const std::string bytes = cell(p.repetitions.empty() ? 0 : p.repetitions.back().bytes);
-  const double files_n = p.repetitions.empty() ? 0.0 : static_cast<double>(p.repetitions.back().files);
+  // files of one repetition over that time (not for stddev). A point that was never measured
+  // (an interrupted run) keeps its rows with empty cells: no figure rather than a 0.
+  const bool measured = p.measured();
+  const std::string files = measured ? cell(p.repetitions.back().files) : "";
+  const std::string bytes = measured ? cell(p.repetitions.back().bytes) : "";
+  const double files_n = measured ? static_cast<double>(p.repetitions.back().files) : 0.0;
   const SeriesSummary& m = p.makespan;
+  const auto figure = [&](double value) { return measured ? cell(value) : std::string(); };
   const std::pair<const char*, double> rows[] = {
       {"mean", m.mean}, {"median", m.median}, {"min", m.min}, {"max", m.max}};
   for (const auto& [name, seconds] : rows) {
-    std::vector<std::string> cells{name, mode, ranks, threads, "", "", files, bytes, cell(seconds),
-                                   "", "", "", cell(seconds > 0 ? files_n / seconds : 0.0)};
+    std::vector<std::string> cells{name, mode, ranks, threads, "", "", files, bytes, figure(seconds),
+                                   "", "", "", figure(seconds > 0 ? files_n / seconds : 0.0)};
     if (std::string_view(name) == "mean") {
       cells.resize(kColumns - 2);
-      cells[18] = cell(p.speedup);
-      cells[19] = cell(p.efficiency);
+      cells[18] = optional_cell(p.speedup);
+      cells[19] = optional_cell(p.efficiency);
     }
     print_row(out, std::move(cells), p.spec);
   }
-  print_row(out, {"stddev", mode, ranks, threads, "", "", files, bytes, cell(m.stddev)}, p.spec);
+  print_row(out, {"stddev", mode, ranks, threads, "", "", files, bytes, figure(m.stddev)}, p.spec);
 }
 
 }  // namespace

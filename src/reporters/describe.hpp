@@ -15,6 +15,14 @@ inline std::string plural(std::uint64_t n, const char* word) {
   return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
 }
 
+// How many of the asked timed repetitions a point measured: "5", "3 of 5" (an interrupted
+// run), or "not measured" (it never completed one, so it has no figures at all).
+inline std::string measured(std::size_t repetitions, unsigned asked) {
+  if (repetitions == 0) return "not measured";
+  if (repetitions < asked) return fmt::format("{} of {}", repetitions, asked);
+  return fmt::format("{}", repetitions);
+}
+
 // "4 ranks x 2 threads on 1 host", or what a sweep or comparison measured.
 inline std::string layout(const RunReport& r) {
   const std::string ranks = plural(static_cast<std::uint64_t>(r.context.ranks), "rank");

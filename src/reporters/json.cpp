@@ -102,12 +102,16 @@ Json repetition_json(const RepetitionFigures& rep, const std::vector<HostRanks>&
                                   : Json(nullptr)}};
 }
 
+// null when absent: an unmeasured point or baseline has no figure, and 0 would read as one.
+Json optional_json(const std::optional<double>& value) { return value ? Json(*value) : Json(nullptr); }
+
 Json summary_json(const SeriesSummary& m) {
+  if (m.count == 0) return nullptr;
   return {{"count", m.count}, {"mean", m.mean},     {"median", m.median},
           {"min", m.min},     {"max", m.max},       {"stddev", m.stddev}};
 }
 
-Json point_json(const PointReport& p, const std::vector<HostRanks>& hosts) {
+Json point_json(const PointReport& p, const std::vector<HostRanks>& hosts, unsigned asked) {
   Json repetitions = Json::array();
   for (const RepetitionFigures& rep : p.repetitions) {
     repetitions.push_back(repetition_json(rep, hosts));
@@ -121,17 +125,20 @@ Json point_json(const PointReport& p, const std::vector<HostRanks>& hosts) {
           {"concurrency", p.spec.concurrency()},
           {"repetitions", repetitions},
           {"summary",
-           {{"makespan_s", summary_json(p.makespan)},
-            {"speedup", p.speedup},
-            {"efficiency", p.efficiency}}}};
+           {{"repetitions_measured", p.repetitions.size()},
+            {"repetitions_asked", asked},
+            {"makespan_s", summary_json(p.makespan)},
+            {"speedup", optional_json(p.speedup)},
+            {"efficiency", optional_json(p.efficiency)}}}};
 }
 
 Json cell_json(const std::optional<ModeCell>& cell) {
   if (!cell) return nullptr;
   return {{"label", cell->label},
-          {"mean_s", cell->mean_s},
-          {"speedup", cell->speedup},
-          {"efficiency", cell->efficiency}};
+          {"repetitions_measured", cell->repetitions},
+          {"mean_s", optional_json(cell->mean_s)},
+          {"speedup", optional_json(cell->speedup)},
+          {"efficiency", optional_json(cell->efficiency)}};
 }
 
 Json comparison_json(const std::vector<ComparisonRow>& rows) {
@@ -142,7 +149,7 @@ Json comparison_json(const std::vector<ComparisonRow>& rows) {
                       {"threads", cell_json(row.threads)},
                       {"hybrid", cell_json(row.hybrid)},
                       {"async", cell_json(row.async)},
-                      {"winner", row.winner}});
+                      {"winner", row.winner.empty() ? Json(nullptr) : Json(row.winner)}});
   }
   return result;
 }
@@ -151,7 +158,7 @@ Json comparison_json(const std::vector<ComparisonRow>& rows) {
 
 void write_json(const RunReport& r, std::ostream& out) {
   Json points = Json::array();
-  for (const PointReport& p : r.points) points.push_back(point_json(p, r.context.hosts));
+  for (const PointReport& p : r.points) points.push_back(point_json(p, r.context.hosts, r.config.repetitions));
   Json doc = {
       {"schema_version", kJsonSchemaVersion},
       {"kind", to_string(r.kind)},

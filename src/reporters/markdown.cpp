@@ -27,6 +27,15 @@ void write_markdown(const RunReport& r, std::ostream& out) {
     fmt::print(out, "\nAt equal concurrency (speedup and efficiency against 1x1):\n\n");
     print_markdown(comparison_grid(r), out);
   }
+  for (const PointReport& point : r.points) {  // --per-rank, as in the table and the CSV
+    if (!r.config.per_rank || r.kind == RunKind::Run) break;
+    fmt::print(out, "\nPer rank, point {} ({}): {}\n", point.spec.label(), to_string(point.spec.mode),
+               describe::measured(point.repetitions.size(), r.config.repetitions));
+    if (point.measured()) {
+      fmt::print(out, "\n");
+      print_markdown(repetitions_grid(point, true), out);
+    }
+  }
   if (r.kind == RunKind::Run) {
     fmt::print(out, "\n");
     print_markdown(repetitions_grid(r.points.front(), r.config.per_rank), out);

@@ -2,12 +2,14 @@
 
 #include <map>
 
+#include "describe.hpp"
+
 namespace mpiwrite {
 
 namespace {
 
 std::string seconds(double s) { return fmt::format("{:.6f}", s); }
-std::string ratio(double r) { return fmt::format("{:.2f}", r); }
+std::string ratio(const std::optional<double>& r) { return r ? fmt::format("{:.2f}", *r) : "-"; }
 
 }  // namespace
 
@@ -42,17 +44,24 @@ Grid repetitions_grid(const PointReport& point, bool per_rank) {
 }
 
 Grid points_grid(const RunReport& r) {
+  // "repetitions" last, so the columns before it stay where scripts and readers expect them.
   Grid g{{"mode", "ranks x threads", "concurrency", "mean [s]", "median [s]", "min [s]",
-          "max [s]", "stddev [s]", "speedup", "efficiency", "files/s"},
+          "max [s]", "stddev [s]", "speedup", "efficiency", "files/s", "repetitions"},
          {}};
   for (const PointReport& p : r.points) {
-    const double files = p.repetitions.empty() ? 0.0 : static_cast<double>(p.repetitions[0].files);
-    const SeriesSummary& m = p.makespan;
-    g.rows.push_back({std::string(to_string(p.spec.mode)), p.spec.label(),
-                      fmt::format("{}", p.spec.concurrency()), seconds(m.mean), seconds(m.median),
-                      seconds(m.min), seconds(m.max), seconds(m.stddev), ratio(p.speedup),
-                      ratio(p.efficiency),
-                      fmt::format("{:.1f}", m.mean > 0 ? files / m.mean : 0.0)});
+    std::vector<std::string> row{std::string(to_string(p.spec.mode)), p.spec.label(),
+                                 fmt::format("{}", p.spec.concurrency())};
+    if (!p.measured()) {  // no figures at all, not zeros that read as a result
+      row.resize(g.header.size() - 1, "-");
+    } else {
+      const double files = static_cast<double>(p.repetitions.front().files);
+      const SeriesSummary& m = p.makespan;
+      row.insert(row.end(), {seconds(m.mean), seconds(m.median), seconds(m.min), seconds(m.max),
+                             seconds(m.stddev), ratio(p.speedup), ratio(p.efficiency),
+                             fmt::format("{:.1f}", m.mean > 0 ? files / m.mean : 0.0)});
+    }
+    row.push_back(describe::measured(p.repetitions.size(), r.config.repetitions));
+    g.rows.push_back(std::move(row));
   }
   return g;
 }
@@ -74,14 +83,22 @@ Grid comparison_grid(const RunReport& r) {
   for (const ComparisonRow& row : r.comparison) {
     std::vector<std::string> cells{fmt::format("{}", row.concurrency)};
     for (const auto& [mode, slot] : modes) {
-      if (const std::optional<ModeCell>& cell = row.*slot) {
-        cells.insert(cells.end(),
-                     {cell->label, seconds(cell->mean_s), ratio(cell->speedup), ratio(cell->efficiency)});
-      } else {
+      if (const std::optional<ModeCell>& cell = row.*slot; !cell) {
         cells.insert(cells.end(), {"-", "-", "-", "-"});
+      } else if (!cell->mean_s) {
+        cells.insert(cells.end(), {cell->label, "not measured", "-", "-"});
+      } else {
+        // A point cut short by an interrupt says on how many repetitions its mean rests.
+        const std::string label =
+            cell->repetitions < r.config.repetitions
+                ? fmt::format("{} ({})", cell->label,
+                              describe::measured(cell->repetitions, r.config.repetitions))
+                : cell->label;
+        cells.insert(cells.end(),
+                     {label, seconds(*cell->mean_s), ratio(cell->speedup), ratio(cell->efficiency)});
       }
     }
-    cells.push_back(row.winner);
+    cells.push_back(row.winner.empty() ? "-" : row.winner);
     g.rows.push_back(std::move(cells));
   }
   return g;

@@ -29,10 +29,19 @@ void write_run(const RunReport& r, std::ostream& out) {
   const PointReport& point = r.points.front();
   print_aligned(repetitions_grid(point, r.config.per_rank), out);
   const SeriesSummary& m = point.makespan;
-  fmt::print(out,
-             "\nmakespan over {} [s]: mean {:.6f}  median {:.6f}  min {:.6f}  max {:.6f}  "
-             "stddev {:.6f}\n",
-             describe::plural(m.count, "repetition"), m.mean, m.median, m.min, m.max, m.stddev);
+  if (!point.measured()) {  // interrupted during the first: no figures, not zeros
+    fmt::print(out, "\nmakespan: not measured (no timed repetition of {} completed)\n",
+               r.config.repetitions);
+  } else {
+    const std::string over =
+        m.count < r.config.repetitions
+            ? fmt::format("{} of {} repetitions", m.count, r.config.repetitions)
+            : describe::plural(m.count, "repetition");
+    fmt::print(out,
+               "\nmakespan over {} [s]: mean {:.6f}  median {:.6f}  min {:.6f}  max {:.6f}  "
+               "stddev {:.6f}\n",
+               over, m.mean, m.median, m.min, m.max, m.stddev);
+  }
   if (!point.repetitions.empty()) {
     const RepetitionFigures& last = point.repetitions.back();
     fmt::print(out, "files written per repetition: {} ({} bytes)\n", last.files, last.bytes);
@@ -54,6 +63,13 @@ void write_table(const RunReport& report, std::ostream& out) {
     if (report.kind == RunKind::Compare) {
       fmt::print(out, "\nat equal concurrency (speedup and efficiency against 1x1):\n");
       print_aligned(comparison_grid(report), out);
+    }
+    // --per-rank: every point's repetitions with their ranks, the rows the CSV has.
+    for (const PointReport& point : report.points) {
+      if (!report.config.per_rank) break;
+      fmt::print(out, "\nper rank, point {} ({}): {}\n", point.spec.label(), to_string(point.spec.mode),
+                 describe::measured(point.repetitions.size(), report.config.repetitions));
+      if (point.measured()) print_aligned(repetitions_grid(point, true), out);
     }
   }
   if (report.cleanup.ran) {

@@ -173,6 +173,62 @@ class PlotTest(unittest.TestCase):
         self.assertEqual([p.label for p in series["async"].points], ["1x1q1", "1x1q2", "1x1q4"])
         self.assertTrue(all(p.mode != "async" for p in series["processes"].points))
 
+    # -- interrupted runs: points listed but never measured ------------------------------
+
+    def load_module(self):
+        spec = importlib.util.spec_from_file_location("plot", PLOT)
+        plot = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(plot)
+        return plot
+
+    def test_interrupted_compare_without_its_baseline_has_no_speedups(self):
+        # 1x1 and 1x4 never measured, 2x1 once of twice (mpiwrite's own golden report).
+        path = self.fixture("compare_interrupted.json")
+        self.assert_plotted(path)
+        plot = self.load_module()
+        report = plot.load(path)
+        self.assertTrue(report.baseline_unmeasured)
+        self.assertEqual(sorted(label for label, _, _, _ in report.unmeasured), ["1x1", "1x4"])
+        series = plot.compare_series(report)
+        labels = sorted(p.label for s in series for p in s.points)
+        self.assertEqual(labels, ["1x2", "2x1", "2x2"])
+        # No speedup made up against another point standing in for the baseline.
+        self.assertTrue(all(p.speedup is None for s in series for p in s.points))
+
+    def test_interrupted_compare_keeps_the_speedups_of_what_was_measured(self):
+        doc = self.load_fixture("compare.json")
+        lost = next(p for p in doc["points"] if not (p["ranks"] == 1 and p["threads"] == 1))
+        lost["repetitions"] = []
+        lost["summary"] = {"repetitions_measured": 0, "repetitions_asked": 3,
+                           "makespan_s": None, "speedup": None, "efficiency": None}
+        path = self.write_json("c.json", doc)
+        self.assert_plotted(path)
+        plot = self.load_module()
+        series = plot.compare_series(plot.load(path))
+        self.assertNotIn(lost["label"], [p.label for s in series for p in s.points])
+        self.assertTrue(all(p.speedup is not None for s in series for p in s.points))
+
+    def test_interrupted_sweep_without_its_baseline(self):
+        doc = self.load_fixture("sweep.json")
+        first = min(doc["points"], key=lambda p: p["threads"])
+        first["repetitions"] = []
+        first["summary"] = {"repetitions_measured": 0, "repetitions_asked": 3,
+                            "makespan_s": None, "speedup": None, "efficiency": None}
+        for p in doc["points"]:
+            p["summary"]["speedup"] = p["summary"]["efficiency"] = None
+        path = self.write_json("s.json", doc)
+        self.assert_plotted(path)
+        plot = self.load_module()
+        (series,) = plot.sweep_series(plot.load(path))
+        self.assertNotIn(first["threads"], series.xs)
+        self.assertTrue(all(p.speedup is None for p in series.points))
+
+    def test_nothing_measured_is_rejected(self):
+        doc = self.load_fixture("compare.json")
+        for p in doc["points"]:
+            p["summary"] = {"repetitions_measured": 0, "makespan_s": None}
+        self.assert_rejected(self.write_json("n.json", doc), "no measured points")
+
     def test_microseconds_and_missing_context(self):
         doc = self.load_fixture("sweep.json")
         for p in doc["points"]:

@@ -1,4 +1,5 @@
 #include "mpiwrite/cli.hpp"
+#include "mpiwrite/points.hpp"
 
 #include <gtest/gtest.h>
 
@@ -101,6 +102,12 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{{"stray"}, "stray"},
         BadInput{{"--sweep-threads", "1,0"}, "--sweep-threads: 0 is not between 1 and 1024"},
         BadInput{{"--sweep-threads", "1,x"}, "not a whole number"},
+        BadInput{{"--sweep-threads", ""}, "--sweep-threads: an empty value; give thread counts like 1,2,4"},
+        BadInput{{"--sweep-threads", "1,,2"}, "--sweep-threads: '1,,2' has an empty item"},
+        BadInput{{"--sweep-threads", "1,2,"}, "--sweep-threads: '1,2,' has an empty item"},
+        BadInput{{"--sweep-threads", ",1"}, "has an empty item"},
+        BadInput{{"--slow-rank", "0,,1"}, "--slow-rank: '0,,1' has an empty item"},
+        BadInput{{"--slow-rank", ""}, "--slow-rank: an empty value"},
         BadInput{{"--compare", "--sweep-threads", "1,2"}, "cannot be combined"},
         BadInput{{"--compare", "--overwrite"}, "--overwrite applies to a plain run"},
         BadInput{{"--chunk", "0"}, "--chunk"},
@@ -140,6 +147,47 @@ TEST(ValidateForWorld, RejectsRanksThatDoNotExist) {
   c.slow_ranks = {3};
   EXPECT_THROW(validate_for_world(c, 3), UsageError);
   EXPECT_NO_THROW(validate_for_world(c, 4));
+}
+
+// Every point --compare runs must fit the documented caps: 1 rank x c threads for the largest
+// power of two c up to the limit, whether the limit is given or ranks x --threads.
+TEST(ValidateForWorld, CompareRefusesAThreadsPointOverTheCap) {
+  RunConfig c;
+  c.compare = true;
+  c.max_concurrency = 2047;  // the largest power of two in it is 1024: allowed
+  EXPECT_NO_THROW(validate_for_world(c, 2));
+  c.max_concurrency = 2048;  // 1 x 2048 threads, whatever the ranks
+  for (int ranks : {1, 2, 4, 64}) {
+    try {
+      validate_for_world(c, ranks);
+      ADD_FAILURE() << "accepted --max-concurrency 2048 on " << ranks << " ranks";
+    } catch (const UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find("1 rank x 2048 threads"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("pass --max-concurrency 1024"), std::string::npos);
+    }
+  }
+  c.max_concurrency = 0;  // the default limit: ranks x --threads
+  c.threads = 1024;
+  EXPECT_NO_THROW(validate_for_world(c, 1));
+  try {
+    validate_for_world(c, 2);
+    ADD_FAILURE() << "accepted 2 ranks x --threads 1024";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("(2 ranks x --threads 1024)"), std::string::npos) << e.what();
+  }
+  c.threads = 600;  // 2 x 600 = 1200: largest power of two 1024
+  EXPECT_NO_THROW(validate_for_world(c, 2));
+  // and every point made then is within the caps
+  for (const PointSpec& p : make_points(c, 2)) {
+    EXPECT_LE(p.threads, kMaxThreads) << p.label();
+    EXPECT_LE(p.queue_depth, kMaxQueueDepth) << p.label();
+  }
+  c.engine = Engine::Uring;
+  c.max_concurrency = 2047;
+  for (const PointSpec& p : make_points(c, 4)) {
+    EXPECT_LE(p.threads, kMaxThreads) << p.label();
+    EXPECT_LE(p.queue_depth, kMaxQueueDepth) << p.label();
+  }
 }
 
 TEST(Cli, HelpAndVersionExitZeroWithTextForStdout) {

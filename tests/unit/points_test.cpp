@@ -89,68 +89,10 @@ TEST(MakePoints, CompareLimitAndOddRankCounts) {
   EXPECT_EQ(make_points(c, 3).size(), 1u);
 }
 
-TEST(PlanSteps, APlainRunWritesOnlyItsLastRepetitionIntoTheDirectory) {
-  RunConfig c;
-  c.warmup = 1;
-  c.repetitions = 3;
-  const auto steps = plan_steps(c, make_points(c, 1), "/d", "id", 0);
-  ASSERT_EQ(steps.size(), 4u);
-  EXPECT_EQ(steps[0].dir, "/d/.mpiwrite-id/w1");
-  EXPECT_FALSE(steps[0].timed);
-  EXPECT_EQ(steps[1].dir, "/d/.mpiwrite-id/r1");
-  EXPECT_TRUE(steps[1].timed && steps[1].scratch);
-  EXPECT_EQ(steps[3].dir, "/d");
-  EXPECT_FALSE(steps[3].scratch);
-  EXPECT_EQ(steps[3].number, 3u);
-  c.overwrite = true;
-  for (const Step& s : plan_steps(c, make_points(c, 1), "/d", "id", 0)) {
-    EXPECT_EQ(s.dir, "/d");
-    EXPECT_FALSE(s.scratch);
-  }
-}
-
-TEST(PlanSteps, PointsAreInterleavedInShuffledRoundsEachInAFreshDirectory) {
-  RunConfig c;
-  c.compare = true;
-  c.repetitions = 20;
-  c.warmup = 1;
-  const auto points = make_points(c, 4);  // 1x1 2x1 1x2 4x1 1x4 2x2
-  const auto steps = plan_steps(c, points, "/d", "id", 42);
-  ASSERT_EQ(steps.size(), points.size() * 21);
-  std::set<std::string> dirs;
-  std::map<std::size_t, unsigned> timed;
-  for (std::size_t round = 0; round < 21; ++round) {
-    std::set<std::size_t> in_round;
-    for (std::size_t i = 0; i < points.size(); ++i) {
-      const Step& s = steps[round * points.size() + i];
-      in_round.insert(s.point);
-      EXPECT_TRUE(s.scratch);
-      EXPECT_EQ(s.timed, round > 0);
-      if (s.timed) {
-        EXPECT_EQ(s.number, ++timed[s.point]);
-      }
-      EXPECT_TRUE(dirs.insert(s.dir).second) << "directory reused: " << s.dir;
-    }
-    EXPECT_EQ(in_round.size(), points.size()) << "every point once per round";
-  }
-  // Shuffled: not every round has the same order, and the seed makes it repeatable.
-  bool differs = false;
-  for (std::size_t i = 0; i < points.size(); ++i) {
-    differs |= steps[points.size() + i].point != steps[2 * points.size() + i].point;
-  }
-  EXPECT_TRUE(differs);
-  EXPECT_EQ(plan_steps(c, points, "/d", "id", 42)[5].point, steps[5].point);
-}
-
 PointReport measured(PointSpec spec, std::vector<double> makespans) {
   PointReport p{spec, {}, {}, 0, 0};
   unsigned index = 0;
-  for (double m : makespans) {
-    RepetitionFigures rep;
-    rep.index = ++index;
-    rep.slowest_s = m;
-    p.repetitions.push_back(rep);
-  }
+  for (double m : makespans) p.repetitions.push_back(summarize_repetition(++index, {{0, m, 0, 0}}, LatencyFigures{}));
   return p;
 }
 
@@ -160,10 +102,10 @@ TEST(SummarizePoints, SpeedupAndEfficiencyAgainstTheFirstPoint) {
                                   measured({1, 4, PointMode::Threads}, {1.0, 1.0})};
   summarize_points(points);
   EXPECT_DOUBLE_EQ(points[1].makespan.mean, 2.5);
-  EXPECT_DOUBLE_EQ(points[1].speedup, 1.6);
-  EXPECT_DOUBLE_EQ(points[1].efficiency, 0.8);
-  EXPECT_DOUBLE_EQ(points[2].speedup, 4.0);
-  EXPECT_DOUBLE_EQ(points[2].efficiency, 1.0);
+  EXPECT_DOUBLE_EQ(points[1].speedup.value(), 1.6);
+  EXPECT_DOUBLE_EQ(points[1].efficiency.value(), 0.8);
+  EXPECT_DOUBLE_EQ(points[2].speedup.value(), 4.0);
+  EXPECT_DOUBLE_EQ(points[2].efficiency.value(), 1.0);
 }
 
 TEST(CompareRows, OneRowPerConcurrencyWithTheFastestHybridAndAWinner) {
@@ -183,8 +125,8 @@ TEST(CompareRows, OneRowPerConcurrencyWithTheFastestHybridAndAWinner) {
   EXPECT_EQ(rows[2].concurrency, 8u);
   EXPECT_FALSE(rows[2].processes);
   EXPECT_EQ(rows[2].hybrid->label, "4x2");
-  EXPECT_DOUBLE_EQ(rows[2].hybrid->speedup, 4.0);
-  EXPECT_DOUBLE_EQ(rows[2].hybrid->efficiency, 0.5);
+  EXPECT_DOUBLE_EQ(rows[2].hybrid->speedup.value(), 4.0);
+  EXPECT_DOUBLE_EQ(rows[2].hybrid->efficiency.value(), 0.5);
   EXPECT_EQ(rows[2].winner, "hybrid");
 }
 
@@ -201,8 +143,52 @@ TEST(CompareRows, AsyncIsItsOwnColumnAndCanWin) {
   EXPECT_EQ(rows[0].async->label, "1x1q1");
   EXPECT_EQ(rows[0].winner, "processes");
   EXPECT_EQ(rows[1].async->label, "1x1q2");
-  EXPECT_DOUBLE_EQ(rows[1].async->efficiency, 1.0);
+  EXPECT_DOUBLE_EQ(rows[1].async->efficiency.value(), 1.0);
   EXPECT_EQ(rows[1].winner, "async");
+}
+
+// An interrupted comparison: points without a timed repetition have no figures and never win,
+// and against an unmeasured baseline nothing has a speedup.
+TEST(CompareRows, UnmeasuredPointsNeverWinAndAnUnmeasuredBaselineGivesNoSpeedups) {
+  std::vector<PointReport> points{measured({1, 1, PointMode::Processes}, {8.0}),
+                                  measured({2, 1, PointMode::Processes}, {}),
+                                  measured({1, 2, PointMode::Threads}, {5.0}),
+                                  measured({1, 4, PointMode::Threads}, {}),
+                                  measured({2, 2, PointMode::Hybrid}, {})};
+  summarize_points(points);
+  EXPECT_FALSE(points[1].speedup);
+  EXPECT_FALSE(points[1].efficiency);
+  EXPECT_DOUBLE_EQ(points[2].speedup.value(), 1.6);
+  auto rows = compare_rows(points);
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[1].winner, "threads");  // not the unmeasured 2x1 with its "mean" of 0
+  EXPECT_FALSE(rows[1].processes->mean_s);
+  EXPECT_EQ(rows[1].processes->repetitions, 0u);
+  EXPECT_EQ(rows[2].winner, "");  // nothing at concurrency 4 was measured
+  EXPECT_EQ(rows[2].hybrid->label, "2x2");
+
+  points[0] = measured({1, 1, PointMode::Processes}, {});
+  summarize_points(points);
+  for (const PointReport& p : points) {
+    EXPECT_FALSE(p.speedup) << p.spec.label();
+    EXPECT_FALSE(p.efficiency) << p.spec.label();
+  }
+  rows = compare_rows(points);
+  EXPECT_EQ(rows[0].winner, "");
+  EXPECT_EQ(rows[1].winner, "threads");
+  EXPECT_FALSE(rows[1].threads->speedup);
+}
+
+// A measured hybrid beats an unmeasured one whatever their order.
+TEST(CompareRows, TheFastestHybridIsAMeasuredOne) {
+  std::vector<PointReport> points{measured({1, 1, PointMode::Processes}, {8.0}),
+                                  measured({2, 4, PointMode::Hybrid}, {}),
+                                  measured({4, 2, PointMode::Hybrid}, {3.0}),
+                                  measured({8, 1, PointMode::Processes}, {})};
+  summarize_points(points);
+  const auto rows = compare_rows(points);
+  EXPECT_EQ(rows[1].hybrid->label, "4x2");
+  EXPECT_EQ(rows[1].winner, "hybrid");
 }
 
 }  // namespace

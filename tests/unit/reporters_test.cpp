@@ -20,7 +20,7 @@ RunReport sample_report(Format format, bool per_rank) {
   r.config.format = format;
   r.config.per_rank = per_rank;
   r.context = {"0.1.0", 2, 1, {{"node1", {0, 1}}}, "Open MPI v4.1.4", "/data/mpiwrite-data",
-               "ext4", "2026-11-30T12:00:00Z", {2, 2}, true, {5120, 6144}};
+               "ext4", "2026-11-30T12:00:00Z", {2, 2}, true, {5120, 6144}, {}};
   LatencyHistogram h;
   for (int i = 1; i <= 100; ++i) h.record(static_cast<std::uint64_t>(i) * 1000);
   PointReport point{{2, 1, PointMode::Run}, {}, {}, 1.0, 1.0};
@@ -64,6 +64,25 @@ RunReport sample_comparison(Format format) {
   return r;
 }
 
+// The comparison interrupted in its second round: 1x1 (the baseline) and 1x4 never completed
+// a repetition, 2x1 completed one of two.
+RunReport interrupted_comparison(Format format, bool per_rank) {
+  RunReport r = sample_comparison(format);
+  r.config.per_rank = per_rank;
+  r.interrupted_by = 15;
+  for (PointReport& p : r.points) {
+    if (p.spec.label() == "1x1" || p.spec.label() == "1x4") p.repetitions = {};
+    if (p.spec.label() == "2x1") {
+      RepetitionLog first;
+      first.push_back(p.repetitions.front());
+      p.repetitions = first;
+    }
+  }
+  summarize_points(r.points);
+  r.comparison = compare_rows(r.points);
+  return r;
+}
+
 void expect_golden(const std::string& name, const std::string& actual) {
   const std::string path = std::string(MPIWRITE_GOLDEN_DIR) + "/" + name;
   if (std::getenv("MPIWRITE_UPDATE_GOLDEN")) {
@@ -96,6 +115,109 @@ TEST(Reporters, CompareMarkdown) {
 TEST(Reporters, CompareCsv) { expect_golden("compare.csv", render(sample_comparison(Format::Csv))); }
 TEST(Reporters, CompareJson) {
   expect_golden("compare.json", render(sample_comparison(Format::Json)));
+}
+
+TEST(Reporters, CompareInterruptedTable) {
+  expect_golden("compare_interrupted.txt", render(interrupted_comparison(Format::Table, false)));
+}
+TEST(Reporters, CompareInterruptedMarkdown) {
+  expect_golden("compare_interrupted.md", render(interrupted_comparison(Format::Markdown, false)));
+}
+TEST(Reporters, CompareInterruptedCsv) {
+  expect_golden("compare_interrupted.csv", render(interrupted_comparison(Format::Csv, false)));
+}
+TEST(Reporters, CompareInterruptedJson) {
+  expect_golden("compare_interrupted.json", render(interrupted_comparison(Format::Json, false)));
+}
+TEST(Reporters, ComparePerRankTable) {
+  expect_golden("compare_per_rank.txt", render(interrupted_comparison(Format::Table, true)));
+}
+TEST(Reporters, ComparePerRankMarkdown) {
+  expect_golden("compare_per_rank.md", render(interrupted_comparison(Format::Markdown, true)));
+}
+
+// The class: in every format an unmeasured point shows no figure (no 0.000000, no 0 speedup),
+// a partly measured one says how many repetitions it rests on, and neither wins.
+TEST(Reporters, UnmeasuredPointsShowNoFiguresInAnyFormat) {
+  for (Format f : {Format::Table, Format::Markdown}) {
+    const std::string text = render(interrupted_comparison(f, false));
+    EXPECT_NE(text.find("2x1 (1 of 2)"), std::string::npos) << text;
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);) {
+      // The rows of 1x1 and 1x4 (never measured) hold no number but their shape.
+      // (The row of concurrency 4 also holds the measured 2x2, the heading names 1x1.)
+      if (line.find("1x1") == std::string::npos && line.find("1x4") == std::string::npos) continue;
+      if (line.find("2x2") != std::string::npos || line.find("against") != std::string::npos) continue;
+      EXPECT_NE(line.find("not measured"), std::string::npos) << line;
+      EXPECT_EQ(line.find("0."), std::string::npos) << line;
+    }
+  }
+  const auto doc = nlohmann::json::parse(render(interrupted_comparison(Format::Json, false)));
+  for (const auto& point : doc.at("points")) {
+    const auto& summary = point.at("summary");
+    EXPECT_TRUE(summary.at("speedup").is_null()) << point.at("label");  // the baseline is unmeasured
+    EXPECT_TRUE(summary.at("efficiency").is_null()) << point.at("label");
+    if (point.at("label") == "1x4") {
+      EXPECT_TRUE(summary.at("makespan_s").is_null());
+      EXPECT_EQ(summary.at("repetitions_measured"), 0);
+      EXPECT_EQ(summary.at("repetitions_asked"), 2);
+    }
+  }
+  const auto& rows = doc.at("comparison");
+  EXPECT_TRUE(rows.at(0).at("winner").is_null());
+  EXPECT_TRUE(rows.at(0).at("processes").at("mean_s").is_null());
+  EXPECT_EQ(rows.at(2).at("winner"), "hybrid");
+  EXPECT_TRUE(rows.at(2).at("threads").at("mean_s").is_null());
+  std::istringstream csv(render(interrupted_comparison(Format::Csv, false)));
+  std::string line;
+  while (std::getline(csv, line)) {
+    if (line.rfind("mean,processes,1,1,", 0) == 0) {
+      EXPECT_EQ(line, "mean,processes,1,1,,,,,,,,,,,,,,,,,posix,1");
+    }
+  }
+}
+
+TEST(Reporters, AnUnmeasuredRunSaysSoInsteadOfZeros) {
+  RunReport r = sample_report(Format::Table, false);
+  r.points.front().repetitions = {};
+  r.interrupted_by = 2;
+  summarize_points(r.points);
+  const std::string text = render(r);
+  EXPECT_NE(text.find("makespan: not measured"), std::string::npos) << text;
+  EXPECT_EQ(text.find("0.000000"), std::string::npos) << text;
+  r.points.front().repetitions.push_back(sample_report(Format::Table, false).points[0].repetitions[0]);
+  summarize_points(r.points);
+  EXPECT_NE(render(r).find("makespan over 1 of 2 repetitions"), std::string::npos);
+}
+
+// A sweep whose fewest-threads point (the baseline) is unmeasured: no speedups at all.
+TEST(Reporters, ASweepWithAnUnmeasuredBaselineHasNoSpeedups) {
+  RunReport r = sample_comparison(Format::Markdown);
+  r.kind = RunKind::Sweep;
+  r.config.compare = false;
+  r.comparison.clear();
+  r.points.erase(r.points.begin() + 1);  // 1x1 1x2 1x4 2x2 as stand-ins for sweep points
+  for (PointReport& p : r.points) p.spec.mode = PointMode::Sweep;
+  r.points.front().repetitions = {};
+  summarize_points(r.points);
+  const std::string text = render(r);
+  EXPECT_NE(text.find("| sweep | 1x1 | 1 | - | - | - | - | - | - | - | - | not measured |"),
+            std::string::npos) << text;
+  EXPECT_NE(text.find("| sweep | 1x2 | 2 | 0.005625 | 0.005625 | 0.004500 | 0.006750 | 0.001591 | - | - |"),
+            std::string::npos) << text;
+}
+
+TEST(Reporters, PerRankIsHonouredByEveryFormatOfAComparison) {
+  const std::string table = render(interrupted_comparison(Format::Table, true));
+  EXPECT_NE(table.find("per rank, point 2x2 (hybrid): 2"), std::string::npos) << table;
+  EXPECT_NE(table.find("\nrank 1 "), std::string::npos) << table;
+  const std::string md = render(interrupted_comparison(Format::Markdown, true));
+  EXPECT_NE(md.find("| rank 1 |"), std::string::npos) << md;
+  const std::string csv = render(interrupted_comparison(Format::Csv, true));
+  EXPECT_NE(csv.find("\nrank,hybrid,2,2,"), std::string::npos) << csv;
+  // Without --per-rank none of them has rank rows.
+  EXPECT_EQ(render(interrupted_comparison(Format::Table, false)).find("\nrank 1 "), std::string::npos);
+  EXPECT_EQ(render(interrupted_comparison(Format::Markdown, false)).find("| rank 1 |"), std::string::npos);
 }
 
 TEST(Reporters, JsonParsesAndCarriesSchemaConfigContextAndRanks) {
@@ -152,6 +274,26 @@ TEST(SetupWarnings, MoreThreadsThanBoundCpusIsSaidOnceInEveryFormat) {
   EXPECT_NE(render(r).find("**warning**: rank 1"), std::string::npos);
   r.config.format = Format::Json;
   EXPECT_EQ(nlohmann::json::parse(render(r)).at("context").at("warnings").size(), 1u);
+}
+
+// The advice fits what the launcher did: --bind-to none is not advised when it was given.
+TEST(SetupWarnings, TheAdviceFitsWhetherMpirunBoundTheRank) {
+  RunContext x = sample_report(Format::Table, false).context;
+  x.threads = 4;
+  x.cpus_of_rank = {2, 2};
+  x.bound_by_launcher = {0, 0};  // mpirun --bind-to none, on a machine or job with 2 CPUs
+  auto warnings = setup_warnings(x);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_EQ(warnings[0].find("use --bind-to none"), std::string::npos) << warnings[0];
+  EXPECT_NE(warnings[0].find("mpirun did not bind it (--bind-to none)"), std::string::npos);
+  EXPECT_NE(warnings[0].find("--threads 2"), std::string::npos) << warnings[0];
+  x.bound_by_launcher = {1, 1};
+  warnings = setup_warnings(x);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("mpirun bound it; use --bind-to none or --map-by slot:PE=4"),
+            std::string::npos) << warnings[0];
+  x.bound_by_launcher.clear();  // unknown: the general advice
+  EXPECT_NE(setup_warnings(x)[0].find("mpirun binds ranks to cores by default"), std::string::npos);
 }
 
 TEST(PerHost, SumsFilesAndTakesTheSlowestRankOfEachHost) {
