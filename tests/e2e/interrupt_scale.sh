@@ -124,8 +124,8 @@ expect_no_scratch "$d"
 rm -rf "$d"
 
 # mpiexec forwards a signal to the ranks 1 s after it gets it (SIGCONT first) and kills them
-# 1 s later; a verify phase of $N files lasts about half a second, so this case signals the
-# ranks themselves, as a batch system does.
+# 1 s later; a verify phase of $N files lasts about half a second, and so may what is left of
+# a removal phase, so (c) and (d) signal the ranks themselves, as a batch system does.
 note "(c) SIGTERM to the ranks during the verify phase of $N files"
 d=$MNT/c
 start_bg c -d "$d" -n "$N" -l 1 --write-mode whole --verify --format json
@@ -142,11 +142,12 @@ assert doc["points"][0]["repetitions"] == [], "a repetition verified only in par
 expect_no_scratch "$d"
 rm -rf "$d"
 
-note "(d) SIGTERM to mpiexec during the removal phase (3 repetitions of $N files)"
+note "(d) SIGTERM to the ranks during the removal phase (3 repetitions of $N files)"
 d=$MNT/d
 start_bg d -d "$d" -n "$N" -l 1 --write-mode whole -r 3 --format json
 poll "$d" "count(d) >= $N and 0 < scratch(\"r1\") < $N"
-kill -TERM "$MPIRUN_PID"
+# shellcheck disable=SC2046  # the ranks: mpiexec would pass the signal on only 1 s later
+kill -TERM $(pgrep -P "$MPIRUN_PID")
 finish
 json_check "$OUT" '
 assert doc["interrupted"] == "SIGTERM", doc["interrupted"]
