@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Plot mpiwrite JSON reports (schema_version 2) of kind "sweep" or "compare".
+"""Plot mpiwrite JSON reports (schema_version 2 or 3) of kind "sweep" or "compare".
 
 Usage: scripts/plot.py REPORT.json [REPORT2.json ...] [-o out.png]
 
@@ -24,7 +24,8 @@ import math
 import os
 import sys
 
-SCHEMA_VERSION = 2
+# 3: figures of unmeasured points are null, cleanup.in_background; 2 reads the same way.
+SCHEMA_VERSIONS = (2, 3)
 MODES = ("processes", "threads", "hybrid", "async")
 MODE_TEXT = {
     "processes": "processes (c ranks × 1 thread)",
@@ -261,9 +262,9 @@ def load(path):
     version = doc.get("schema_version")
     if "schema_version" not in doc:
         raise InputError(f"{path}: not an mpiwrite report (no schema_version)")
-    if number(version) != SCHEMA_VERSION:
+    if number(version) not in SCHEMA_VERSIONS:
         raise InputError(f"{path}: schema_version {json.dumps(version)} is not supported "
-                         f"(expected {SCHEMA_VERSION})")
+                         f"(expected one of {', '.join(map(str, SCHEMA_VERSIONS))})")
     kind = doc.get("kind")
     points = doc.get("points")
     if kind is None and (isinstance(doc.get("repetitions"), list)
@@ -675,7 +676,7 @@ def _remove(path):
 def main(argv):
     parser = argparse.ArgumentParser(
         prog="plot.py",
-        description="Plot mpiwrite JSON reports (kind sweep or compare, schema_version 2): "
+        description="Plot mpiwrite JSON reports (kind sweep or compare, schema_version 2 or 3): "
                     "makespan and speedup against concurrency.")
     parser.add_argument("reports", nargs="+", metavar="REPORT.json",
                         help="mpiwrite --format json reports of one kind")

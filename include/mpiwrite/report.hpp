@@ -13,7 +13,7 @@
 
 namespace mpiwrite {
 
-inline constexpr int kJsonSchemaVersion = 2;
+inline constexpr int kJsonSchemaVersion = 3;  // 3: unmeasured figures are null, cleanup.in_background
 
 struct HostRanks {
   std::string host;
