@@ -342,7 +342,12 @@ class Coordinator {
     PointResources& r = resources_[step.point];
     incomplete_ = IncompleteStep{step.dir, {}};
     std::string failure;
-    if (r.comm) guarded([&] { r.writer->open_target(step.dir); }, failure);
+    // --overwrite --cleanup: the first step into --dir finds none of its names (checked before
+    // the run), so it creates them all with O_EXCL: a file put at a name meanwhile is refused,
+    // not rewritten and then removed as if it were the run's.
+    const bool exclusive = config_.overwrite && config_.cleanup && !step.scratch && !dir_touched_;
+    if (!step.scratch) dir_touched_ = true;
+    if (r.comm) guarded([&] { r.writer->open_target(step.dir, exclusive); }, failure);
     if (!fail_unless_agreed(failure)) return false;
     std::optional<RepetitionFigures> figures;
     if (r.comm) failure = measure(step, r, figures);
@@ -564,6 +569,7 @@ class Coordinator {
   };
   std::optional<IncompleteStep> incomplete_;
   bool dir_complete_ = false;  // a step that wrote into --dir completed: every name there is ours
+  bool dir_touched_ = false;   // a step began writing into --dir
   std::map<std::tuple<unsigned, Engine, unsigned>, std::unique_ptr<Writer>>
       writers_;                            // by thread count, engine and queue depth
   std::vector<PointResources> resources_;                // one per point

@@ -4,6 +4,7 @@
 #include <sched.h>
 #include <sys/resource.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/vfs.h>
 #include <unistd.h>
@@ -54,6 +55,32 @@ int write_all(int fd, const char* data, std::size_t size) {
     size -= static_cast<std::size_t>(written);
   }
   return 0;
+}
+
+int open_for_overwrite(int dir_fd, const char* name, bool cloexec) {
+  const int flags = O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | (cloexec ? O_CLOEXEC : 0);
+  UniqueFd fd(sys::openat(dir_fd, name, flags, 0644));
+  if (!fd) return -1;
+  struct stat info {};
+  if (::fstat(fd.get(), &info) != 0) return -1;
+  if (!S_ISREG(info.st_mode) || info.st_nlink != 1) {
+    errno = 0;
+    return -1;
+  }
+  if (::ftruncate(fd.get(), 0) != 0) return -1;
+  return fd.release();  // O_NONBLOCK stays: Linux ignores it for regular files
+}
+
+void unlink_if_same(int dir_fd, const char* name, int fd) {
+  if (fd >= 0) {
+    struct stat open_file {}, at_name {};
+    if (::fstat(fd, &open_file) != 0 ||
+        ::fstatat(dir_fd, name, &at_name, AT_SYMLINK_NOFOLLOW) != 0 ||
+        open_file.st_dev != at_name.st_dev || open_file.st_ino != at_name.st_ino) {
+      return;
+    }
+  }
+  ::unlinkat(dir_fd, name, 0);
 }
 
 UniqueFd open_directory(const std::string& path) {

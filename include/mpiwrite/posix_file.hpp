@@ -21,6 +21,7 @@ class UniqueFd {
   ~UniqueFd();
 
   int get() const { return fd_; }
+  int release() { return std::exchange(fd_, -1); }  // the caller owns it now
   explicit operator bool() const { return fd_ >= 0; }
   // Closes now and reports close()'s error, which on NFS and full disks can be the first
   // sign that data was lost. Returns 0 or the errno value.
@@ -44,6 +45,22 @@ int fsync(int fd);
 // Writes all `size` bytes, retrying on EINTR and partial writes. Returns 0 or an errno value
 // (ENOSPC for a write that made no progress).
 int write_all(int fd, const char* data, std::size_t size);
+
+// --overwrite: opens `name` in `dir_fd` for writing as a regular file of its own, and empties
+// it. Not O_TRUNC, which would empty whatever stands at the name (a hard link to a file
+// outside --dir, planted during the run) before anything could be checked: open (creating it
+// if missing; O_NOFOLLOW refuses a link, O_NONBLOCK keeps a FIFO from blocking), fstat, then
+// ftruncate. Returns the descriptor; -1 and errno for a failed system call; -1 and errno 0
+// when the name is not a regular file with a single link (closed again, left untouched).
+int open_for_overwrite(int dir_fd, const char* name, bool cloexec);
+inline constexpr const char* kNotOwnFile =
+    "not a regular file of its own (a hard link, FIFO or device put there during the run); "
+    "--overwrite never writes through it";
+
+// Removes `name` in `dir_fd` if it is still the file open as `fd` (same device and inode), so
+// a failed file is removed but never something put at its name since; fd < 0 (already
+// closed): removes the name. Errors are ignored: this is the clean-up of a failure.
+void unlink_if_same(int dir_fd, const char* name, int fd);
 
 // Opens a directory for openat(); throws IoError.
 UniqueFd open_directory(const std::string& path);

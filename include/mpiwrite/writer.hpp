@@ -25,7 +25,7 @@ struct WriteOptions {
   std::string text = "Hello, world!";
   WriteMode mode = WriteMode::Line;
   bool fsync = false;
-  bool overwrite = false;  // O_TRUNC an existing file instead of O_EXCL creation
+  bool overwrite = false;  // rewrite an existing file (open_for_overwrite) instead of O_EXCL
   Engine engine = Engine::Posix;
   unsigned queue_depth = 1;  // files in flight per thread (uring engine)
   unsigned threads = 1;
@@ -97,6 +97,10 @@ class AtomicCounterSource final : public WorkSource {
 struct WriteTarget {
   int dir_fd = -1;
   std::string dir_path;
+  // Create every file with O_EXCL even with --overwrite: a step whose names must all be new
+  // (--overwrite --cleanup's first step into --dir), so a file put at a name during the run
+  // is refused rather than rewritten and removed.
+  bool exclusive = false;
 };
 
 // A rank's writer: a pool of `threads` worker threads (1 = sequential), started once, outside
@@ -108,8 +112,9 @@ struct WriteTarget {
 class Writer {
  public:
   virtual ~Writer() = default;
-  // Untimed: every writer thread opens `dir` in its own table. Throws IoError.
-  virtual void open_target(const std::string& dir) = 0;
+  // Untimed: every writer thread opens `dir` in its own table. Throws IoError. `exclusive`:
+  // see WriteTarget.
+  virtual void open_target(const std::string& dir, bool exclusive = false) = 0;
   // Timed: every writer thread writes what `source` hands it into the open target. Stops at
   // the first failure (other threads stop at their next file). I/O errors come back in
   // SliceResult::failure. If `progress` is given, the calling thread runs it every ~50 µs
@@ -142,7 +147,7 @@ class FileLoop {
   WriteOptions options_;
   std::string line_;   // text + '\n'
   std::string whole_;  // the whole file, only in Whole mode
-  int open_flags_ = 0;
+  int exclusive_flags_ = 0;  // O_CREAT | O_EXCL: every file new
 };
 
 }  // namespace mpiwrite

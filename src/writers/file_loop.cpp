@@ -31,11 +31,9 @@ FileLoop::FileLoop(const WriteOptions& options) : options_(options), line_(optio
     whole_.reserve(line_.size() * options_.lines);
     for (std::uint64_t i = 0; i < options_.lines; ++i) whole_ += line_;
   }
-  // O_NOFOLLOW: a symbolic link planted at a name is refused (ELOOP), never written through.
-  // With --overwrite, O_NONBLOCK: a FIFO planted at a name fails (ENXIO) instead of blocking;
-  // it changes nothing for a regular file. Without it, O_EXCL refuses every existing name.
-  open_flags_ = O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW |
-                (options_.overwrite ? O_TRUNC | O_NONBLOCK : O_EXCL);
+  // O_EXCL refuses every existing name, links included (and O_NOFOLLOW says so); --overwrite
+  // opens with open_for_overwrite instead.
+  exclusive_flags_ = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW;
 }
 
 bool FileLoop::interrupted() const {
@@ -75,8 +73,17 @@ void FileLoop::run_posix(const WriteTarget& target, const Progression& part, Fil
     if (stop.load(std::memory_order_relaxed) || interrupted()) return;
     const char* name = namer.name(part.at(i));
     const Clock::time_point start = Clock::now();
-    UniqueFd fd(sys::openat(target.dir_fd, name, open_flags_, 0644));
-    if (!fd) return fail(name, errno, "open");
+    const bool rewrite = options_.overwrite && !target.exclusive;
+    UniqueFd fd(rewrite ? open_for_overwrite(target.dir_fd, name, true)
+                        : sys::openat(target.dir_fd, name, exclusive_flags_, 0644));
+    if (!fd) {
+      if (rewrite && errno == 0) {
+        result.failure = WriteFailure{{}, 0, {}, fmt::format("{}/{}: open: {}", target.dir_path, name, kNotOwnFile)};
+        stop.store(true, std::memory_order_relaxed);
+        return;
+      }
+      return fail(name, errno, "open");
+    }
     int error = 0;
     if (options_.mode == WriteMode::Line) {
       for (std::uint64_t line = 0; line < options_.lines && error == 0; ++line) {
@@ -104,8 +111,9 @@ void FileLoop::run_posix(const WriteTarget& target, const Progression& part, Fil
     }
     if (error != 0) {
       // A file this run could not complete is not left looking like output: removed, also with
-      // --overwrite (its earlier content went when O_TRUNC opened it).
-      ::unlinkat(target.dir_fd, name, 0);
+      // --overwrite (its earlier content went when it was emptied) — if the name still is
+      // this file, and not something put there since.
+      unlink_if_same(target.dir_fd, name, fd.get());
       return fail(name, error, operation);
     }
     result.latency.record(nanoseconds(Clock::now() - start));

@@ -17,6 +17,7 @@
 #include "uring_loop.hpp"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -26,6 +27,7 @@
 
 #include "mpiwrite/errors.hpp"
 #include "mpiwrite/file_namer.hpp"
+#include "mpiwrite/posix_file.hpp"
 
 namespace mpiwrite {
 
@@ -78,8 +80,8 @@ UringFileLoop::UringFileLoop(const WriteOptions& options)
     for (std::uint64_t i = 0; i < options_.lines; ++i) whole_ += line_;
   }
   // No O_CLOEXEC: the kernel refuses it for direct descriptors, which no exec can inherit.
-  // O_NOFOLLOW and, with --overwrite, O_NONBLOCK: as the posix engine (file_loop.cpp).
-  open_flags_ = O_WRONLY | O_CREAT | O_NOFOLLOW | (options_.overwrite ? O_TRUNC | O_NONBLOCK : O_EXCL);
+  // As the posix engine (file_loop.cpp): O_EXCL, or --overwrite's open_for_overwrite.
+  open_flags_ = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW;
   const unsigned depth = std::max(1u, options_.queue_depth);
   const unsigned fixed_sqes = 2u + (options_.fsync ? 1u : 0u) + (options_.per_file_delay_us ? 1u : 0u);
   const std::uint64_t writes = options_.mode == WriteMode::Line ? options_.lines : 1;
@@ -174,6 +176,41 @@ void UringFileLoop::queue_segment(std::uint32_t s, bool first) {
   io_uring_sqe* sqe = take_sqe();
   io_uring_prep_close_direct(sqe, s);
   sqe->user_data = tag(Op::Close, s, gen);
+}
+
+// --overwrite: a linked chain cannot check what its open opened, so the file is opened,
+// checked and emptied here with system calls (open_for_overwrite) and put into the slot's
+// fixed-file entry; the chain then starts with the writes. False: the failure is recorded
+// and the slot is free again.
+bool UringFileLoop::open_to_rewrite(std::uint32_t s) {
+  Slot& slot = slots_[s];
+  const int fd = open_for_overwrite(target_->dir_fd, slot.name, true);
+  int error = fd < 0 ? errno : 0;
+  if (fd >= 0) {
+    int copy = fd;
+    const int r = io_uring_register_files_update(&ring_, s, &copy, 1);
+    if (r < 0) {
+      error = -r;
+      unlink_if_same(target_->dir_fd, slot.name, fd);
+    }
+    ::close(fd);
+    if (r >= 0) {
+      slot.opened = true;
+      return true;
+    }
+  }
+  if (!result_->failure) {
+    result_->failure =
+        error == 0 ? WriteFailure{{}, 0, {}, fmt::format("{}/{}: open: {}", target_->dir_path,
+                                                          slot.name, kNotOwnFile)}
+                   : WriteFailure{target_->dir_path + "/" + slot.name, error, "open", {}};
+  }
+  stop_->store(true, std::memory_order_relaxed);
+  result_->created.not_created.push_back(slot.index);
+  slot.busy = false;
+  ++slot.generation;
+  free_slots_.push_back(s);
+  return false;
 }
 
 // After a failure with the file open in its slot: close it (the chain's close was cancelled).
@@ -289,8 +326,13 @@ void UringFileLoop::run(const WriteTarget& target, WorkSource& source, unsigned 
       slot.index = index;
       slot.busy = true;
       slot.written = 0;
-      queue_segment(s, true);
-      starting_.push_back(s);
+      if (options_.overwrite && !target.exclusive) {
+        slot.start = Clock::now();  // the synchronous open is part of the file's time
+        if (open_to_rewrite(s)) queue_segment(s, false);
+      } else {
+        queue_segment(s, true);
+        starting_.push_back(s);
+      }
     }
     if (free_slots_.size() == slots_.size()) break;  // nothing in flight
     const Clock::time_point submitted = Clock::now();

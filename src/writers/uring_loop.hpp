@@ -48,6 +48,7 @@ class UringFileLoop {
   io_uring_sqe* take_sqe();
   void queue_segment(std::uint32_t slot, bool first);
   void queue_cleanup_close(std::uint32_t slot);
+  bool open_to_rewrite(std::uint32_t slot);
   void complete(const io_uring_cqe& cqe, Clock::time_point now);
   void record_failure(std::uint32_t slot, const char* operation, int error);
   void fail(std::uint32_t slot, const char* operation, int error);

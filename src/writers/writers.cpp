@@ -33,8 +33,9 @@ class PoolWriter final : public Writer {
     pool_.run_on_all([&](unsigned t) { workers_[t].uring.reset(); });
   }
 
-  void open_target(const std::string& dir) override {
+  void open_target(const std::string& dir, bool exclusive) override {
     dir_path_ = dir;
+    exclusive_ = exclusive;
     pool_.run_on_all([&](unsigned t) { workers_[t].dir_fd = open_directory(dir); });
   }
 
@@ -44,7 +45,7 @@ class PoolWriter final : public Writer {
         [&](unsigned t) {
           Worker& w = workers_[t];
           w.result.reset();
-          const WriteTarget target{w.dir_fd.get(), dir_path_};
+          const WriteTarget target{w.dir_fd.get(), dir_path_, exclusive_};
           // An exception is a failure like any other: recorded, and the other threads stop at
           // their next file; the ranks then agree on it at the phase boundary.
           try {
@@ -80,6 +81,7 @@ class PoolWriter final : public Writer {
 
   FileLoop loop_;
   std::string dir_path_;
+  bool exclusive_ = false;
   std::vector<Worker> workers_;
   std::atomic<unsigned> private_tables_{0};
   ThreadPool pool_;  // last: its threads use the members above

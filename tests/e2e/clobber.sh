@@ -152,4 +152,47 @@ finish_slow fifo
 expect_status 1
 grep -q "$WORK/fifo/write40.txt: open: " "$WORK/err" || fail "no message for the FIFO: $(cat "$WORK/err")"
 [ -p "$WORK/fifo/write40.txt" ] || fail "the FIFO was removed"
+note "--overwrite and a hard link to a file outside --dir planted during the run: untouched"
+mkdir "$WORK/hard"
+echo "precious" >"$WORK/precious"
+start_slow hard -d "$WORK/hard" -n "$n" -l 2 --overwrite
+wait_for_file "$WORK/hard/write1.txt"
+ln "$WORK/precious" "$WORK/hard/write40.txt"
+finish_slow hard
+expect_status 1
+grep -q "$WORK/hard/write40.txt: open: not a regular file of its own" "$WORK/err" ||
+  fail "no message for the hard link: $(cat "$WORK/err")"
+[ "$(cat "$WORK/precious")" = precious ] || fail "wrote through the hard link"
+
+note "--overwrite --cleanup and a FIFO with a reader planted during the run: nothing written to it, kept"
+mkdir "$WORK/reader"
+start_slow reader -d "$WORK/reader" -n "$n" -l 2 --overwrite --cleanup
+wait_for_file "$WORK/reader/write1.txt"
+mkfifo "$WORK/reader/write40.txt"
+timeout 20 cat "$WORK/reader/write40.txt" >"$WORK/fifo.read" &
+reader=$!
+finish_slow reader
+wait "$reader" || true
+expect_status 1
+[ ! -s "$WORK/fifo.read" ] || fail "wrote into the FIFO: $(head -c 100 "$WORK/fifo.read")"
+[ -p "$WORK/reader/write40.txt" ] || fail "the FIFO was removed"
+
+note "--overwrite and a device node planted during the run: not written, kept"
+mkdir "$WORK/dev"
+start_slow dev -d "$WORK/dev" -n "$n" -l 2 --overwrite
+wait_for_file "$WORK/dev/write1.txt"
+mknod "$WORK/dev/write40.txt" c 1 7  # /dev/full: a write would fail, and the node be removed
+finish_slow dev
+expect_status 1
+[ -c "$WORK/dev/write40.txt" ] || fail "the device node was removed"
+
+note "--overwrite --cleanup and a regular file saved at a name during the run: kept"
+mkdir "$WORK/saved"
+start_slow saved -d "$WORK/saved" -n "$n" -l 2 --overwrite --cleanup
+wait_for_file "$WORK/saved/write1.txt"
+echo "the user's" >"$WORK/saved/write40.txt"
+finish_slow saved
+expect_status 1
+[ "$(cat "$WORK/saved/write40.txt")" = "the user's" ] || fail "the user's file was rewritten or removed"
+[ "$(find "$WORK/saved" -mindepth 1 | wc -l)" -eq 1 ] || fail "the run's files were left"
 echo "PASS"
