@@ -81,9 +81,12 @@ class Coordinator {
     const bool written = run_steps();
     const bool removed = interrupted_ || remove_files_and_directories();
     if (interrupted_) return finish_interrupted(written);
-    if (!written || !removed) return kExitIo;
+    if (!written) return kExitIo;
+    // Every repetition completed: a removal that failed (said above) costs the exit code,
+    // never the report.
     gather_peak_memory();
-    return root_step([&] { publish_report(); });
+    const int code = root_step([&] { publish_report(); });
+    return removed ? code : kExitIo;
   }
 
  private:
@@ -450,28 +453,44 @@ class Coordinator {
     std::string failure;
     watchdog_->arm("removal");
     if (config_.engine != Engine::Null) {  // the null engine created no file to remove
-      guarded([&] {
-        for_each_executed_step([&](const Step& step) {
-          if (step.scratch) removed += remove_written(step.dir, !incomplete_in(step.dir), mine);
-        });
-        if (clean_dir) removed += remove_written(directory_.path, dir_complete_, mine);
-      }, failure);
+      // A directory that fails stops only itself: the others are still removed, and the
+      // first failure is reported.
+      auto remove_in = [&](const std::string& dir, bool all) {
+        std::string problem;
+        guarded([&] { removed += remove_written(dir, all, mine); }, problem);
+        if (failure.empty()) failure = problem;
+      };
+      for_each_executed_step([&](const Step& step) {
+        if (step.scratch) remove_in(step.dir, !incomplete_in(step.dir));
+      });
+      if (clean_dir) remove_in(directory_.path, dir_complete_);
     }
     watchdog_->disarm();
     const double elapsed_s = comm::max_to_root(world_, seconds_since(start));
     removed = comm::sum_to_root(world_, removed);
+    report_.cleanup = {true, elapsed_s, removed, false, true};
     if (!fail_unless_agreed(failure)) return false;
-    if (interrupted_now()) return true;
+    if (interrupted_now()) {
+      report_.cleanup.failed = false;  // cut short, and the rest goes to the background
+      return true;
+    }
 
     const int code = root_step([&] {
+      std::string first;  // every directory is tried; the first failure is reported
+      auto rmdir_or_note = [&](const std::string& dir) {
+        std::string problem;
+        guarded([&] { remove_directory(dir); }, problem);
+        if (first.empty()) first = problem;
+      };
       for_each_executed_step([&](const Step& step) {
-        if (step.scratch) remove_directory(step.dir);
+        if (step.scratch) rmdir_or_note(step.dir);
       });
-      if (scratch_root_made_) remove_directory(scratch_root_);
-      if (config_.cleanup && directory_.created) remove_directory(directory_.path);
+      if (scratch_root_made_) rmdir_or_note(scratch_root_);
+      if (config_.cleanup && directory_.created) rmdir_or_note(directory_.path);
+      if (!first.empty()) throw std::runtime_error(first);
     });
     if (code != kExitOk) return false;
-    report_.cleanup = {true, elapsed_s, removed, false};
+    report_.cleanup.failed = false;
     return true;
   }
 

@@ -43,6 +43,8 @@ struct CleanupFigures {
   std::uint64_t files_removed = 0;
   // Interrupted: the scratch directory was handed to a background process after the report.
   bool in_background = false;
+  // Something could not be removed (the errors were printed): what is left stays.
+  bool failed = false;
 };
 
 struct RunReport {

@@ -3,7 +3,10 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <algorithm>
+#include <cstring>
 #include <optional>
+#include <string>
 #include <ostream>
 #include <vector>
 
@@ -84,6 +87,11 @@ void write_point(const PointReport& p, bool per_rank, std::ostream& out) {
 void write_csv(const RunReport& r, std::ostream& out) {
   fmt::print(out, "{}\n", kCsvHeader);
   for (const PointReport& p : r.points) write_point(p, r.config.per_rank, out);
+  // A run cut short says so in its last row: the `mode` column names the signal.
+  if (r.interrupted_by) {
+    fmt::print(out, "interrupted,{}{}\n", signal_name(r.interrupted_by),
+               std::string(std::count(kCsvHeader, kCsvHeader + std::strlen(kCsvHeader), ',') - 1, ','));
+  }
 }
 
 }  // namespace mpiwrite

@@ -176,7 +176,8 @@ void write_json(const RunReport& r, std::ostream& out) {
   doc["cleanup"] = {{"ran", r.cleanup.ran},
                     {"elapsed_s", r.cleanup.elapsed_s},
                     {"files_removed", r.cleanup.files_removed},
-                    {"in_background", r.cleanup.in_background}};
+                    {"in_background", r.cleanup.in_background},
+                    {"failed", r.cleanup.failed}};
   out << dump_lossless(doc, 2) << '\n';
 }
 

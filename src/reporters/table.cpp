@@ -73,8 +73,9 @@ void write_table(const RunReport& report, std::ostream& out) {
     }
   }
   if (report.cleanup.ran) {
-    fmt::print(out, "removal phase (not in any write time): {} removed in {:.6f} s\n",
-               describe::plural(report.cleanup.files_removed, "file"), report.cleanup.elapsed_s);
+    fmt::print(out, "removal phase (not in any write time): {} removed in {:.6f} s{}\n",
+               describe::plural(report.cleanup.files_removed, "file"), report.cleanup.elapsed_s,
+               report.cleanup.failed ? "; FAILED (see the errors above): what is left stays" : "");
   }
 }
 

@@ -130,6 +130,25 @@ expect_status 1
 [ "$(find "$step" -mindepth 1 | wc -l)" -eq 1 ] || fail "the run's scratch files were left"
 rm -rf "$WORK/scratchrace"
 
+note "a foreign file in a finished scratch directory: the removal fails, the report is still printed"
+mkdir "$WORK/foreign"
+start_slow foreign -d "$WORK/foreign" -n "$n" -l 2 -r 2 --format json -o "$WORK/foreign.json"
+wait_for_file "$WORK/foreign/write1.txt"  # the second repetition: the first one's scratch is done
+step=$(compgen -G "$WORK/foreign/.mpiwrite-*/r1" | head -n 1)
+echo "mine" >"$step/zz.txt"
+finish_slow foreign
+expect_status 1
+grep -q "$step: remove directory: Directory not empty" "$WORK/err" || fail "no removal error: $(cat "$WORK/err")"
+python3 - "$WORK/foreign.out" "$WORK/foreign.json" <<'PYCHECK' || fail "the report was lost: $(head -c 300 "$WORK/foreign.out")"
+import json, sys
+for path in sys.argv[1:]:
+    doc = json.load(open(path))
+    assert len(doc["points"][0]["repetitions"]) == 2 and doc["cleanup"]["failed"] is True, path
+PYCHECK
+[ "$(cat "$step/zz.txt")" = mine ] || fail "the foreign file was removed"
+[ "$(find "$step" -mindepth 1 | wc -l)" -eq 1 ] || fail "the run's scratch files were left"
+rm -rf "$WORK/foreign"
+
 note "--overwrite and a symbolic link planted during the run: refused, the target untouched"
 mkdir "$WORK/link"
 echo "outside --dir" >"$WORK/outside"
