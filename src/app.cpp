@@ -25,6 +25,7 @@
 #include "mpiwrite/scratch_remover.hpp"
 #include "mpiwrite/schedule.hpp"
 #include "mpiwrite/shared_counter.hpp"
+#include "mpiwrite/text_escape.hpp"
 #include "mpiwrite/uring_support.hpp"
 #include "mpiwrite/verify.hpp"
 #include "mpiwrite/version.hpp"
@@ -99,7 +100,7 @@ class Coordinator {
       if (cli.run) {
         guarded([&] { validate_for_world(cli.config, world_.size()); }, cli.message);
         if (!cli.message.empty()) {
-          cli = {false, cli.config, kExitUsage, "mpiwrite: error: " + cli.message + "\n"};
+          cli = {false, cli.config, kExitUsage, "mpiwrite: error: " + printable(cli.message) + "\n"};
         }
       }
     }
@@ -133,7 +134,7 @@ class Coordinator {
     const std::vector<std::string> hosts = comm::gather_host_names(world_);
     const std::string message = root_ ? describe_uring_unavailable(reasons, hosts) : "";
     const int code = comm::broadcast_int(world_, message.empty() ? kContinue : kExitUsage);
-    if (root_ && code != kContinue) err_ << "mpiwrite: error: " << message << '\n' << std::flush;
+    if (root_ && code != kContinue) err_ << "mpiwrite: error: " << printable(message) << '\n' << std::flush;
     return code;
   }
 
@@ -142,7 +143,9 @@ class Coordinator {
   int root_step(Step&& step) {
     std::string message;
     const int code = comm::broadcast_int(world_, root_ ? guarded(step, message) : kExitOk);
-    if (root_ && code != kExitOk) err_ << "mpiwrite: error: " << message << '\n' << std::flush;
+    // Messages carry paths and values as given: printable() keeps each on one line, and no
+    // terminal escape of a file name reaches the terminal.
+    if (root_ && code != kExitOk) err_ << "mpiwrite: error: " << printable(message) << '\n' << std::flush;
     return code;
   }
 
@@ -150,7 +153,9 @@ class Coordinator {
   bool fail_unless_agreed(const std::string& local_failure) {
     const comm::Agreement agreement = comm::agree(world_, local_failure);
     if (root_) {
-      for (const std::string& line : agreement.failures) err_ << "mpiwrite: error: " << line << '\n';
+      for (const std::string& line : agreement.failures) {
+        err_ << "mpiwrite: error: " << printable(line) << '\n';
+      }
       err_ << std::flush;
     }
     return agreement.all_ok;

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "mpiwrite/errors.hpp"
+#include "mpiwrite/text_escape.hpp"
 #include "mpiwrite/version.hpp"
 
 namespace mpiwrite {
@@ -198,11 +199,11 @@ CliOutcome parse_command_line(int argc, const char* const* argv) {
     outcome.message = std::string(version.what()) + "\n";
   } catch (const CLI::ParseError& error) {
     outcome.exit_code = kExitUsage;
-    outcome.message = std::string("mpiwrite: error: ") + error.what() +
+    outcome.message = "mpiwrite: error: " + printable(error.what()) +
                       "\nRun 'mpiwrite --help' for the options.\n";
   } catch (const UsageError& error) {
     outcome.exit_code = kExitUsage;
-    outcome.message = std::string("mpiwrite: error: ") + error.what() + "\n";
+    outcome.message = "mpiwrite: error: " + printable(error.what()) + "\n";
   }
   return outcome;
 }

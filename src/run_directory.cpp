@@ -224,8 +224,10 @@ std::vector<std::string> find_trash(const std::string& dir) {
   while (const dirent* entry = ::readdir(stream.get())) {
     if (!is_trash_name(entry->d_name)) continue;
     struct stat info {};
+    // A real scratch root is a directory of this user's with mode 0700 (make_scratch_directory):
+    // anything else that merely has the name is left alone.
     if (::fstatat(::dirfd(stream.get()), entry->d_name, &info, AT_SYMLINK_NOFOLLOW) == 0 &&
-        S_ISDIR(info.st_mode)) {
+        S_ISDIR(info.st_mode) && info.st_uid == ::geteuid() && (info.st_mode & 07777) == 0700) {
       found.push_back(dir + "/" + entry->d_name);
     }
   }

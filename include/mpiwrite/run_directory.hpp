@@ -62,7 +62,7 @@ void remove_directory(const std::string& path);
 std::string trash_path(const std::string& scratch_root);
 
 // The given-up scratch directories of earlier runs in `dir`: directories (never links) named
-// like trash_path's, as full paths.
+// like trash_path's, owned by this user with mode 0700 as mpiwrite makes them, as full paths.
 std::vector<std::string> find_trash(const std::string& dir);
 
 }  // namespace mpiwrite

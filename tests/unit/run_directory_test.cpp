@@ -94,8 +94,9 @@ TEST(RemoveDirectory, RefusesADirectoryThatHoldsAnything) {
 
 TEST(FindTrash, OnlyDirectoriesNamedLikeAGivenUpScratchRoot) {
   TempDir tmp;
-  make_directory(tmp / ".mpiwrite-1a2b-3c4d.trash");
-  make_directory(tmp / ".mpiwrite-1a2b-3c4d");           // a live scratch root: not trash
+  make_directory(tmp / ".mpiwrite-1a2b-3c4d.trash", 0700);
+  make_directory(tmp / ".mpiwrite-1a2b-3c4d", 0700);     // a live scratch root: not trash
+  make_directory(tmp / ".mpiwrite-77-88.trash", 0755);   // not made by mpiwrite (mode)
   make_directory(tmp / ".mpiwrite-zz-3c4d.trash");        // not a run id
   testing::write_text(tmp / ".mpiwrite-1-2.trash", "a file, not a directory");
   fs::create_symlink(tmp / ".mpiwrite-1a2b-3c4d.trash", tmp / ".mpiwrite-5-6.trash");  // a link
