@@ -536,8 +536,13 @@ class Coordinator {
           remove_created(directory_.path, pattern_, incomplete_->mine);
         }
       }, failure);
-      if (fail_unless_agreed(failure) && directory_.created) {
-        root_step([&] { remove_directory(directory_.path); });
+      // --dir itself goes once the trash inside it is gone: removed by a second background
+      // rm after the first (rm -rf of what is already gone is harmless), then rmdir.
+      if (fail_unless_agreed(failure) && directory_.created && root_) {
+        const std::string problem =
+            remove_in_background(trash.empty() ? std::vector<std::string>{} : std::vector{trash},
+                                 directory_.path);
+        if (!problem.empty()) err_ << "mpiwrite: warning: " << problem << '\n' << std::flush;
       }
     }
     return code == kExitOk ? 128 + interrupted_ : code;

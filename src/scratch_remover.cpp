@@ -30,16 +30,20 @@ struct SpawnFileActions {
 
 }  // namespace
 
-std::string remove_in_background(const std::vector<std::string>& paths) {
-  if (paths.empty()) return {};
+std::string remove_in_background(const std::vector<std::string>& paths,
+                                 const std::string& then_rmdir) {
+  if (paths.empty() && then_rmdir.empty()) return {};
   // sh starts rm in the background and exits at once, so rm is nobody's child to reap and
   // mpiwrite waits only for sh. The new session (POSIX_SPAWN_SETSID) is what keeps rm alive
   // when the launcher kills the ranks; default signal handling and an empty mask undo what
   // the rank inherited; standard streams on /dev/null, every other descriptor closed, so rm
   // holds neither the launcher's output pipes nor MPI's sockets open.
-  const char* script = "rm -rf --one-file-system -- \"$@\" </dev/null >/dev/null 2>&1 &";
+  const char* script =
+      "d=$1; shift; { rm -rf --one-file-system -- \"$@\"; [ -z \"$d\" ] || rmdir -- \"$d\"; } "
+      "</dev/null >/dev/null 2>&1 &";
   std::vector<char*> argv{const_cast<char*>("sh"), const_cast<char*>("-c"),
-                          const_cast<char*>(script), const_cast<char*>("mpiwrite-remove")};
+                          const_cast<char*>(script), const_cast<char*>("mpiwrite-remove"),
+                          const_cast<char*>(then_rmdir.c_str())};
   for (const std::string& path : paths) argv.push_back(const_cast<char*>(path.c_str()));
   argv.push_back(nullptr);
 

@@ -15,7 +15,9 @@
 namespace mpiwrite {
 
 // Starts the removal of `paths` (each recursively, never leaving the file system) in the
-// background and returns at once. Returns an empty string, or why it could not start.
-std::string remove_in_background(const std::vector<std::string>& paths);
+// background, then of the directory `then_rmdir` if given and empty, and returns at once.
+// Returns an empty string, or why it could not start.
+std::string remove_in_background(const std::vector<std::string>& paths,
+                                 const std::string& then_rmdir = {});
 
 }  // namespace mpiwrite

@@ -155,4 +155,18 @@ assert len(doc["points"][0]["repetitions"]) == 3
 assert doc["cleanup"]["in_background"] is True, doc["cleanup"]'
 expect_no_scratch "$d"
 [ "$(find "$d" -maxdepth 1 -type f -size 14c | wc -l)" -eq "$N" ] || fail "the last repetition's files are not all in --dir"
+rm -rf "$d"
+
+note "(e) SIGTERM to the ranks during the last repetition, --cleanup of a --dir mpiwrite made"
+d=$MNT/e
+start_bg e -d "$d" -n "$N" -l 1 --write-mode whole -r 2 --cleanup --format json
+poll "$d" 'os.path.exists(os.path.join(d, "write1.txt"))'
+# shellcheck disable=SC2046
+kill -TERM $(pgrep -P "$MPIRUN_PID")
+finish
+json_check "$OUT" 'assert doc["interrupted"] == "SIGTERM" and len(doc["points"][0]["repetitions"]) == 1'
+! grep '^mpiwrite: error:' "$ERR" || fail "an error after the interrupt"
+for ((k = 0; k < 600; k++)); do [ -e "$d" ] || break; sleep 0.1; done
+[ ! -e "$d" ] || fail "--dir left 60 s after the run: $(ls -A "$d" | head -n 3)"
+note "--dir gone $((k * 100)) ms after mpiexec exited"
 echo "PASS"
