@@ -76,7 +76,10 @@ bool same_file(const struct stat& a, const struct stat& b) {
 // exists; the rest is appended as written. Without a trailing '/'.
 std::optional<std::string> resolved(const std::string& path) {
   std::error_code error;
-  std::string result = std::filesystem::weakly_canonical(path, error).string();
+  // absolute first: weakly_canonical leaves a relative path none of which exists relative.
+  const std::filesystem::path absolute = std::filesystem::absolute(path, error);
+  if (error) return std::nullopt;
+  std::string result = std::filesystem::weakly_canonical(absolute, error).string();
   if (error || result.empty()) return std::nullopt;
   while (result.size() > 1 && result.ends_with('/')) result.pop_back();
   return result;
