@@ -210,7 +210,7 @@ class Coordinator {
     const std::vector<std::string> trash = find_trash(directory_.path);
     if (trash.empty()) return;
     const std::string problem = remove_in_background(trash);
-    err_ << fmt::format("mpiwrite: note: {} {} left by interrupted runs in {}: {}\n", trash.size(),
+    err_ << fmt::format("mpiwrite: note: {} {} left by interrupted or killed runs in {}: {}\n", trash.size(),
                         trash.size() == 1 ? "scratch directory" : "scratch directories",
                         directory_.path,
                         problem.empty() ? "removing in the background" : "cannot remove: " + problem)
@@ -328,6 +328,7 @@ class Coordinator {
     if (!root_made_) {
       make_directory(scratch_root_, 0700);
       root_made_ = true;
+      scratch_lock_ = lock_scratch_root(scratch_root_);  // held until this process ends
     }
     make_directory(dir);
   }
@@ -490,7 +491,10 @@ class Coordinator {
       for_each_executed_step([&](const Step& step) {
         if (step.scratch) rmdir_or_note(step.dir);
       });
-      if (scratch_root_made_) rmdir_or_note(scratch_root_);
+      if (scratch_root_made_) {
+        unlock_scratch_root(scratch_root_, scratch_lock_);
+        rmdir_or_note(scratch_root_);
+      }
       if (config_.cleanup && directory_.created) rmdir_or_note(directory_.path);
       if (!first.empty()) throw std::runtime_error(first);
     });
@@ -588,6 +592,7 @@ class Coordinator {
   std::uint64_t seed_ = 0;
   std::string scratch_root_;        // DIR/.mpiwrite-<run id>: every scratch directory is in it
   bool root_made_ = false;          // rank 0 made the scratch root
+  UniqueFd scratch_lock_;           // rank 0's flock on it: a later run sees whether we live
   bool scratch_root_made_ = false;  // the same, known on every rank
   std::uint64_t executed_ = 0;      // steps whose directory was made (removal walks them again)
   // The step whose write phase did not complete on every rank (it failed or was interrupted),

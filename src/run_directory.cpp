@@ -2,14 +2,19 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <charconv>
 #include <climits>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <fmt/format.h>
 #include <memory>
 
@@ -197,11 +202,8 @@ namespace {
 constexpr std::string_view kTrashSuffix = ".trash";
 constexpr std::string_view kScratchPrefix = ".mpiwrite-";
 
-// ".mpiwrite-<hex>-<hex>.trash": the scratch root of run id <hex>-<hex>, given up.
-bool is_trash_name(std::string_view name) {
-  if (!name.starts_with(kScratchPrefix) || !name.ends_with(kTrashSuffix)) return false;
-  const std::string_view id =
-      name.substr(kScratchPrefix.size(), name.size() - kScratchPrefix.size() - kTrashSuffix.size());
+// "<hex>-<hex>", a run id.
+bool is_run_id(std::string_view id) {
   const std::size_t dash = id.find('-');
   if (dash == 0 || dash == std::string_view::npos || dash + 1 == id.size()) return false;
   for (std::size_t i = 0; i < id.size(); ++i) {
@@ -211,7 +213,79 @@ bool is_trash_name(std::string_view name) {
   }
   return true;
 }
+
+// ".mpiwrite-<run id>.trash": a scratch root given up.
+bool is_trash_name(std::string_view name) {
+  if (!name.starts_with(kScratchPrefix) || !name.ends_with(kTrashSuffix)) return false;
+  return is_run_id(
+      name.substr(kScratchPrefix.size(), name.size() - kScratchPrefix.size() - kTrashSuffix.size()));
+}
+
+// ".mpiwrite-<run id>": a scratch root, in use or abandoned.
+bool is_root_name(std::string_view name) {
+  return name.starts_with(kScratchPrefix) && is_run_id(name.substr(kScratchPrefix.size()));
+}
+
+constexpr const char* kLockName = ".lock";
+
+// A process that has exited but not been reaped yet (state Z in /proc/PID/stat).
+bool is_zombie(long pid) {
+  std::ifstream stat(fmt::format("/proc/{}/stat", pid));
+  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  const std::size_t paren = text.rfind(')');  // the command name may hold spaces and parens
+  return paren != std::string::npos && paren + 2 < text.size() && text[paren + 2] == 'Z';
+}
+
+// "host pid" of this process, as the lock file holds it.
+std::string lock_owner() {
+  char host[256] = {};
+  ::gethostname(host, sizeof host - 1);
+  return fmt::format("{} {}\n", host, ::getpid());
+}
+
+// Whether the run that made `root` is gone: its lock file names this host and a process that
+// no longer exists, and the lock can be taken now. Both, because some file systems lock only
+// within a node (Lustre's localflock) and a pid alone can be reused; a root made on another
+// host is never judged from here.
+bool abandoned(int dir_fd, const char* root) {
+  const UniqueFd root_fd(::openat(dir_fd, root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  if (!root_fd) return false;
+  const UniqueFd lock(::openat(root_fd.get(), kLockName, O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
+  if (!lock) return false;
+  char text[300] = {};
+  const ssize_t n = ::read(lock.get(), text, sizeof text - 1);
+  if (n <= 0) return false;
+  char host[256] = {};
+  ::gethostname(host, sizeof host - 1);
+  const std::string_view owner(text, static_cast<std::size_t>(n));
+  const std::size_t space = owner.rfind(' ');
+  if (space == std::string_view::npos || owner.substr(0, space) != host) return false;
+  long pid = 0;
+  const std::string_view digits = owner.substr(space + 1);
+  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), pid);
+  if (error != std::errc{} || pid <= 0) return false;
+  if (::kill(static_cast<pid_t>(pid), 0) == 0 ? !is_zombie(pid) : errno != ESRCH) return false;
+  return ::flock(lock.get(), LOCK_EX | LOCK_NB) == 0;
+}
 }  // namespace
+
+UniqueFd lock_scratch_root(const std::string& root) {
+  const std::string path = root + "/" + kLockName;
+  UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
+  const std::string owner = lock_owner();
+  if (fd && (::flock(fd.get(), LOCK_EX | LOCK_NB) != 0 ||
+             write_all(fd.get(), owner.data(), owner.size()) != 0)) {
+    ::unlink(path.c_str());  // no lock: without a lock file the root never looks abandoned
+    return UniqueFd();
+  }
+  return fd;
+}
+
+void unlock_scratch_root(const std::string& root, UniqueFd& lock) {
+  if (!lock) return;
+  ::unlink((root + "/" + kLockName).c_str());
+  lock = UniqueFd();
+}
 
 std::string trash_path(const std::string& scratch_root) {
   return scratch_root + std::string(kTrashSuffix);
@@ -221,16 +295,27 @@ std::vector<std::string> find_trash(const std::string& dir) {
   std::vector<std::string> found;
   std::unique_ptr<DIR, CloseDir> stream(::opendir(dir.c_str()));
   if (!stream) return found;  // nothing to tidy is no reason to fail a run
+  const int dir_fd = ::dirfd(stream.get());
   while (const dirent* entry = ::readdir(stream.get())) {
-    if (!is_trash_name(entry->d_name)) continue;
-    struct stat info {};
+    const bool trash = is_trash_name(entry->d_name);
+    if (!trash && !is_root_name(entry->d_name)) continue;
     // A real scratch root is a directory of this user's with mode 0700 (make_scratch_directory):
     // anything else that merely has the name is left alone.
-    if (::fstatat(::dirfd(stream.get()), entry->d_name, &info, AT_SYMLINK_NOFOLLOW) == 0 &&
-        S_ISDIR(info.st_mode) && info.st_uid == ::geteuid() && (info.st_mode & 07777) == 0700) {
-      found.push_back(dir + "/" + entry->d_name);
+    struct stat info {};
+    if (::fstatat(dir_fd, entry->d_name, &info, AT_SYMLINK_NOFOLLOW) != 0 ||
+        !S_ISDIR(info.st_mode) || info.st_uid != ::geteuid() || (info.st_mode & 07777) != 0700) {
+      continue;
+    }
+    const std::string path = dir + "/" + entry->d_name;
+    if (trash) {
+      found.push_back(path);
+    } else if (abandoned(dir_fd, entry->d_name)) {
+      const std::string renamed = trash_path(path);
+      if (::rename(path.c_str(), renamed.c_str()) == 0) found.push_back(renamed);
     }
   }
+  std::sort(found.begin(), found.end());  // readdir may show a renamed root again
+  found.erase(std::unique(found.begin(), found.end()), found.end());
   return found;
 }
 

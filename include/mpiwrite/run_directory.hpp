@@ -15,6 +15,7 @@
 #include "mpiwrite/config.hpp"
 #include "mpiwrite/created_files.hpp"
 #include "mpiwrite/file_namer.hpp"
+#include "mpiwrite/posix_file.hpp"
 #include "mpiwrite/progression.hpp"
 
 namespace mpiwrite {
@@ -61,8 +62,19 @@ void remove_directory(const std::string& path);
 // same --dir.
 std::string trash_path(const std::string& scratch_root);
 
-// The given-up scratch directories of earlier runs in `dir`: directories (never links) named
-// like trash_path's, owned by this user with mode 0700 as mpiwrite makes them, as full paths.
+// The run that made a scratch root holds an exclusive flock on ROOT/.lock for as long as it
+// lives (the kernel drops it when the process dies, SIGKILL included), so a later run can
+// tell a root whose run is gone from one still in use; the file says "host pid". Returns the
+// descriptor (invalid if the
+// file system cannot lock: then the root never looks abandoned).
+UniqueFd lock_scratch_root(const std::string& root);
+// Unlinks ROOT/.lock, so that ROOT can be removed.
+void unlock_scratch_root(const std::string& root, UniqueFd& lock);
+
+// The given-up scratch directories of earlier runs in `dir`, as full paths: those named like
+// trash_path's, and scratch roots whose run is gone (their .lock names a process of this host
+// that no longer exists, and can be locked), renamed to a trash name first. Only directories (never links) owned by this user with mode 0700, as
+// mpiwrite makes them.
 std::vector<std::string> find_trash(const std::string& dir);
 
 }  // namespace mpiwrite

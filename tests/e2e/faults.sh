@@ -160,6 +160,21 @@ if ((RANKS >= 2)); then
   [ "$STATUS" -ne 0 ] || fail "exit code 0 after a rank was killed"
   expect_no_processes "$dir"
   note "exit $STATUS $(seconds_since "$t1") s after the kill"
+  # Nothing could clean up after SIGKILL; the next run in the same --dir finds the scratch
+  # root whose run is gone (its lock names a dead process of this host) and removes it.
+  exists "$dir/.mpiwrite-*" || fail "the killed run left no scratch root: the test is too late"
+  owner=$(cut -d ' ' -f 2 "$dir"/.mpiwrite-*/.lock)  # rank 0, which mpiexec may still be killing
+  for ((k = 0; k < 50; k++)); do
+    [ -e "/proc/$owner" ] && [ "$(awk '{print $3}' "/proc/$owner/stat" 2>/dev/null)" != Z ] || break
+    sleep 0.1
+  done
+  start_bg after-kill -d "$dir" -n 4
+  finish_bg
+  [ "$STATUS" -eq 0 ] || { cat "$ERR" >&2; fail "the next run failed"; }
+  grep -q "^mpiwrite: note: 1 scratch directory left by interrupted or killed runs" "$ERR" ||
+    fail "the next run did not say it removes the leftover: $(cat "$ERR")"
+  expect_clean "$dir"
+  note "the next run removed the killed run's scratch"
 fi
 
 note "(c) SIGINT to mpiexec during the last repetition"
