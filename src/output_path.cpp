@@ -196,15 +196,25 @@ void check_output_path(const RunConfig& c) {
   const auto info = stat_of(t.file);
   if (info && ::fstat(STDOUT_FILENO, &out_info) == 0 && same_file(*info, out_info)) return;
 
-  if (const auto dir = future_dir(c.dir); dir && t.kind != OutputTarget::Kind::ProcLink) {
-    if (same_place(t.file, dir->path)) refuse(given, fmt::format("is --dir {} itself", c.dir));
-    const std::string parent = parent_of(t.file);
+  // A /proc link (/dev/fd/3) to a regular file is checked as the path the kernel gives for it,
+  // so that it cannot name a data file either.
+  std::string file = t.file;
+  bool checkable = t.kind != OutputTarget::Kind::ProcLink;
+  if (!checkable && info && S_ISREG(info->st_mode)) {
+    std::error_code error;
+    const std::filesystem::path points_to = std::filesystem::read_symlink(t.file, error);
+    checkable = !error && points_to.is_absolute();
+    if (checkable) file = points_to.string();
+  }
+  if (const auto dir = future_dir(c.dir); dir && checkable) {
+    if (same_place(file, dir->path)) refuse(given, fmt::format("is --dir {} itself", c.dir));
+    const std::string parent = parent_of(file);
     const bool in_dir = same_place(parent, dir->path);
-    if (in_dir && generates(parse_pattern(c.pattern), base_of(t.file), c.files)) {
+    if (in_dir && generates(parse_pattern(c.pattern), base_of(file), c.files)) {
       refuse(given, fmt::format("is {}, a file this run writes (--dir {}, --pattern {}); the "
-                                "report would replace it", base_of(t.file), c.dir, c.pattern));
+                                "report would replace it", base_of(file), c.dir, c.pattern));
     }
-    const auto at = resolved(t.file), inside = resolved(dir->path);
+    const auto at = resolved(file), inside = resolved(dir->path);
     if (dir->created && c.cleanup && at && inside && at->starts_with(*inside + "/")) {
       refuse(given, fmt::format("is inside --dir {}, which mpiwrite creates and --cleanup "
                                 "removes before the report is written", c.dir));

@@ -216,4 +216,15 @@ for spelling in "./newdir" "$WORK/newdir"; do
   cmp -s "$WORK/out" "$WORK/newdir/r.txt" || fail "-d $spelling -o newdir/r.txt: no copy of the report"
 done
 rm -rf "$WORK/newdir"
+note "-o /dev/fd/3 open on a data file of the run (a plain process): refused"
+mkdir "$WORK/fd"
+for i in 1 2 3; do echo old >"$WORK/fd/write$i.txt"; done
+set +e
+"$MPIWRITE" --overwrite -d "$WORK/fd" -n 3 -l 2 -o /dev/fd/3 3>>"$WORK/fd/write1.txt" >"$WORK/out" 2>"$WORK/err"
+STATUS=$?
+set -e
+expect_status 2
+grep -q "is write1.txt, a file this run writes" "$WORK/err" || fail "no message: $(cat "$WORK/err")"
+[ "$(cat "$WORK/fd/write1.txt")" = old ] || fail "the data file was replaced"
+rm -rf "$WORK/fd"
 echo "PASS"
