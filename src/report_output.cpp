@@ -60,6 +60,8 @@ void check(int error, const std::string& given, const char* operation) {
 
 int errno_unless(bool ok) { return ok ? 0 : errno; }
 
+void write_in_place(const std::string& given, const std::string& target, const std::string& text);
+
 void replace_file(const std::string& given, const std::string& target, const std::string& text) {
   struct stat old {};
   const bool existing = ::stat(target.c_str(), &old) == 0 && S_ISREG(old.st_mode);
@@ -75,7 +77,15 @@ void replace_file(const std::string& given, const std::string& target, const std
   }
   check(errno_unless(::fsync(temporary.fd()) == 0), given, "fsync");
   check(temporary.close(), given, "close");
-  check(errno_unless(::rename(temporary.path().c_str(), target.c_str()) == 0), given, "rename");
+  if (::rename(temporary.path().c_str(), target.c_str()) != 0) {
+    // A sticky directory (/tmp) refuses to replace another user's file that the user may
+    // still write: then write it in place, as a shell's `>` would, rather than lose the report.
+    const int error = errno;
+    if (existing && (error == EPERM || error == EACCES) && ::access(target.c_str(), W_OK) == 0) {
+      return write_in_place(given, target, text);  // the temporary file goes with `temporary`
+    }
+    check(error, given, "rename");
+  }
   temporary.keep();
   // The rename itself is durable once the directory is synced; some file systems cannot
   // (EINVAL), which leaves the rename as durable as they make it.
