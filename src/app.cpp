@@ -167,6 +167,7 @@ class Coordinator {
     std::uint64_t seed = config_.seed ? config_.seed : ticks;
     int code = root_step([&] {
       check_output_path(config_);  // before --dir is created: a bad -o costs nothing
+      check_standard_output(config_);
       directory_ = prepare_directory(config_);
       run_id_ = fmt::format("{:x}-{:x}", ::getpid(), ticks);
       if (!directory_.created) remove_earlier_trash();
@@ -509,7 +510,7 @@ class Coordinator {
   // created them all, else what this rank's writers recorded.
   std::uint64_t remove_written(const std::string& dir, bool all, const Progression& mine) {
     const std::atomic<int>* stop = &interrupt_signal();
-    if (all) return remove_files(dir, pattern_, mine, stop);
+    if (all) return remove_files(dir, pattern_, mine, stop, config_.overwrite);
     return remove_created(dir, pattern_, incomplete_->mine, stop);
   }
 
@@ -528,6 +529,7 @@ class Coordinator {
       code = root_step([&] { publish_report(); });
     }
     root_step([&] { start_background_removal(trash); });
+    bool dir_emptied = true;
     if (config_.cleanup && config_.engine != Engine::Null &&
         (dir_complete_ || incomplete_in(directory_.path))) {
       const Progression mine = split(whole_run(config_.files), static_cast<std::uint64_t>(world_.size()),
@@ -535,19 +537,21 @@ class Coordinator {
       std::string failure;
       guarded([&] {
         if (dir_complete_) {
-          remove_files(directory_.path, pattern_, mine);
+          remove_files(directory_.path, pattern_, mine, nullptr, config_.overwrite);
         } else {
           remove_created(directory_.path, pattern_, incomplete_->mine);
         }
       }, failure);
-      // --dir itself goes once the trash inside it is gone: removed by a second background
-      // rm after the first (rm -rf of what is already gone is harmless), then rmdir.
-      if (fail_unless_agreed(failure) && directory_.created && root_) {
-        const std::string problem =
-            remove_in_background(trash.empty() ? std::vector<std::string>{} : std::vector{trash},
-                                 directory_.path);
-        if (!problem.empty()) err_ << "mpiwrite: warning: " << problem << '\n' << std::flush;
-      }
+      dir_emptied = fail_unless_agreed(failure);
+    }
+    // --dir itself, if mpiwrite made it, goes once the trash inside it is gone: a second
+    // background rm after the first (rm -rf of what is already gone is harmless), then rmdir,
+    // which leaves a directory that still holds anything.
+    if (config_.cleanup && directory_.created && dir_emptied && root_) {
+      const std::string problem =
+          remove_in_background(trash.empty() ? std::vector<std::string>{} : std::vector{trash},
+                               directory_.path);
+      if (!problem.empty()) err_ << "mpiwrite: warning: " << problem << '\n' << std::flush;
     }
     return code == kExitOk ? 128 + interrupted_ : code;
   }

@@ -186,6 +186,21 @@ OutputTarget follow_output(const std::string& given) {
   refuse(given, describe(ELOOP));
 }
 
+void check_standard_output(const RunConfig& c) {
+  struct stat out {};
+  if (::fstat(STDOUT_FILENO, &out) != 0 || !S_ISREG(out.st_mode)) return;
+  std::error_code error;
+  const std::filesystem::path file = std::filesystem::read_symlink("/proc/self/fd/1", error);
+  if (error || !file.is_absolute()) return;
+  const auto dir = future_dir(c.dir);
+  if (!dir || !same_place(parent_of(file.string()), dir->path)) return;
+  if (generates(parse_pattern(c.pattern), base_of(file.string()), c.files)) {
+    throw UsageError(fmt::format("standard output is {}, a file this run writes (--dir {}, "
+                                 "--pattern {}): the report would be written into it",
+                                 file.string(), c.dir, c.pattern));
+  }
+}
+
 void check_output_path(const RunConfig& c) {
   if (c.output.empty()) return;
   const std::string& given = c.output;

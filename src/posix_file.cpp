@@ -72,13 +72,16 @@ int open_for_overwrite(int dir_fd, const char* name, bool cloexec) {
 }
 
 void unlink_if_same(int dir_fd, const char* name, int fd) {
+  struct stat at_name {};
+  if (::fstatat(dir_fd, name, &at_name, AT_SYMLINK_NOFOLLOW) != 0) return;
   if (fd >= 0) {
-    struct stat open_file {}, at_name {};
-    if (::fstat(fd, &open_file) != 0 ||
-        ::fstatat(dir_fd, name, &at_name, AT_SYMLINK_NOFOLLOW) != 0 ||
-        open_file.st_dev != at_name.st_dev || open_file.st_ino != at_name.st_ino) {
+    struct stat open_file {};
+    if (::fstat(fd, &open_file) != 0 || open_file.st_dev != at_name.st_dev ||
+        open_file.st_ino != at_name.st_ino) {
       return;
     }
+  } else if (!S_ISREG(at_name.st_mode) || at_name.st_nlink != 1) {
+    return;  // not the file this run wrote, whatever it is
   }
   ::unlinkat(dir_fd, name, 0);
 }

@@ -168,12 +168,21 @@ bool unlink_name(int dir_fd, const std::string& dir, const char* name) {
 }  // namespace
 
 std::uint64_t remove_files(const std::string& dir, const FilePattern& pattern,
-                           const Progression& files, const std::atomic<int>* stop) {
+                           const Progression& files, const std::atomic<int>* stop,
+                           bool regular_only) {
   const UniqueFd dir_fd = open_directory(dir);
   FileNamer namer(pattern);
   std::uint64_t removed = 0;
   for (std::uint64_t i = 0; i < files.count && !stopped(stop); ++i) {
-    if (unlink_name(dir_fd.get(), dir, namer.name(files.at(i)))) ++removed;
+    const char* name = namer.name(files.at(i));
+    if (regular_only) {
+      struct stat info {};
+      if (::fstatat(dir_fd.get(), name, &info, AT_SYMLINK_NOFOLLOW) != 0 ||
+          !S_ISREG(info.st_mode) || info.st_nlink != 1) {
+        continue;
+      }
+    }
+    if (unlink_name(dir_fd.get(), dir, name)) ++removed;
   }
   return removed;
 }

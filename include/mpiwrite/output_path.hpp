@@ -51,4 +51,10 @@ OutputTarget follow_output(const std::string& file);
 // mpiwrite is about to create (without --cleanup) is fine. Call before prepare_directory.
 void check_output_path(const RunConfig& config);
 
+// Standard output redirected into a file this run writes (`mpiwrite -d D >> D/write3.txt`):
+// UsageError, before the run. Seen only where the process's own standard output is that file
+// (a plain process, or a launcher that gives rank 0 the file itself); under mpirun rank 0
+// writes to a pipe and mpirun to the file, which no rank can see.
+void check_standard_output(const RunConfig& config);
+
 }  // namespace mpiwrite

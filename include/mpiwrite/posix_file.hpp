@@ -59,7 +59,9 @@ inline constexpr const char* kNotOwnFile =
 
 // Removes `name` in `dir_fd` if it is still the file open as `fd` (same device and inode), so
 // a failed file is removed but never something put at its name since; fd < 0 (already
-// closed): removes the name. Errors are ignored: this is the clean-up of a failure.
+// closed, or a direct descriptor of io_uring): removes the name only if it is a regular file
+// with one link (a link, FIFO, device or directory put there stays). Errors are ignored: this
+// is the clean-up of a failure.
 void unlink_if_same(int dir_fd, const char* name, int fd);
 
 // Opens a directory for openat(); throws IoError.

@@ -46,8 +46,11 @@ void make_directory(const std::string& path, unsigned mode = 0755);
 // that is already gone is skipped. Returns the count removed; throws IoError on any other
 // failure. Never follows a symlink: unlinkat removes a link, not its target. Used only where
 // the run knows it created every one of these names (a step that completed).
+// `regular_only` (--overwrite, whose names may have been replaced between repetitions):
+// only a regular file with one link is removed; anything else at a name stays.
 std::uint64_t remove_files(const std::string& dir, const FilePattern& pattern,
-                           const Progression& files, const std::atomic<int>* stop = nullptr);
+                           const Progression& files, const std::atomic<int>* stop = nullptr,
+                           bool regular_only = false);
 
 // The same for the files a writer recorded as created (a step that did not complete).
 std::uint64_t remove_created(const std::string& dir, const FilePattern& pattern,

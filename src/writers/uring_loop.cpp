@@ -250,7 +250,7 @@ void UringFileLoop::fail(std::uint32_t s, const char* operation, int error) {
 void UringFileLoop::finish(std::uint32_t s) {
   Slot& slot = slots_[s];
   if (slot.failed) {
-    if (slot.opened) ::unlinkat(target_->dir_fd, slot.name, 0);
+    if (slot.opened) unlink_if_same(target_->dir_fd, slot.name, -1);
     result_->created.not_created.push_back(slot.index);
   }
   slot.busy = slot.opened = slot.failed = false;

@@ -214,4 +214,17 @@ finish_slow saved
 expect_status 1
 [ "$(cat "$WORK/saved/write40.txt")" = "the user's" ] || fail "the user's file was rewritten or removed"
 [ "$(find "$WORK/saved" -mindepth 1 | wc -l)" -eq 1 ] || fail "the run's files were left"
+note "--overwrite --cleanup -r 3 and a link put at a name between repetitions: the link stays"
+mkdir "$WORK/between"
+echo "outside --dir" >"$WORK/outside2"
+start_slow between -d "$WORK/between" -n "$n" -l 2 -r 3 --overwrite --cleanup
+wait_for_file "$WORK/between/write40.txt"  # rank 0's last file of the first repetition
+sleep 0.5                                   # the second repetition is under way
+rm -f "$WORK/between/write40.txt"
+ln -s "$WORK/outside2" "$WORK/between/write40.txt"
+finish_slow between
+expect_status 1
+[ -L "$WORK/between/write40.txt" ] || fail "the link put between repetitions was removed"
+[ "$(cat "$WORK/outside2")" = "outside --dir" ] || fail "wrote through the link"
+[ "$(find "$WORK/between" -mindepth 1 | wc -l)" -eq 1 ] || fail "the run's files were left: $(ls -A "$WORK/between" | head -n 3)"
 echo "PASS"

@@ -169,4 +169,16 @@ json_check "$OUT" 'assert doc["interrupted"] == "SIGTERM" and len(doc["points"][
 for ((k = 0; k < 600; k++)); do [ -e "$d" ] || break; sleep 0.1; done
 [ ! -e "$d" ] || fail "--dir left 60 s after the run: $(ls -A "$d" | head -n 3)"
 note "--dir gone $((k * 100)) ms after mpiexec exited"
+rm -rf "$d"
+
+note "(f) SIGTERM to the ranks during the first (scratch) repetition, --cleanup of a --dir mpiwrite made"
+d=$MNT/f
+start_bg f -d "$d" -n "$N" -l 1 --write-mode whole -r 3 --cleanup --format csv
+poll "$d" 'scratch("r1") > 1000'
+# shellcheck disable=SC2046
+kill -TERM $(pgrep -P "$MPIRUN_PID")
+finish
+grep -q '^interrupted,SIGTERM,' "$OUT" || fail "the CSV does not say it was interrupted: $(tail -n 2 "$OUT")"
+for ((k = 0; k < 600; k++)); do [ -e "$d" ] || break; sleep 0.1; done
+[ ! -e "$d" ] || fail "--dir left 60 s after the run: $(ls -A "$d" | head -n 3)"
 echo "PASS"

@@ -227,4 +227,15 @@ expect_status 2
 grep -q "is write1.txt, a file this run writes" "$WORK/err" || fail "no message: $(cat "$WORK/err")"
 [ "$(cat "$WORK/fd/write1.txt")" = old ] || fail "the data file was replaced"
 rm -rf "$WORK/fd"
+note "standard output appended to a data file of the run (a plain process): refused"
+mkdir "$WORK/sod"
+for i in 1 2 3; do echo old >"$WORK/sod/write$i.txt"; done
+set +e
+"$MPIWRITE" --overwrite -d "$WORK/sod" -n 3 -l 2 >>"$WORK/sod/write2.txt" 2>"$WORK/err"
+STATUS=$?
+set -e
+expect_status 2
+grep -q "standard output is $WORK/sod/write2.txt, a file this run writes" "$WORK/err" || fail "no message: $(cat "$WORK/err")"
+[ "$(cat "$WORK/sod/write2.txt")" = old ] || fail "the data file was changed"
+rm -rf "$WORK/sod"
 echo "PASS"

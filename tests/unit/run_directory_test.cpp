@@ -1,12 +1,15 @@
 #include "mpiwrite/run_directory.hpp"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <filesystem>
 
 #include "mpiwrite/errors.hpp"
+#include "mpiwrite/posix_file.hpp"
 #include "temp_dir.hpp"
 
 namespace mpiwrite {
@@ -122,6 +125,26 @@ TEST(CheckDirectory, HasNoSideEffectAndRefusesWhatOverwriteMustNotTouch) {
   EXPECT_FALSE(check_directory(c));  // a regular file of its own: --overwrite may rewrite it
   c.cleanup = true;
   EXPECT_THROW(check_directory(c), UsageError);  // ... but --cleanup could not remove it
+}
+
+TEST(UnlinkIfSame, NeverRemovesWhatWasPutAtTheNameSince) {
+  TempDir tmp;
+  const UniqueFd dir = open_directory(tmp.path());
+  testing::write_text(tmp / "mine", "x");
+  UniqueFd fd(::open((tmp / "mine").c_str(), O_RDONLY));
+  fs::rename(tmp / "mine", tmp / "elsewhere");
+  ASSERT_EQ(::mkfifo((tmp / "mine").c_str(), 0600), 0);  // put at the name after the open
+  unlink_if_same(dir.get(), "mine", fd.get());
+  EXPECT_TRUE(fs::is_fifo(tmp / "mine"));
+  unlink_if_same(dir.get(), "mine", -1);  // no descriptor: only a regular file of its own goes
+  EXPECT_TRUE(fs::is_fifo(tmp / "mine"));
+  fs::remove(tmp / "mine");
+  fs::create_hard_link(tmp / "elsewhere", tmp / "mine");
+  unlink_if_same(dir.get(), "mine", -1);
+  EXPECT_TRUE(fs::exists(tmp / "mine"));
+  fs::remove(tmp / "mine");
+  unlink_if_same(dir.get(), "elsewhere", fd.get());  // still the open file: removed
+  EXPECT_FALSE(fs::exists(tmp / "elsewhere"));
 }
 
 }  // namespace
