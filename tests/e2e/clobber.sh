@@ -218,8 +218,9 @@ note "--overwrite --cleanup -r 3 and a link put at a name between repetitions: t
 mkdir "$WORK/between"
 echo "outside --dir" >"$WORK/outside2"
 start_slow between -d "$WORK/between" -n "$n" -l 2 -r 3 --overwrite --cleanup
-wait_for_file "$WORK/between/write40.txt"  # rank 0's last file of the first repetition
-sleep 0.5                                   # the second repetition is under way
+# Rank 0's last file of the first repetition: replaced while rank 0 still holds it open (its
+# 50 ms delay), so the first repetition completes and the second meets the link.
+wait_for_file "$WORK/between/write40.txt"
 rm -f "$WORK/between/write40.txt"
 ln -s "$WORK/outside2" "$WORK/between/write40.txt"
 finish_slow between

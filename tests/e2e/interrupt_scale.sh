@@ -99,7 +99,16 @@ poll "$d" 'os.path.exists(os.path.join(d, "write1.txt"))'
 kill -INT "$MPIRUN_PID"
 finish
 grep -q '^INTERRUPTED by SIGTERM' "$OUT" || fail "no INTERRUPTED line on stdout: $(head -c 400 "$OUT"; cat "$ERR")"
-[ "$(grep -cE '^ +[0-9]+ +[0-9.]+ ' "$OUT")" -eq 2 ] || fail "expected 2 repetition rows: $(cat "$OUT")"
+# mpirun passes the signal on 1 s later: on a fast machine the third repetition (~0.8 s) may
+# have completed by then, and the signal lands in the removal phase instead.
+rows=$(grep -cE '^ +[0-9]+ +[0-9.]+ ' "$OUT" || true)
+if [ "$rows" -eq 3 ]; then
+  grep -q '^scratch files: being removed in the background' "$OUT" ||
+    fail "3 repetitions but not interrupted in the removal phase: $(cat "$OUT")"
+  note "the signal reached the ranks in the removal phase (all 3 repetitions completed)"
+else
+  [ "$rows" -eq 2 ] || fail "expected 2 repetition rows (or 3): $(cat "$OUT")"
+fi
 grep -q "files written per repetition: $N" "$OUT" || fail "no totals line: $(cat "$OUT")"
 cmp -s "$OUT" "$WORK/a.report" || fail "the -o copy differs from standard output"
 expect_no_scratch "$d"
@@ -110,14 +119,15 @@ rm -rf "$d"
 
 note "(b) SIGTERM to mpiexec during --compare (JSON)"
 d=$MNT/b
-start_bg b -d "$d" -n $((N / 4)) -l 1 --write-mode whole -r 3 --compare --format json
+start_bg b -d "$d" -n $((N / 2)) -l 1 --write-mode whole -r 3 --compare --format json
 poll "$d" 'steps() >= 3'
 kill -TERM "$MPIRUN_PID"
 finish
 json_check "$OUT" '
 assert doc["interrupted"] == "SIGTERM", doc["interrupted"]
 reps = [len(p["repetitions"]) for p in doc["points"]]
-assert any(reps) and not all(r == 3 for r in reps), reps
+# mpirun passes the signal on 1 s later: if every step completed by then, it landed in removal
+assert any(reps) and (not all(r == 3 for r in reps) or doc["cleanup"]["in_background"]), reps
 assert all(r["files"] == doc["config"]["files"] for p in doc["points"] for r in p["repetitions"])
 print("-- repetitions per point:", reps)'
 expect_no_scratch "$d"
