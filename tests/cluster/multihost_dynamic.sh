@@ -12,30 +12,10 @@
 # shellcheck source-path=SCRIPTDIR source=../e2e/lib.sh
 TMPDIR=/tmp source "$(dirname "$0")/../e2e/lib.sh"   # WORK: shared by both hosts
 
-[ "$(id -u)" -eq 0 ] || { echo "SKIP: network namespaces need root"; exit 77; }
-for tool in ip unshare nsenter mpirun python3; do
-  command -v "$tool" >/dev/null || fail "$tool not found: run scripts/install-deps.sh"
-done
-unshare --net --uts true 2>/dev/null || { echo "SKIP: cannot create network/UTS namespaces here"; exit 77; }
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-CLUSTER=$ROOT/scripts/cluster
+# shellcheck source=two_hosts.sh
+source "$(dirname "$0")/two_hosts.sh"
+start_two_hosts python3
 
-on_exit() {
-  local status=$?
-  "$CLUSTER/netns-down.sh" || { echo "FAIL: netns-down.sh left something behind" >&2; status=1; }
-  cleanup_work
-  exit "$status"
-}
-trap on_exit EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-chmod 755 "$WORK"
-"$CLUSTER/netns-up.sh" || fail "netns-up.sh could not make the hosts"
-
-export OMPI_MCA_plm_rsh_agent=$CLUSTER/netns-rsh
-export OMPI_MCA_oob_tcp_if_include=10.77.0.0/24 OMPI_MCA_btl_tcp_if_include=10.77.0.0/24
-export OMPI_MCA_btl=vader,self,tcp
-printf 'mpihostA slots=2\nmpihostB slots=2\n' >"$WORK/hostfile"
 
 # mpirun on mpihostA with NP ranks over both hosts (A,B,A,B); a hang is a failure.
 # Sets STATUS; stdout/stderr in $WORK/out, $WORK/err.

@@ -1,0 +1,31 @@
+# Shared by the multi-host tests: makes the two emulated hosts (scripts/cluster/netns-up.sh),
+# removes them on any exit, and points Open MPI at them. Source after tests/e2e/lib.sh (with
+# TMPDIR=/tmp, so WORK is seen by both hosts); call start_two_hosts with the tools the test
+# needs. Skips (exit 77) without root or namespaces. Sets ROOT, CLUSTER and $WORK/hostfile
+# (mpihostA and mpihostB, 2 slots each).
+start_two_hosts() {
+  [ "$(id -u)" -eq 0 ] || { echo "SKIP: network namespaces need root"; exit 77; }
+  local tool
+  for tool in ip unshare nsenter mpirun "$@"; do
+    command -v "$tool" >/dev/null || fail "$tool not found: run scripts/install-deps.sh"
+  done
+  unshare --net --uts true 2>/dev/null || { echo "SKIP: cannot create network/UTS namespaces here"; exit 77; }
+  ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+  CLUSTER=$ROOT/scripts/cluster
+  trap on_exit_two_hosts EXIT
+  trap 'exit 130' INT
+  trap 'exit 143' TERM
+  chmod 755 "$WORK"
+  "$CLUSTER/netns-up.sh" || fail "netns-up.sh could not make the hosts"
+  export OMPI_MCA_plm_rsh_agent=$CLUSTER/netns-rsh
+  export OMPI_MCA_oob_tcp_if_include=10.77.0.0/24 OMPI_MCA_btl_tcp_if_include=10.77.0.0/24
+  export OMPI_MCA_btl=vader,self,tcp
+  printf 'mpihostA slots=2\nmpihostB slots=2\n' >"$WORK/hostfile"
+}
+
+on_exit_two_hosts() {
+  local status=$?
+  "$CLUSTER/netns-down.sh" || { echo "FAIL: netns-down.sh left something behind" >&2; status=1; }
+  cleanup_work
+  exit "$status"
+}
