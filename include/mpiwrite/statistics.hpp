@@ -1,0 +1,93 @@
+#pragma once
+// Distribution-free statistics of repeated measurements: the summary of one series, the
+// Mann–Whitney U test between two, and the bootstrap interval of a ratio of medians. Pure: no
+// I/O, no clock, no global random state (the bootstrap takes its seed). docs/metrics.md,
+// "Statistics", says which rule each figure follows and why.
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace mpiwrite {
+
+inline constexpr double kConfidenceLevel = 0.95;  // every interval mpiwrite reports
+inline constexpr double kSignificanceLevel = 0.05;  // alpha of every test, two-sided
+
+// The q-quantile (0 <= q <= 1) of sorted values by linear interpolation between order
+// statistics (Hyndman–Fan type 7, NumPy's default). Precondition: sorted, not empty.
+double quantile_sorted(const std::vector<double>& sorted, double q);
+
+struct Interval {
+  double low = 0, high = 0;
+  double level = kConfidenceLevel;  // the coverage the interval was built for (or achieves)
+};
+
+// A distribution-free confidence interval for the median from order statistics: the largest
+// j with P(Binomial(n, 1/2) < j) <= (1 - level) / 2 gives [x(j), x(n+1-j)] (1-based, sorted),
+// whose coverage 1 - 2 P(B < j) is >= level. `level` of the result is that exact coverage.
+// Empty when n is too small for any interval to reach the level (n < 6 at 95 %).
+std::optional<Interval> median_interval(const std::vector<double>& sorted,
+                                        double level = kConfidenceLevel);
+
+// Tukey's fences: a value below Q1 - 1.5 IQR or above Q3 + 1.5 IQR (type-7 quartiles) is an
+// outlier. Needs n >= 4 for the quartiles to mean anything: below that nothing is flagged.
+struct Fences {
+  double low = 0, high = 0;
+};
+std::optional<Fences> tukey_fences(const std::vector<double>& sorted);
+
+struct SeriesSummary {
+  std::size_t count = 0;
+  double mean = 0, median = 0, min = 0, max = 0;
+  double stddev = 0;  // sample standard deviation (n - 1); 0 for fewer than two values
+  double cv = 0;      // stddev / mean; 0 when the mean is 0
+  double q1 = 0, q3 = 0;  // type-7 quartiles
+  std::optional<Interval> median_ci;  // see median_interval
+  std::optional<Fences> fences;       // see tukey_fences
+  std::vector<std::size_t> outliers;  // 0-based positions in the input order, increasing
+};
+
+// Values in the order measured (repetition 1 first); the summary does not reorder them.
+SeriesSummary summarize_series(const std::vector<double>& values);
+
+// Mann–Whitney U test, two-sided, of x against y (H0: the two distributions are the same).
+// As SciPy 1.10's scipy.stats.mannwhitneyu(x, y, alternative="two-sided", method="auto"):
+// the exact null distribution when there are no ties and min(nx, ny) <= 8; otherwise the
+// normal approximation with the tie correction and a continuity correction of 0.5.
+struct MannWhitney {
+  double u_x = 0;       // U of x: pairs (xi, yj) with xi > yj, plus half the ties
+  double p_value = 1;   // two-sided, capped at 1
+  bool exact = false;   // from the exact distribution
+  // The probability that a value of x is smaller than a value of y (ties half): 1 - u_x /
+  // (nx ny). For times, the chance that x's repetition was the faster; 0.5 = no effect.
+  double prob_x_smaller = 0.5;
+};
+// Precondition: x and y are not empty.
+MannWhitney mann_whitney(const std::vector<double>& x, const std::vector<double>& y);
+
+// The smallest two-sided p-value any outcome can give with nx against ny values (all of x
+// below all of y, no ties): 2 / C(nx + ny, nx), capped at 1; with the normal approximation
+// (min(nx, ny) > 8) it is far below any alpha. 3 against 3: 0.1.
+double smallest_p_value(std::size_t nx, std::size_t ny);
+// The fewest repetitions n (the same for both) for which smallest_p_value(n, n) < alpha.
+// 4 at alpha = 0.05.
+std::size_t repetitions_for_significance(double alpha = kSignificanceLevel);
+
+// A percentile-bootstrap interval for median(numerator) / median(denominator): `resamples`
+// times, each series is resampled with replacement independently and the ratio of the
+// medians taken; the interval is the (1-level)/2 and (1+level)/2 type-7 quantiles of those
+// ratios. Deterministic in `seed` on every platform (its own generator: SplitMix64, and
+// indices drawn without std::uniform_int_distribution, whose output the standard leaves to
+// the library). Empty when either series is empty or a median is 0.
+inline constexpr std::size_t kBootstrapResamples = 10000;
+std::optional<Interval> ratio_of_medians_interval(const std::vector<double>& numerator,
+                                                  const std::vector<double>& denominator,
+                                                  std::uint64_t seed,
+                                                  std::size_t resamples = kBootstrapResamples,
+                                                  double level = kConfidenceLevel);
+
+// The median of values (any order); 0 for none.
+double median_of(std::vector<double> values);
+
+}  // namespace mpiwrite
