@@ -8,7 +8,7 @@ void summarize_points(std::vector<PointReport>& points) {
   for (PointReport& p : points) {
     std::vector<double> makespans;
     makespans.reserve(p.repetitions.size());
-    for (std::size_t i = 0; i < p.repetitions.size(); ++i) makespans.push_back(p.repetitions.slowest_s(i));
+    for (std::size_t i = 0; i < p.repetitions.size(); ++i) makespans.push_back(p.repetitions.makespan_s(i));
     p.makespan = summarize_series(std::move(makespans));
   }
   if (points.empty()) return;

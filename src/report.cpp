@@ -35,6 +35,7 @@ std::vector<HostFigures> per_host(const RepetitionFigures& rep,
     f.files += rank.files;
     f.bytes += rank.bytes;
     f.slowest_s = std::max(f.slowest_s, rank.elapsed_s);
+    f.last_done_s = std::max(f.last_done_s, rank.start_s + rank.elapsed_s);
   }
   std::erase_if(figures, [](const HostFigures& f) { return f.ranks.empty(); });
   return figures;

@@ -35,6 +35,11 @@ struct RunContext {
   // Per rank: 1 the launcher (mpirun) bound it to CPUs, 0 it did not (--bind-to none), -1
   // unknown. Empty: unknown for every rank. It decides which advice fits too few CPUs.
   std::vector<int> bound_by_launcher;
+  // The ranks' kernels, each with its own monotonic clock; with more than one, the bound on
+  // the error of the measured offsets between them (common_clock.hpp).
+  int clock_domains = 1;
+  double clock_offset_error_s = 0;
+  double clock_largest_offset_s = 0;
 };
 
 struct CleanupFigures {
@@ -68,7 +73,8 @@ struct HostFigures {
   std::vector<int> ranks;
   std::uint64_t files = 0;
   std::uint64_t bytes = 0;
-  double slowest_s = 0;
+  double slowest_s = 0;    // the longest own duration of the host's ranks
+  double last_done_s = 0;  // the host's last rank end, after the job's common start
 };
 std::vector<HostFigures> per_host(const RepetitionFigures& rep, const std::vector<HostRanks>& hosts);
 

@@ -68,7 +68,8 @@ Json hosts_json(const RepetitionFigures& rep, const std::vector<HostRanks>& host
                       {"ranks", h.ranks},
                       {"files", h.files},
                       {"bytes", h.bytes},
-                      {"slowest_s", h.slowest_s}});
+                      {"slowest_rank_s", h.slowest_s},
+                      {"last_done_s", h.last_done_s}});
   }
   return result;
 }
@@ -77,12 +78,16 @@ Json repetition_json(const RepetitionFigures& rep, const std::vector<HostRanks>&
   Json ranks = Json::array();
   for (const RankFigures& r : rep.ranks) {
     ranks.push_back(
-        {{"rank", r.rank}, {"elapsed_s", r.elapsed_s}, {"files", r.files}, {"bytes", r.bytes}});
+        {{"rank", r.rank}, {"start_s", r.start_s}, {"elapsed_s", r.elapsed_s}, {"files", r.files}, {"bytes", r.bytes}});
   }
   return {{"index", rep.index},
-          {"slowest_s", rep.slowest_s},
-          {"fastest_s", rep.fastest_s},
-          {"mean_s", rep.mean_s},
+          {"makespan_s", rep.makespan_s},
+          {"first_done_s", rep.first_done_s},
+          {"last_done_s", rep.makespan_s},
+          {"start_spread_s", rep.start_spread_s},
+          {"slowest_rank_s", rep.slowest_s},
+          {"fastest_rank_s", rep.fastest_s},
+          {"mean_rank_s", rep.mean_s},
           {"imbalance", rep.imbalance},
           {"files", rep.files},
           {"bytes", rep.bytes},
@@ -167,8 +172,16 @@ void write_json(const RunReport& r, std::ostream& out) {
       {"timing",
        {{"clock", "std::chrono::steady_clock"},
         {"phase", "open, writes, optional fsync and close of every file a rank owns"},
-        {"start", "after an MPI barrier, each rank on its own clock"},
-        {"aggregate", "rates are totals divided by the slowest rank's time (makespan)"}}},
+        {"start", "after an MPI barrier; each rank reads its clock at its own start and end"},
+        {"makespan", "from the earliest rank start to the latest rank end, on one time axis: "
+                     "ranks of one kernel share CLOCK_MONOTONIC; other kernels' clocks are "
+                     "corrected by offsets measured by ping-pong (error bound in clock)"},
+        {"aggregate", "rates are totals divided by the makespan"}}},
+      {"clock",
+       {{"source", "CLOCK_MONOTONIC"},
+        {"domains", r.context.clock_domains},
+        {"offset_error_s", r.context.clock_offset_error_s},
+        {"largest_offset_s", r.context.clock_largest_offset_s}}},
       {"seed", r.seed},
       {"interrupted", r.interrupted_by ? Json(signal_name(r.interrupted_by)) : Json(nullptr)},
       {"points", points}};

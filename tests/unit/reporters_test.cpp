@@ -316,7 +316,7 @@ TEST(Reporters, TwoHostsGetPerHostRows) {
   expect_golden("table_two_hosts.txt", render(r));
   r.config.format = Format::Json;
   const auto doc = nlohmann::json::parse(render(r));
-  EXPECT_EQ(doc.at("points").at(0).at("repetitions").at(1).at("hosts").at(1).at("slowest_s"), 0.006);
+  EXPECT_EQ(doc.at("points").at(0).at("repetitions").at(1).at("hosts").at(1).at("slowest_rank_s"), 0.006);
 }
 
 // A report whose strings hold bytes that are not UTF-8, a newline, '|' and a terminal escape:
