@@ -14,7 +14,11 @@ packages=(
 )
 if [ "${1:-}" = --test ]; then
   packages+=(
-    libgtest-dev python3-matplotlib util-linux procps strace
+    libgtest-dev python3-matplotlib util-linux procps
+    # tests/e2e/common_start.sh: the reported phase against strace's
+    strace
+    # tests/tools/make_statistics_golden.py --check: the statistics golden file against SciPy
+    python3-scipy
     # tests/cluster: a one-node Slurm (srun --mpi=pmix needs libpmix-dev's libpmix.so), its
     # PBS-style qsub, and network namespaces for two emulated hosts
     slurmctld slurmd slurm-client munge slurm-wlm-torque libpmix-dev iproute2
