@@ -252,7 +252,7 @@ class Coordinator {
     report_.config = config_;
     report_.kind = run_kind(config_);
     report_.seed = seed;
-    for (const PointSpec& spec : points_) report_.points.push_back({spec, {}, {}, 1.0, 1.0});
+    for (const PointSpec& spec : points_) report_.points.emplace_back(spec);
     RunContext& x = report_.context;
     x.mpiwrite_version = kVersion;
     x.ranks = world_.size();
@@ -345,8 +345,7 @@ class Coordinator {
       if (interrupted_) break;
     }
     if (root_) {
-      summarize_points(report_.points);
-      if (report_.kind == RunKind::Compare) report_.comparison = compare_rows(report_.points);
+      summarize_report(report_);
       report_.interrupted_by = interrupted_;
     }
     return true;

@@ -19,6 +19,12 @@ std::vector<HostRanks> group_ranks_by_host(const std::vector<std::string>& host_
   return hosts;
 }
 
+void summarize_report(RunReport& report) {
+  summarize_points(report.points, report.seed);
+  if (report.kind == RunKind::Compare) report.comparison = compare_rows(report.points, report.seed);
+  report.warnings = comparison_warnings(report.points, report.config.repetitions);
+}
+
 std::vector<HostFigures> per_host(const RepetitionFigures& rep,
                                   const std::vector<HostRanks>& hosts) {
   std::map<int, std::size_t> host_of_rank;

@@ -13,7 +13,9 @@
 
 namespace mpiwrite {
 
-inline constexpr int kJsonSchemaVersion = 3;  // 3: unmeasured figures are null, cleanup.in_background
+// 3: unmeasured figures are null, cleanup.in_background. 4: the makespan from a common start,
+// intervals, tests and warnings (docs/metrics.md, "JSON"; docs/report.schema.json).
+inline constexpr int kJsonSchemaVersion = 4;
 
 struct HostRanks {
   std::string host;
@@ -61,7 +63,13 @@ struct RunReport {
   std::vector<ComparisonRow> comparison;  // --compare only
   CleanupFigures cleanup;
   int interrupted_by = 0;  // SIGINT or SIGTERM stopped the run; 0: it ran to the end
+  // About the run's statistics as a whole (comparison_warnings); each point has its own.
+  std::vector<std::string> warnings;
 };
+
+// The statistics of every point, the comparison rows (--compare) and the run's warnings, from
+// the repetitions; the bootstrap is seeded with report.seed. Pure.
+void summarize_report(RunReport& report);
 
 // "SIGINT", "SIGTERM", or "signal N".
 std::string signal_name(int signal);

@@ -16,7 +16,7 @@ doc = json.load(open(path))
 def check(cond, what):
     if not cond:
         sys.exit(f"FAIL: {what}")
-check(doc["schema_version"] == 3, "schema_version")
+check(doc["schema_version"] == 4, "schema_version")
 check(doc["kind"] == "run" and len(doc["points"]) == 1, "a run is one point")
 point = doc["points"][0]
 check(point["ranks"] == ranks and point["threads"] == 3, "the point's ranks and threads")
