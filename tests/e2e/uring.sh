@@ -86,7 +86,7 @@ PY
 note "the table's comparison has the async column"
 run_mpiwrite -d "$WORK/compare-table" -n 8 -l 1 --compare --engine uring --max-concurrency 2
 expect_status 0
-grep -Eq '^concurrency +processes .* async +mean \[s\] +speedup +efficiency +winner$' "$WORK/out" ||
+grep -Eq '^concurrency +processes .* async +median \[s\] +speedup \[95% CI\] +efficiency +winner +test ' "$WORK/out" ||
   fail "no async column: $(cat "$WORK/out")"
 grep -Eq '^ +2 .* 1x1q2 ' "$WORK/out" || fail "no 1x1q2 cell: $(cat "$WORK/out")"
 echo "PASS"
