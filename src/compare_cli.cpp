@@ -1,0 +1,86 @@
+#include "mpiwrite/compare_cli.hpp"
+
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <map>
+
+#include "mpiwrite/errors.hpp"
+#include "mpiwrite/statistics.hpp"
+#include "mpiwrite/text_escape.hpp"
+#include "mpiwrite/verdict.hpp"
+#include "mpiwrite/version.hpp"
+
+namespace mpiwrite {
+
+namespace {
+
+// What --help says after the options: how points are matched and what each verdict means.
+std::string footer() {
+  return fmt::format(
+      R"(
+Reads two mpiwrite JSON reports (schema_version 3: a repetition's time is slowest_s; 4:
+makespan_s) and tells, point by point, whether NEW is faster than OLD. Points are matched by
+mode and label (e.g. processes 2x1); when each report has exactly one point (two plain runs)
+those two are compared whatever their labels. Points in one report only are listed as
+unmatched.
+
+Per point: the repetitions of each report, the medians with their {0:g} % intervals (order
+statistics; none below 6 repetitions), new/old = median new / median old with its {0:g} %
+percentile-bootstrap interval ({1} resamples, seeded by --seed), the p-value of a two-sided
+Mann-Whitney U test of new against old, and the verdict:
+  faster                     p < {2:g} and new/old below 1 - {3:g}: new is faster
+  slower                     p < {2:g} and new/old above 1 + {3:g}: new is slower
+  no significant difference  p >= {2:g}: the two series cannot be told apart
+  below noise threshold      p < {2:g}, but new/old within 1 +- {3:g}: real but negligible
+  too few repetitions        no outcome could reach p < {2:g} with these counts (need N each)
+Workloads that differ (config files, lines, text, write_mode, engine, fsync, partition) are
+warned about and still compared; different file systems or hosts are stated.
+
+Exit status: 0 compared (whatever the verdicts); 2 bad usage, or a report that is missing,
+not JSON, of another schema_version, or without points (one line on standard error).
+)",
+      kConfidenceLevel * 100, kBootstrapResamples, kSignificanceLevel, kNoiseThreshold);
+}
+
+}  // namespace
+
+CompareCliOutcome parse_compare_command_line(int argc, const char* const* argv) {
+  CompareCliOutcome outcome;
+  CompareOptions& o = outcome.options;
+  CLI::App app{"mpiwrite-compare: is NEW faster than OLD? Compares two mpiwrite JSON reports "
+               "point by point, with medians, intervals and a test.",
+               "mpiwrite-compare"};
+  app.set_version_flag("--version", std::string("mpiwrite-compare ") + kVersion);
+  app.get_formatter()->column_width(30);
+  app.footer(footer());
+  app.add_option("OLD", o.old_path, "The report to compare against (mpiwrite --format json)")
+      ->required();
+  app.add_option("NEW", o.new_path, "The report to judge")->required();
+  const std::map<std::string, CompareFormat> formats = {
+      {"table", CompareFormat::Table}, {"markdown", CompareFormat::Markdown}, {"json", CompareFormat::Json}};
+  app.add_option("--format", o.format, "Output: an aligned table, GitHub Markdown, or JSON "
+                                       "(\"schema\": \"mpiwrite-compare/1\")")
+      ->transform(CLI::CheckedTransformer(formats, CLI::ignore_case))
+      ->default_str("table");
+  app.add_option("--seed", o.seed,
+                 fmt::format("Seed of the bootstrap intervals; printed with the results, so "
+                             "they can be reproduced (default {})",
+                             kDefaultCompareSeed))
+      ->check(CLI::NonNegativeNumber);
+  try {
+    app.parse(argc, argv);
+    outcome.run = true;
+  } catch (const CLI::CallForHelp&) {
+    outcome.message = app.help();
+  } catch (const CLI::CallForVersion& version) {
+    outcome.message = std::string(version.what()) + "\n";
+  } catch (const CLI::ParseError& error) {
+    outcome.exit_code = kExitUsage;
+    outcome.message =
+        "mpiwrite-compare: error: " + printable(error.what()) + " (see mpiwrite-compare --help)\n";
+  }
+  return outcome;
+}
+
+}  // namespace mpiwrite
