@@ -1,8 +1,6 @@
 #include "mpiwrite/stats.hpp"
 
 #include <algorithm>
-#include <cmath>
-#include <numeric>
 
 namespace mpiwrite {
 
@@ -55,24 +53,6 @@ RepetitionFigures summarize_repetition(unsigned index, std::vector<RankFigures> 
 RepetitionFigures summarize_repetition(unsigned index, std::vector<RankFigures> ranks,
                                        const LatencyHistogram& merged) {
   return summarize_repetition(index, std::move(ranks), latency_figures(merged));
-}
-
-SeriesSummary summarize_series(std::vector<double> values) {
-  SeriesSummary s;
-  s.count = values.size();
-  if (values.empty()) return s;
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  s.min = values.front();
-  s.max = values.back();
-  s.median = n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-  s.mean = std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(n);
-  if (n > 1) {
-    double squares = 0;
-    for (double v : values) squares += (v - s.mean) * (v - s.mean);
-    s.stddev = std::sqrt(squares / static_cast<double>(n - 1));
-  }
-  return s;
 }
 
 }  // namespace mpiwrite

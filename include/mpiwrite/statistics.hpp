@@ -2,7 +2,8 @@
 // Distribution-free statistics of repeated measurements: the summary of one series, the
 // Mann–Whitney U test between two, and the bootstrap interval of a ratio of medians. Pure: no
 // I/O, no clock, no global random state (the bootstrap takes its seed). docs/metrics.md,
-// "Statistics", says which rule each figure follows and why.
+// "Statistics", says which rule each figure follows and why. Values are never NaN (a
+// precondition of every function here); for any other values no result is NaN.
 
 #include <cstddef>
 #include <cstdint>
@@ -26,7 +27,9 @@ struct Interval {
 // A distribution-free confidence interval for the median from order statistics: the largest
 // j with P(Binomial(n, 1/2) < j) <= (1 - level) / 2 gives [x(j), x(n+1-j)] (1-based, sorted),
 // whose coverage 1 - 2 P(B < j) is >= level. `level` of the result is that exact coverage.
-// Empty when n is too small for any interval to reach the level (n < 6 at 95 %).
+// Empty when n is too small for any interval to reach the level (n < 6 at 95 %), and for a
+// level outside (0, 1). The binomial is computed without factorials or powers of 2, so any n
+// (100,000 and more) is fine.
 std::optional<Interval> median_interval(const std::vector<double>& sorted,
                                         double level = kConfidenceLevel);
 
@@ -54,7 +57,9 @@ SeriesSummary summarize_series(const std::vector<double>& values);
 // Mann–Whitney U test, two-sided, of x against y (H0: the two distributions are the same).
 // As SciPy 1.10's scipy.stats.mannwhitneyu(x, y, alternative="two-sided", method="auto"):
 // the exact null distribution when there are no ties and min(nx, ny) <= 8; otherwise the
-// normal approximation with the tie correction and a continuity correction of 0.5.
+// normal approximation with the tie correction and a continuity correction of 0.5. Both take
+// the larger of U_x and U_y and double its upper tail; the exact p includes the mass at U,
+// so U = nx ny / 2 gives more than 1 before the cap.
 struct MannWhitney {
   double u_x = 0;       // U of x: pairs (xi, yj) with xi > yj, plus half the ties
   double p_value = 1;   // two-sided, capped at 1
@@ -63,15 +68,17 @@ struct MannWhitney {
   // (nx ny). For times, the chance that x's repetition was the faster; 0.5 = no effect.
   double prob_x_smaller = 0.5;
 };
-// Precondition: x and y are not empty.
+// Precondition: x and y are not empty (if one is, the result is the default: p = 1).
 MannWhitney mann_whitney(const std::vector<double>& x, const std::vector<double>& y);
 
 // The smallest two-sided p-value any outcome can give with nx against ny values (all of x
-// below all of y, no ties): 2 / C(nx + ny, nx), capped at 1; with the normal approximation
-// (min(nx, ny) > 8) it is far below any alpha. 3 against 3: 0.1.
+// below all of y, no ties), from the distribution mann_whitney would use: 2 / C(nx + ny, nx),
+// capped at 1, while min(nx, ny) <= 8; beyond, the normal approximation at U = nx ny (9
+// against 9: 4.1e-4, not 2 / C(18, 9) = 4.1e-5; far below any usual alpha either way).
+// 3 against 3: 0.1. 1 for an empty series.
 double smallest_p_value(std::size_t nx, std::size_t ny);
 // The fewest repetitions n (the same for both) for which smallest_p_value(n, n) < alpha.
-// 4 at alpha = 0.05.
+// 4 at alpha = 0.05. 0 when no n can (alpha <= 0).
 std::size_t repetitions_for_significance(double alpha = kSignificanceLevel);
 
 // A percentile-bootstrap interval for median(numerator) / median(denominator): `resamples`
@@ -79,7 +86,11 @@ std::size_t repetitions_for_significance(double alpha = kSignificanceLevel);
 // medians taken; the interval is the (1-level)/2 and (1+level)/2 type-7 quantiles of those
 // ratios. Deterministic in `seed` on every platform (its own generator: SplitMix64, and
 // indices drawn without std::uniform_int_distribution, whose output the standard leaves to
-// the library). Empty when either series is empty or a median is 0.
+// the library). Each resample draws the numerator's values, then the denominator's, from
+// one generator seeded with `seed`. Empty when either series is empty, a median is 0, a
+// resample's denominator median is 0 (the ratio is undefined there), resamples is 0, or the
+// level is outside (0, 1). Time: about 2 (nx + ny) resamples random draws and median
+// selections; no allocation per resample.
 inline constexpr std::size_t kBootstrapResamples = 10000;
 std::optional<Interval> ratio_of_medians_interval(const std::vector<double>& numerator,
                                                   const std::vector<double>& denominator,

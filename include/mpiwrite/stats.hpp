@@ -1,12 +1,14 @@
 #pragma once
-// Pure statistics: per-repetition figures from per-rank results, and a summary over
-// repetitions. Nothing here prints; reporters format what these compute.
+// Pure statistics: per-repetition figures from per-rank results. The summary over
+// repetitions (SeriesSummary, summarize_series) is in statistics.hpp, included here for the
+// reporters that use both. Nothing here prints; reporters format what these compute.
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "mpiwrite/histogram.hpp"
+#include "mpiwrite/statistics.hpp"
 
 namespace mpiwrite {
 
@@ -54,13 +56,5 @@ RepetitionFigures summarize_repetition(unsigned index, std::vector<RankFigures> 
                                        const LatencyFigures& latency);
 RepetitionFigures summarize_repetition(unsigned index, std::vector<RankFigures> ranks,
                                        const LatencyHistogram& merged);
-
-struct SeriesSummary {
-  std::size_t count = 0;
-  double mean = 0, median = 0, min = 0, max = 0;
-  double stddev = 0;  // sample standard deviation (n - 1); 0 for fewer than two values
-};
-
-SeriesSummary summarize_series(std::vector<double> values);
 
 }  // namespace mpiwrite

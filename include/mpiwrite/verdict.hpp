@@ -27,13 +27,18 @@ struct Verdict {
   Outcome outcome = Outcome::NoDifference;
   MannWhitney test;  // x = a, y = b
   // median(b) / median(a): how many times faster a is than b (> 1: a faster), with its
-  // bootstrap interval (empty when a median is 0).
+  // bootstrap interval ratio_of_medians_interval(b, a, seed) (empty when a median is 0).
+  // With median(a) = 0 the ratio is 1 if median(b) is 0 too, else infinite (never NaN).
   double ratio = 1;
   std::optional<Interval> ratio_ci;
   std::size_t repetitions_needed = 0;  // with TooFewRepetitions: per series, for alpha
 };
 
-// a, b: times (seconds) of repetitions, in the order measured; both not empty.
+// a, b: times (seconds) of repetitions, in the order measured; both not empty. In this order:
+// TooFewRepetitions when smallest_p_value(na, nb) >= alpha (with repetitions_needed), else
+// NoDifference when the test's p >= alpha, else BelowNoise when |ratio - 1| <= noise (or the
+// medians are equal), else AFaster or BFaster, whichever median is the smaller. The test,
+// the ratio and its interval are filled in for every outcome.
 Verdict decide(const std::vector<double>& a, const std::vector<double>& b, std::uint64_t seed,
                double alpha = kSignificanceLevel, double noise = kNoiseThreshold);
 
