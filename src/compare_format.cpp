@@ -57,7 +57,7 @@ std::string statistics_text(const ReportComparison& c) {
       "medians of the repetitions with {0:g} % intervals (order statistics; none below 6 "
       "repetitions); new/old = median new / median old with a {0:g} % percentile-bootstrap "
       "interval ({1} resamples, seed {2}); p: Mann-Whitney U of new against old, two-sided; "
-      "faster or slower needs p < {3:g} and new/old beyond 1 +- {4:g}",
+      "faster or slower needs p < {3:g} and old/new beyond 1 +- {4:g}",
       kConfidenceLevel * 100, kBootstrapResamples, c.seed, kSignificanceLevel, kNoiseThreshold);
 }
 

@@ -3,9 +3,11 @@
 #include <cerrno>
 #include <cstring>
 #include <exception>
-#include <fstream>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <memory>
 #include <iostream>
-#include <sstream>
 #include <string>
 
 #include "mpiwrite/compare_cli.hpp"
@@ -17,17 +19,23 @@
 
 namespace {
 
+// The whole file, or a UsageError with strerror (a directory opens; its read() says EISDIR).
 std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw mpiwrite::UsageError(mpiwrite::printable(path) + ": cannot read: " + std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
-  // A directory opens, and only reading it fails (EISDIR).
-  if (in.bad() || (in.fail() && !in.eof())) {
-    throw mpiwrite::UsageError(mpiwrite::printable(path) + ": cannot read: " +
-                               std::strerror(errno ? errno : EIO));
+  const auto refuse = [&](int error) {
+    return mpiwrite::UsageError(mpiwrite::printable(path) + ": cannot read: " + std::strerror(error));
+  };
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw refuse(errno);
+  const std::unique_ptr<const int, void (*)(const int*)> closer(&fd, [](const int* f) { ::close(*f); });
+  std::string text;
+  char buffer[1 << 16];
+  while (true) {
+    const ssize_t got = ::read(fd, buffer, sizeof buffer);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) throw refuse(errno);
+    if (got == 0) return text;
+    text.append(buffer, static_cast<std::size_t>(got));
   }
-  return text.str();
 }
 
 }  // namespace
