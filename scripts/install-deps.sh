@@ -15,6 +15,8 @@ packages=(
 if [ "${1:-}" = --test ]; then
   packages+=(
     libgtest-dev python3-matplotlib util-linux procps
+    # tests/schema: docs/report.schema.json against real reports
+    python3-jsonschema
     # tests/cluster: a one-node Slurm (srun --mpi=pmix needs libpmix-dev's libpmix.so), its
     # PBS-style qsub, and network namespaces for two emulated hosts
     slurmctld slurmd slurm-client munge slurm-wlm-torque libpmix-dev iproute2
