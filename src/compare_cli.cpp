@@ -38,8 +38,9 @@ Mann-Whitney U test of new against old, and the verdict:
 Workloads that differ (config files, lines, text, write_mode, engine, fsync, partition) are
 warned about and still compared; different file systems or hosts are stated.
 
-Exit status: 0 compared (whatever the verdicts); 2 bad usage, or a report that is missing,
-not JSON, of another schema_version, or without points (one line on standard error).
+Exit status: 0 compared (whatever the verdicts); 1 standard output could not be written; 2
+bad usage, or a report that is missing, not JSON, of another schema_version, or without
+points (one line on standard error).
 )",
       kConfidenceLevel * 100, kBootstrapResamples, kSignificanceLevel, kNoiseThreshold);
 }
