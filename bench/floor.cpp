@@ -3,8 +3,9 @@
 // same split of files over processes and threads, and nothing else: no MPI, no histogram.
 //
 // usage: mpiwrite_floor DIR FILES LINES TEXT line|whole PROCESSES THREADS
-// Prints the makespan in seconds: the slowest process's time from a common start signal to
-// its last close(), on steady_clock (the same definition as mpiwrite's).
+// Prints the makespan in seconds: from the earliest process start after a common start signal
+// to the last process's last close(), on steady_clock (one axis: all processes share it), the
+// same definition as mpiwrite's.
 //
 // Diagnostic knob: with MPIWRITE_FLOOR_IDLE_THREADS=K in the environment every process also starts
 // K threads that only sleep, before the start signal (an MPI library starts such helper threads
@@ -151,12 +152,13 @@ void wait_until(std::atomic<unsigned>& counter, unsigned wanted) {
     released.notify_all();
     wait_until(running, 0);
   }
-  const double elapsed =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const auto end = std::chrono::steady_clock::now();
   finished.store(true, std::memory_order_release);
   finished.notify_all();
   for (std::thread& t : pool) t.join();
-  if (::write(result_fd, &elapsed, sizeof elapsed) != sizeof elapsed) std::_Exit(1);
+  const double span[2] = {std::chrono::duration<double>(start.time_since_epoch()).count(),
+                          std::chrono::duration<double>(end.time_since_epoch()).count()};
+  if (::write(result_fd, span, sizeof span) != sizeof span) std::_Exit(1);
   std::_Exit(0);
 }
 
@@ -211,12 +213,16 @@ int main(int argc, char** argv) {
     if (::wait(&status) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) failed = true;
   }
   ::close(results[1]);
-  double makespan = 0, elapsed = 0;
+  // Each process's start and end on the shared clock (a 16-byte write to a pipe is atomic).
+  double span[2] = {0, 0};
+  double first_start = 0, last_end = 0;
   unsigned reported = 0;
-  while (::read(results[0], &elapsed, sizeof elapsed) == sizeof elapsed) {
-    makespan = std::max(makespan, elapsed);
+  while (::read(results[0], span, sizeof span) == sizeof span) {
+    first_start = reported ? std::min(first_start, span[0]) : span[0];
+    last_end = reported ? std::max(last_end, span[1]) : span[1];
     ++reported;
   }
+  const double makespan = last_end - first_start;
   if (failed || reported != processes) {
     std::fprintf(stderr, "mpiwrite_floor: %llu of %llu process(es) failed\n",
                  static_cast<unsigned long long>(processes - reported),

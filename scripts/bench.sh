@@ -15,7 +15,7 @@
 # Section "overhead": mpiwrite --engine null (everything but the I/O: partition, file names,
 # two clock reads per file, latency histogram) for each layout of OVH_LAYOUTS (1x1 2x1 1x2),
 # OVH_FILES (1,000,000) files, one mpirun with -r OVH_REPS (7) repetitions: the median of the
-# repetitions' makespans (slowest_s), reported two ways:
+# repetitions' makespans (makespan_s), reported two ways:
 #   - ns/file = median makespan / files: the job's cost per file (throughput view);
 #   - ns/file per thread = median makespan x ranks x threads / files: what one writer thread
 #     spends on each of its own files. The goal (OVH_GOAL_NS, 200) is on this one.
@@ -48,8 +48,8 @@
 # Section "floor". For every cell {local disk, tmpfs} x FLOOR_FILES (100, 10,000 and 100,000
 # files) x {line, whole} x {1 rank x 1 thread, 2 ranks x 1 thread, 1 rank x 2 threads} it
 # times new files of LINES (100) lines of TEXT ("Hello, world!") each:
-#   - mpiwrite under `mpirun -np RANKS` (`-r 1 --format json`; its repetitions[0].slowest_s:
-#     the slowest rank's time from a barrier to its last close(), steady_clock), and
+#   - mpiwrite under `mpirun -np RANKS` (`-r 1 --format json`; its repetitions[0].makespan_s:
+#     from the earliest rank start after the barrier to the last rank end, steady_clock), and
 #   - mpiwrite_floor (bench/floor.cpp): exactly the same system calls (openat O_CREAT|O_EXCL,
 #     LINES write()s or one write(), close per file) with the same split over processes
 #     (fork) and threads, nothing else, timed the same way.
@@ -100,7 +100,7 @@
 #       uring          `mpirun -np 1 mpiwrite --engine uring -q c`: one thread, c in flight;
 #       posix-procs    `mpirun -np 2 mpiwrite` (2 ranks x 1 thread), for c = 2 only: the other
 #                      way to have 2 files in flight, as a second posix reference.
-#     (each `-r 1 --warmup 0 --partition block --format json`; time = makespan, slowest_s).
+#     (each `-r 1 --warmup 0 --partition block --format json`; time = makespan_s).
 #     Reported per cell: medians and min-max, us per file, the ratio of medians uring / posix
 #     threads (the goal's figure; also paired per run), for c = 2 uring / posix processes, and
 #     uring(c) / posix threads at c = 1, i.e. against one plain posix thread: how many files
@@ -594,7 +594,7 @@ def load_report(report_path, files, ranks, threads):
 
 def mpiwrite_seconds(report_path, files, ranks, threads):
     _, rep = load_report(report_path, files, ranks, threads)
-    print(f"{rep['slowest_s']:.9f}")
+    print(f"{rep['makespan_s']:.9f}")
 
 def record(report_path, out_path, files, ranks, threads, *pairs):
     """Checks one run of the dynamic section, appends it (the KEY=VALUE pairs, its per-rank
@@ -617,11 +617,11 @@ def record(report_path, out_path, files, ranks, threads, *pairs):
     ranks_ = sorted(rep["ranks"], key=lambda x: x["rank"])
     if [x["rank"] for x in ranks_] != list(range(ranks)) or sum(x["files"] for x in ranks_) != files:
         sys.exit(f"{report_path}: unexpected per-rank figures {ranks_!r:.300}")
-    r.update(makespan_s=rep["slowest_s"], rank_files=[x["files"] for x in ranks_],
+    r.update(makespan_s=rep["makespan_s"], rank_files=[x["files"] for x in ranks_],
              rank_elapsed_s=[x["elapsed_s"] for x in ranks_])
     with open(out_path, "a") as f:
         f.write(json.dumps(r) + "\n")
-    print(f"{rep['slowest_s']:.9f}")
+    print(f"{rep['makespan_s']:.9f}")
 
 def scale_record(report_path, out_path, files, ranks, threads, wall_s, fs, fs_type):
     """Checks one run of the scale section (--verify --cleanup), appends its figures as a JSON
@@ -636,7 +636,7 @@ def scale_record(report_path, out_path, files, ranks, threads, wall_s, fs, fs_ty
     if cleanup.get("files_removed") != files:
         sys.exit(f"{report_path}: cleanup removed {cleanup.get('files_removed')!r}, expected {files}")
     r = {"files": files, "ranks": ranks, "threads": threads, "fs": fs, "fs_type": fs_type,
-         "wall_s": float(wall_s), "write_s": rep["slowest_s"], "files_per_s": rep["files_per_s"],
+         "wall_s": float(wall_s), "write_s": rep["makespan_s"], "files_per_s": rep["files_per_s"],
          "verify_s": v["elapsed_s"], "verify_files_checked": v["files_checked"],
          "verify_mismatches": v["mismatches"], "removal_s": cleanup.get("elapsed_s"),
          "peak_rss_kib": rss, "peak_rss_max_kib": max(rss),
@@ -663,11 +663,11 @@ def overhead_record(report_path, out_path, files, ranks, threads, reps, wall_s, 
                  f"expected {ranks}x{threads}")
     if cfg.get("engine") != "null":
         sys.exit(f"{report_path}: engine {cfg.get('engine')!r}, expected 'null'")
-    xs = [r["slowest_s"] for r in rep]
+    xs = [r["makespan_s"] for r in rep]
     med = statistics.median(xs)
     r = {"layout": f"{ranks}x{threads}", "ranks": ranks, "threads": threads, "files": files,
          "repetitions": reps, "fs": fs, "fs_type": fs_type, "wall_s": float(wall_s),
-         "slowest_s": xs, "makespan": stats(xs),
+         "makespan_s": xs, "makespan": stats(xs),
          "ns_per_file": med / files * 1e9,
          "ns_per_file_per_thread": med * ranks * threads / files * 1e9,
          "writer_fd_tables": ctx.get("writer_fd_tables"), "warnings": ctx.get("warnings")}
@@ -701,11 +701,11 @@ def alloc_record(report_path, counts_path, out_path, files, ranks, threads, engi
          "allocs_total": sum(p["allocs"] for p in procs),
          "bytes_total": sum(p["bytes"] for p in procs),
          "allocs_per_process": [p["allocs"] for p in procs], "processes": procs,
-         "write_s": rep["slowest_s"]}
+         "write_s": rep["makespan_s"]}
     with open(out_path, "a") as f:
         f.write(json.dumps(r) + "\n")
     print(f"{r['allocs_total']} allocations over {ranks} rank(s) "
-          f"({', '.join(str(x) for x in r['allocs_per_process'])}), write {rep['slowest_s'] * 1e3:.1f} ms")
+          f"({', '.join(str(x) for x in r['allocs_per_process'])}), write {rep['makespan_s'] * 1e3:.1f} ms")
 
 def uring_record(report_path, out_path, files, ranks, threads, engine, queue_depth, mode, *pairs):
     """Checks one run of the uring section's part A (engine, queue depth, layout, mode), appends
@@ -719,11 +719,11 @@ def uring_record(report_path, out_path, files, ranks, threads, engine, queue_dep
     r = dict(pair.split("=", 1) for pair in pairs)
     r.update(ranks=ranks, threads=threads, engine=engine, queue_depth=queue_depth, mode=mode,
              files=files, in_flight=int(r["in_flight"]), run=int(r["run"]),
-             position=int(r["position"]), makespan_s=rep["slowest_s"],
+             position=int(r["position"]), makespan_s=rep["makespan_s"],
              writer_fd_tables=report["context"].get("writer_fd_tables"))
     with open(out_path, "a") as f:
         f.write(json.dumps(r) + "\n")
-    print(f"{rep['slowest_s']:.9f}")
+    print(f"{rep['makespan_s']:.9f}")
 
 def run(cmd):
     try:
@@ -861,7 +861,7 @@ def floor_section(meta, raw_path):
           f"({p['file_size_bytes']} B/file); runs per program and cell: {runs_text}; "
           f"interleaved (first program alternating), "
           f"after {p['warmup_runs_per_filesystem']} untimed warm-up run(s) per program, file system and size; "
-          f"time = makespan of the write phase (slowest rank/process). "
+          f"time = makespan of the write phase (earliest rank start to last rank end). "
           f"Goal: mpiwrite ≤ {goal}× the floor (ratio of medians) in the cells of "
           f"{goal_min:,} files and more; smaller cells (a write phase of a few ms) have no goal.", ""]
     md += lines
@@ -991,7 +991,7 @@ def dynamic_section(meta, raw_path, key="dynamic"):
           f"{files} files × {p['lines']} lines of {p['text']!r} ({p['file_size_bytes']} B/file), "
           f"{p['runs']} runs per variant and cell, interleaved (first variant rotating), "
           f"after {p['warmup_runs_per_filesystem']} untimed warm-up run(s) per variant and file system; "
-          f"time = makespan of the write phase (slowest rank). block: each rank a contiguous equal "
+          f"time = makespan of the write phase (earliest rank start to last rank end). block: each rank a contiguous equal "
           f"slice; dynamic: every writer thread takes --chunk files at a time from "
           f"{d['counter']}.", ""]
     if overhead:
@@ -1056,7 +1056,7 @@ def scale_section(meta, raw_path):
           f"One run per size: `mpiwrite -np {sp['ranks']} -t {sp['threads']} --write-mode "
           f"{sp['mode']} --verify --cleanup` ({meta['parameters']['lines']} lines of "
           f"{meta['parameters']['text']!r} per file). Wall = the whole mpirun (start-up, write, "
-          f"verify, removal, report); write and verify = makespans (slowest rank); peak RSS = "
+          f"verify, removal, report); write and verify = makespans (earliest rank start to last rank end); peak RSS = "
           f"each rank's getrusage ru_maxrss at the end of the run.", ""]
     head = ["files", "file system", "wall s", "write s", "files/s", "verify s",
             "verify checked / mismatches", "removal s", "peak RSS max MiB (rank)",
@@ -1104,7 +1104,7 @@ def overhead_section(meta, raw_path):
           f"One `mpiwrite --engine null -n N -r {op['repetitions']} --warmup 0 --format json` per "
           f"layout (N = {op['files']:,}): everything but the I/O (partition, file names, two clock "
           f"reads per file, latency histogram); median and min–max of the "
-          f"{op['repetitions']} repetitions' makespans (slowest rank, `slowest_s`). "
+          f"{op['repetitions']} repetitions' makespans (`makespan_s`: the earliest rank start to the last rank end). "
           f"**ns/file** = median makespan / N: the job's throughput cost. "
           f"**ns/file per thread** = median makespan × ranks × threads / N: what one writer "
           f"thread spends on each of its own files (each writes N / (ranks × threads)). "

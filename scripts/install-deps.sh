@@ -17,6 +17,10 @@ if [ "${1:-}" = --test ]; then
     libgtest-dev python3-matplotlib util-linux procps
     # tests/schema: docs/report.schema.json against real reports
     python3-jsonschema
+    # tests/e2e/common_start.sh: the reported phase against strace's
+    strace
+    # tests/tools/make_statistics_golden.py --check: the statistics golden file against SciPy
+    python3-scipy
     # tests/cluster: a one-node Slurm (srun --mpi=pmix needs libpmix-dev's libpmix.so), its
     # PBS-style qsub, and network namespaces for two emulated hosts
     slurmctld slurmd slurm-client munge slurm-wlm-torque libpmix-dev iproute2

@@ -40,8 +40,9 @@ namespace mpi = boost::mpi;
 using Clock = std::chrono::steady_clock;
 constexpr int kContinue = -1;
 
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
+// The monotonic clock in nanoseconds: what ranks of one kernel share (common_clock.hpp).
+std::int64_t now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch()).count();
 }
 
 // Runs `step` and turns what it throws into an exit code and a message.
@@ -186,9 +187,13 @@ class Coordinator {
     const std::vector<std::string> hosts = comm::gather_host_names(world_);
     const std::vector<int> cpus = comm::gather_ints(world_, usable_cpus());
     const std::vector<int> bound = comm::gather_ints(world_, launcher_binding());
+    put_clocks_on_one_axis();
     if (root_) {
       init_report(hosts, cpus, started, seed);
       report_.context.bound_by_launcher = bound;
+      report_.context.clock_domains = clock_domains_;
+      report_.context.clock_offset_error_s = static_cast<double>(clock_offsets_.error_ns) / 1e9;
+      report_.context.clock_largest_offset_s = static_cast<double>(clock_offsets_.largest_ns) / 1e9;
     }
     if (config_.verify) {
       verifier_ = std::make_unique<FileVerifier>(pattern_, config_.text, config_.lines);
@@ -203,6 +208,30 @@ class Coordinator {
       MPI_Abort(MPI_COMM_WORLD, kExitTimeout);
     });
     return kContinue;
+  }
+
+  // A phase of `comm`'s ranks on rank 0, from the earliest start to the latest end on one time
+  // axis (common_clock.hpp); 0 on the other ranks.
+  double phase_on_root(const mpi::communicator& comm, std::int64_t start_ns, std::int64_t end_ns) {
+    const std::vector<RankClockSample> all = comm::gather_clock_samples(comm, {comm.rank(), start_ns, end_ns, 0, 0});
+    if (!root_) return 0;
+    double span = 0;
+    for (const RankFigures& f : on_common_axis(all, clock_offsets_.offset_ns)) {
+      span = std::max(span, f.start_s + f.elapsed_s);
+    }
+    return span;
+  }
+
+  // Ranks of one kernel share the monotonic clock; for ranks of other kernels rank 0 measures
+  // their clock's offset to its own once, here, outside any timed phase.
+  void put_clocks_on_one_axis() {
+    const std::vector<std::string> boot_ids = comm::gather_strings(world_, kernel_boot_id());
+    std::vector<int> domains = root_ ? clock_domains(boot_ids) : std::vector<int>{};
+    domains = comm::broadcast_ints(world_, std::move(domains));
+    clock_domains_ = static_cast<int>(std::count_if(domains.begin(), domains.end(), [r = 0](int d) mutable {
+      return d == r++;
+    }));
+    if (clock_domains_ > 1) clock_offsets_ = comm::measure_clock_offsets(world_, domains, now_ns);
   }
 
   // Scratch directories that interrupted runs in this --dir gave up (renamed to a trash name)
@@ -223,7 +252,7 @@ class Coordinator {
     report_.config = config_;
     report_.kind = run_kind(config_);
     report_.seed = seed;
-    for (const PointSpec& spec : points_) report_.points.push_back({spec, {}, {}, 1.0, 1.0});
+    for (const PointSpec& spec : points_) report_.points.emplace_back(spec);
     RunContext& x = report_.context;
     x.mpiwrite_version = kVersion;
     x.ranks = world_.size();
@@ -316,8 +345,7 @@ class Coordinator {
       if (interrupted_) break;
     }
     if (root_) {
-      summarize_points(report_.points);
-      if (report_.kind == RunKind::Compare) report_.comparison = compare_rows(report_.points);
+      summarize_report(report_);
       report_.interrupted_by = interrupted_;
     }
     return true;
@@ -382,15 +410,15 @@ class Coordinator {
       VerifyResult result;
       r.comm.barrier();
       watchdog_->arm("verify");
-      const Clock::time_point start = Clock::now();
+      const std::int64_t start_ns = now_ns();
       guarded([&] { result = verifier_->verify(step.dir, mine, &interrupt_signal()); }, failure);
-      const double elapsed_s = seconds_since(start);
+      const std::int64_t end_ns = now_ns();
       watchdog_->disarm();
       if (failure.empty() && result.mismatches != 0) {
         failure = fmt::format("verify: {} of {} files wrong: {}", result.mismatches,
                               result.checked, fmt::join(result.problems, "; "));
       }
-      const VerifyFigures total{comm::max_to_root(r.comm, elapsed_s),
+      const VerifyFigures total{phase_on_root(r.comm, start_ns, end_ns),
                                 comm::sum_to_root(r.comm, result.checked),
                                 comm::sum_to_root(r.comm, result.mismatches)};
       if (figures) {
@@ -422,21 +450,22 @@ class Coordinator {
       r.counter->begin(points_[step.point].threads, config_.chunk, whole_run(config_.files).count);
     }
     watchdog_->arm("write");
-    const Clock::time_point start = Clock::now();
+    const std::int64_t start_ns = now_ns();
     SliceResult result;
     std::string thrown;  // the writers record failures; anything thrown is one more
     guarded([&] { result = r.writer->write(source, progress); }, thrown);
-    const double elapsed_s = seconds_since(start);
+    const std::int64_t end_ns = now_ns();
     watchdog_->disarm();
     if (r.counter) r.counter->end();
     r.writer->close_target();
     comm::quiet_barrier(r.comm);  // early finishers leave the CPUs to the ranks still writing
 
-    const RankFigures mine{r.comm.rank(), elapsed_s, result.files, result.bytes};
-    std::vector<RankFigures> all = comm::gather_figures(r.comm, mine);
+    const RankClockSample mine{r.comm.rank(), start_ns, end_ns, result.files, result.bytes};
+    const std::vector<RankClockSample> all = comm::gather_clock_samples(r.comm, mine);
     comm::reduce_histogram(r.comm, result.latency);
     if (root_ && step.timed) {
-      figures = summarize_repetition(step.number, std::move(all), result.latency);
+      figures = summarize_repetition(step.number, on_common_axis(all, clock_offsets_.offset_ns),
+                                     result.latency);
     }
     if (incomplete_) incomplete_->mine = std::move(result.created);
     if (!thrown.empty()) return thrown;
@@ -455,7 +484,7 @@ class Coordinator {
     const Progression mine = split(whole_run(config_.files), static_cast<std::uint64_t>(world_.size()),
                                    static_cast<std::uint64_t>(world_.rank()), Partition::Block);
     world_.barrier();
-    const Clock::time_point start = Clock::now();
+    const std::int64_t start_ns = now_ns();
     std::uint64_t removed = 0;
     std::string failure;
     watchdog_->arm("removal");
@@ -473,7 +502,7 @@ class Coordinator {
       if (clean_dir) remove_in(directory_.path, dir_complete_);
     }
     watchdog_->disarm();
-    const double elapsed_s = comm::max_to_root(world_, seconds_since(start));
+    const double elapsed_s = phase_on_root(world_, start_ns, now_ns());
     removed = comm::sum_to_root(world_, removed);
     report_.cleanup = {true, elapsed_s, removed, false, true};
     if (!fail_unless_agreed(failure)) return false;
@@ -618,6 +647,8 @@ class Coordinator {
   std::unique_ptr<Watchdog> watchdog_;      // armed around every timed phase
   int interrupted_ = 0;                     // the signal every rank agreed on, or 0
   RunReport report_;  // filled on rank 0 only
+  int clock_domains_ = 1;             // kernels (monotonic clocks) among the ranks
+  comm::ClockOffsets clock_offsets_;  // to rank 0's clock, on rank 0; empty with one kernel
 };
 
 }  // namespace

@@ -6,7 +6,9 @@
 #include <boost/mpi/environment.hpp>
 #include <boost/serialization/string.hpp>
 #include <boost/serialization/vector.hpp>
+#include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <functional>
 #include <thread>
 
@@ -28,7 +30,12 @@ void serialize(Archive& ar, Progression& p, unsigned /*version*/) {
 
 template <class Archive>
 void serialize(Archive& ar, RankFigures& f, unsigned /*version*/) {
-  ar & f.rank & f.elapsed_s & f.files & f.bytes;
+  ar & f.rank & f.elapsed_s & f.files & f.bytes & f.start_s;
+}
+
+template <class Archive>
+void serialize(Archive& ar, RankClockSample& s, unsigned /*version*/) {
+  ar & s.rank & s.start_ns & s.end_ns & s.files & s.bytes;
 }
 
 namespace comm {
@@ -115,6 +122,57 @@ std::vector<RankFigures> gather_figures(const mpi::communicator& world, const Ra
   std::vector<RankFigures> all;
   mpi::gather(world, mine, all, kRoot);
   return all;
+}
+
+std::vector<RankClockSample> gather_clock_samples(const mpi::communicator& comm,
+                                                  const RankClockSample& mine) {
+  std::vector<RankClockSample> all;
+  mpi::gather(comm, mine, all, kRoot);
+  return all;
+}
+
+std::vector<int> broadcast_ints(const mpi::communicator& world, std::vector<int> values) {
+  mpi::broadcast(world, values, kRoot);
+  return values;
+}
+
+ClockOffsets measure_clock_offsets(const mpi::communicator& world, const std::vector<int>& domain,
+                                   const std::function<std::int64_t()>& now_ns) {
+  constexpr int kExchanges = 16;  // the best of 16 round trips: queueing rarely hits them all
+  constexpr int kTag = 7101;
+  ClockOffsets result;
+  const int me = world.rank();
+  if (me == kRoot) {
+    result.offset_ns.assign(domain.size(), 0);
+    std::vector<std::int64_t> of_leader(domain.size(), 0);
+    for (std::size_t leader = 1; leader < domain.size(); ++leader) {
+      if (domain[leader] != static_cast<int>(leader) || domain[leader] == domain[kRoot]) continue;
+      std::vector<ClockExchange> exchanges(kExchanges);
+      for (ClockExchange& e : exchanges) {
+        e.sent_ns = now_ns();
+        world.send(static_cast<int>(leader), kTag, e.sent_ns);
+        world.recv(static_cast<int>(leader), kTag, e.remote_ns);
+        e.received_ns = now_ns();
+      }
+      const ClockOffset offset = estimate_offset(exchanges);
+      of_leader[leader] = offset.offset_ns;
+      result.error_ns = std::max(result.error_ns, offset.error_ns);
+      result.largest_ns = std::max(result.largest_ns, std::abs(offset.offset_ns));
+    }
+    for (std::size_t r = 0; r < domain.size(); ++r) {
+      result.offset_ns[r] = of_leader[static_cast<std::size_t>(domain[r])];
+    }
+  } else if (domain[static_cast<std::size_t>(me)] == me && domain[kRoot] != me) {
+    for (int i = 0; i < kExchanges; ++i) {
+      std::int64_t ping = 0;
+      world.recv(kRoot, kTag, ping);
+      world.send(kRoot, kTag, now_ns());
+    }
+  }
+  // The ranks not in an exchange wait here asleep: spinning in the next collective they would
+  // take the CPU from a leader on the same node and stretch every round trip by a time slice.
+  quiet_barrier(world);
+  return result;
 }
 
 void reduce_histogram(const mpi::communicator& world, LatencyHistogram& h) {

@@ -15,7 +15,8 @@ bool same(const LatencyFigures& a, const LatencyFigures& b) {
 // Whether `rebuilt` says everything `rep` says (the derived figures compared exactly: they come
 // from the same computation on the same numbers).
 bool same(const RepetitionFigures& a, const RepetitionFigures& b) {
-  return a.index == b.index && a.slowest_s == b.slowest_s && a.fastest_s == b.fastest_s &&
+  return a.index == b.index && a.makespan_s == b.makespan_s &&
+         a.first_done_s == b.first_done_s && a.start_spread_s == b.start_spread_s && a.slowest_s == b.slowest_s && a.fastest_s == b.fastest_s &&
          a.mean_s == b.mean_s && a.imbalance == b.imbalance && a.files == b.files &&
          a.bytes == b.bytes && a.files_per_s == b.files_per_s && a.mib_per_s == b.mib_per_s &&
          same(a.latency, b.latency) && a.verified == b.verified &&
@@ -40,7 +41,7 @@ void RepetitionLog::push_back(const RepetitionFigures& rep) {
       throw std::invalid_argument("a repetition's ranks are not 0..n-1 in order");
     }
   }
-  for (const RankFigures& rank : rep.ranks) samples_.push_back({rank.elapsed_s, rank.files, rank.bytes});
+  for (const RankFigures& rank : rep.ranks) samples_.push_back({rank.start_s, rank.elapsed_s, rank.files, rank.bytes});
   latency_.push_back(rep.latency);
   if (verified_) verify_.push_back(rep.verify);
   if (!same((*this)[size() - 1], rep)) {
@@ -61,7 +62,7 @@ RepetitionFigures RepetitionLog::operator[](std::size_t i) const {
   ranks.reserve(ranks_);
   for (std::size_t r = 0; r < ranks_; ++r) {
     const RankSample& s = samples_[i * ranks_ + r];
-    ranks.push_back({static_cast<int>(r), s.elapsed_s, s.files, s.bytes});
+    ranks.push_back({static_cast<int>(r), s.elapsed_s, s.files, s.bytes, s.start_s});
   }
   RepetitionFigures rep = summarize_repetition(static_cast<unsigned>(i + 1), std::move(ranks), latency_[i]);
   if (verified_) {
@@ -71,10 +72,13 @@ RepetitionFigures RepetitionLog::operator[](std::size_t i) const {
   return rep;
 }
 
-double RepetitionLog::slowest_s(std::size_t i) const {
-  double slowest = samples_[i * ranks_].elapsed_s;
-  for (std::size_t r = 1; r < ranks_; ++r) slowest = std::max(slowest, samples_[i * ranks_ + r].elapsed_s);
-  return slowest;
+double RepetitionLog::makespan_s(std::size_t i) const {
+  double makespan = 0;  // as summarize_repetition computes it, so the two agree exactly
+  for (std::size_t r = 0; r < ranks_; ++r) {
+    const RankSample& s = samples_[i * ranks_ + r];
+    makespan = std::max(makespan, s.start_s + s.elapsed_s);
+  }
+  return makespan;
 }
 
 }  // namespace mpiwrite

@@ -19,6 +19,12 @@ std::vector<HostRanks> group_ranks_by_host(const std::vector<std::string>& host_
   return hosts;
 }
 
+void summarize_report(RunReport& report) {
+  summarize_points(report.points, report.seed);
+  if (report.kind == RunKind::Compare) report.comparison = compare_rows(report.points, report.seed);
+  report.warnings = comparison_warnings(report.points, report.config.repetitions);
+}
+
 std::vector<HostFigures> per_host(const RepetitionFigures& rep,
                                   const std::vector<HostRanks>& hosts) {
   std::map<int, std::size_t> host_of_rank;
@@ -35,6 +41,7 @@ std::vector<HostFigures> per_host(const RepetitionFigures& rep,
     f.files += rank.files;
     f.bytes += rank.bytes;
     f.slowest_s = std::max(f.slowest_s, rank.elapsed_s);
+    f.last_done_s = std::max(f.last_done_s, rank.start_s + rank.elapsed_s);
   }
   std::erase_if(figures, [](const HostFigures& f) { return f.ranks.empty(); });
   return figures;

@@ -36,15 +36,20 @@ RepetitionFigures summarize_repetition(unsigned index, std::vector<RankFigures> 
   r.slowest_s = slowest->elapsed_s;
   r.fastest_s = fastest->elapsed_s;
   double sum = 0;
+  r.first_done_s = ranks.front().start_s + ranks.front().elapsed_s;
   for (const RankFigures& rank : ranks) {
+    const double done = rank.start_s + rank.elapsed_s;
+    r.makespan_s = std::max(r.makespan_s, done);
+    r.first_done_s = std::min(r.first_done_s, done);
+    r.start_spread_s = std::max(r.start_spread_s, rank.start_s);
     sum += rank.elapsed_s;
     r.files += rank.files;
     r.bytes += rank.bytes;
   }
   r.mean_s = sum / static_cast<double>(ranks.size());
   r.imbalance = r.fastest_s > 0 ? r.slowest_s / r.fastest_s : 1.0;
-  r.files_per_s = per_second(static_cast<double>(r.files), r.slowest_s);
-  r.mib_per_s = per_second(static_cast<double>(r.bytes) / kMiB, r.slowest_s);
+  r.files_per_s = per_second(static_cast<double>(r.files), r.makespan_s);
+  r.mib_per_s = per_second(static_cast<double>(r.bytes) / kMiB, r.makespan_s);
   r.latency = latency;
   r.ranks = std::move(ranks);
   return r;

@@ -3,9 +3,12 @@
 // project talks to MPI except app.cpp (which calls these) and main.cpp (which starts MPI).
 
 #include <boost/mpi/communicator.hpp>
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
+#include "mpiwrite/common_clock.hpp"
 #include "mpiwrite/config.hpp"
 #include "mpiwrite/histogram.hpp"
 #include "mpiwrite/progression.hpp"
@@ -44,6 +47,23 @@ Agreement agree(const mpi::communicator& world, const std::string& local_failure
 int max_int(const mpi::communicator& world, int value);
 
 std::vector<RankFigures> gather_figures(const mpi::communicator& world, const RankFigures& mine);
+// Every rank's clock readings of a phase, on rank 0 (rank order).
+std::vector<RankClockSample> gather_clock_samples(const mpi::communicator& comm,
+                                                  const RankClockSample& mine);
+std::vector<int> broadcast_ints(const mpi::communicator& world, std::vector<int> values);
+
+// The offset of every rank's monotonic clock to rank 0's (common_clock.hpp), on rank 0:
+// rank 0 exchanges ping-pongs with the leader of every other clock domain (domain[r], as
+// clock_domains gives it, known on every rank), one leader after the other; ranks of rank 0's
+// domain get 0. error_ns bounds every offset. Collective over world, but only the leaders
+// take part in messages: with one domain it sends nothing.
+struct ClockOffsets {
+  std::vector<std::int64_t> offset_ns;  // per world rank; rank 0 only
+  std::int64_t error_ns = 0;
+  std::int64_t largest_ns = 0;  // the largest |offset|
+};
+ClockOffsets measure_clock_offsets(const mpi::communicator& world, const std::vector<int>& domain,
+                                   const std::function<std::int64_t()>& now_ns);
 // Sums counts and totals, maxes the maximum; the merged histogram is valid on rank 0.
 void reduce_histogram(const mpi::communicator& world, LatencyHistogram& histogram);
 std::uint64_t sum_to_root(const mpi::communicator& world, std::uint64_t value);

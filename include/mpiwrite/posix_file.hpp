@@ -83,4 +83,9 @@ int launcher_binding();
 // The process's peak resident set size in KiB (getrusage ru_maxrss).
 long peak_rss_kib();
 
+// What names this kernel's boot (/proc/sys/kernel/random/boot_id): processes with the same id
+// share CLOCK_MONOTONIC, whatever their host names (containers, network namespaces). When it
+// cannot be read, or MPIWRITE_CLOCK_BY_HOST=1 is set (a test aid), "host:" + the host name.
+std::string kernel_boot_id();
+
 }  // namespace mpiwrite

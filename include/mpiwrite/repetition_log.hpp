@@ -2,8 +2,8 @@
 // The timed repetitions of one point as rank 0 keeps them until the report. Pure.
 //
 // Only what cannot be derived is stored: per repetition its latency figures (40 bytes; with
-// --verify also its verify figures, 24 bytes) and per rank of the point its time, files and
-// bytes (24 bytes). The rest of a RepetitionFigures (slowest, fastest, mean, imbalance, totals,
+// --verify also its verify figures, 24 bytes) and per rank of the point its start, time, files
+// and bytes (32 bytes). The rest of a RepetitionFigures (slowest, fastest, mean, imbalance, totals,
 // rates, rank numbers, index) is rebuilt by summarize_repetition when a reporter reads it, so
 // it is exactly what was pushed. A RepetitionFigures kept as is cost ~200 bytes plus a heap
 // block per repetition; docs/performance.md has the measured figures.
@@ -20,6 +20,7 @@ namespace mpiwrite {
 class RepetitionLog {
  public:
   struct RankSample {
+    double start_s = 0;
     double elapsed_s = 0;
     std::uint64_t files = 0;
     std::uint64_t bytes = 0;
@@ -40,7 +41,7 @@ class RepetitionLog {
   RepetitionFigures operator[](std::size_t i) const;  // rebuilt; precondition: i < size()
   RepetitionFigures front() const { return (*this)[0]; }
   RepetitionFigures back() const { return (*this)[size() - 1]; }
-  double slowest_s(std::size_t i) const;  // the makespan, without rebuilding the repetition
+  double makespan_s(std::size_t i) const;  // without rebuilding the repetition
 
   // Iterates rebuilt repetitions by value: `for (const RepetitionFigures& rep : log)`.
   class iterator {

@@ -13,7 +13,9 @@
 
 namespace mpiwrite {
 
-inline constexpr int kJsonSchemaVersion = 3;  // 3: unmeasured figures are null, cleanup.in_background
+// 3: unmeasured figures are null, cleanup.in_background. 4: the makespan from a common start,
+// intervals, tests and warnings (docs/metrics.md, "JSON"; docs/report.schema.json).
+inline constexpr int kJsonSchemaVersion = 4;
 
 struct HostRanks {
   std::string host;
@@ -35,6 +37,11 @@ struct RunContext {
   // Per rank: 1 the launcher (mpirun) bound it to CPUs, 0 it did not (--bind-to none), -1
   // unknown. Empty: unknown for every rank. It decides which advice fits too few CPUs.
   std::vector<int> bound_by_launcher;
+  // The ranks' kernels, each with its own monotonic clock; with more than one, the bound on
+  // the error of the measured offsets between them (common_clock.hpp).
+  int clock_domains = 1;
+  double clock_offset_error_s = 0;
+  double clock_largest_offset_s = 0;
 };
 
 struct CleanupFigures {
@@ -56,7 +63,13 @@ struct RunReport {
   std::vector<ComparisonRow> comparison;  // --compare only
   CleanupFigures cleanup;
   int interrupted_by = 0;  // SIGINT or SIGTERM stopped the run; 0: it ran to the end
+  // About the run's statistics as a whole (comparison_warnings); each point has its own.
+  std::vector<std::string> warnings;
 };
+
+// The statistics of every point, the comparison rows (--compare) and the run's warnings, from
+// the repetitions; the bootstrap is seeded with report.seed. Pure.
+void summarize_report(RunReport& report);
 
 // "SIGINT", "SIGTERM", or "signal N".
 std::string signal_name(int signal);
@@ -68,7 +81,8 @@ struct HostFigures {
   std::vector<int> ranks;
   std::uint64_t files = 0;
   std::uint64_t bytes = 0;
-  double slowest_s = 0;
+  double slowest_s = 0;    // the longest own duration of the host's ranks
+  double last_done_s = 0;  // the host's last rank end, after the job's common start
 };
 std::vector<HostFigures> per_host(const RepetitionFigures& rep, const std::vector<HostRanks>& hosts);
 

@@ -86,11 +86,12 @@ std::size_t repetitions_for_significance(double alpha = kSignificanceLevel);
 // medians taken; the interval is the (1-level)/2 and (1+level)/2 type-7 quantiles of those
 // ratios. Deterministic in `seed` on every platform (its own generator: SplitMix64, and
 // indices drawn without std::uniform_int_distribution, whose output the standard leaves to
-// the library). Each resample draws the numerator's values, then the denominator's, from
-// one generator seeded with `seed`. Empty when either series is empty, a median is 0, a
+// the library). Each resample draws positions in the numerator's values sorted, then in the
+// denominator's, from one generator seeded with `seed`, each position by SplitMix64::below. Empty when either series is empty, a median is 0, a
 // resample's denominator median is 0 (the ratio is undefined there), resamples is 0, or the
-// level is outside (0, 1). Time: about 2 (nx + ny) resamples random draws and median
-// selections; no allocation per resample.
+// level is outside (0, 1). Time: (nx + ny) resamples random draws and as many counts, no
+// allocation per resample: at 10,000 resamples about 0.01 s for 100 values each, 0.8 s for
+// 10,000, 8 s for 100,000 (measured on a shared 2-core machine).
 inline constexpr std::size_t kBootstrapResamples = 10000;
 std::optional<Interval> ratio_of_medians_interval(const std::vector<double>& numerator,
                                                   const std::vector<double>& denominator,

@@ -15,9 +15,12 @@ namespace mpiwrite {
 // What one rank measured in one repetition (its own timed write phase).
 struct RankFigures {
   int rank = 0;
-  double elapsed_s = 0;     // the rank's write phase on its steady_clock
+  double elapsed_s = 0;     // the rank's own write phase on its steady_clock
   std::uint64_t files = 0;  // files fully written and closed without error
   std::uint64_t bytes = 0;  // bytes in those files
+  // When the rank started, seconds after the repetition's common start (the earliest start of
+  // any rank, on one time axis: see common_clock.hpp). 0 for the first rank to start.
+  double start_s = 0;
 };
 
 struct LatencyFigures {
@@ -33,14 +36,19 @@ struct VerifyFigures {
 
 struct RepetitionFigures {
   unsigned index = 0;       // 1-based, warm-ups not counted
-  double slowest_s = 0;     // makespan: the slowest rank's write phase
-  double fastest_s = 0;
-  double mean_s = 0;        // mean over ranks
+  // The job's write phase: from the common start (the earliest rank start) to the last rank's
+  // end. The headline time: a rank started late cannot shorten it.
+  double makespan_s = 0;
+  double first_done_s = 0;   // the earliest rank end, after the common start
+  double start_spread_s = 0;  // the latest rank start, after the common start
+  double slowest_s = 0;     // the ranks' own durations: the longest,
+  double fastest_s = 0;     // the shortest,
+  double mean_s = 0;        // and their mean
   double imbalance = 0;     // slowest / fastest (1 = perfectly balanced)
   std::uint64_t files = 0;  // total over ranks
   std::uint64_t bytes = 0;
-  double files_per_s = 0;   // files / slowest_s
-  double mib_per_s = 0;     // bytes / 2^20 / slowest_s
+  double files_per_s = 0;   // files / makespan_s
+  double mib_per_s = 0;     // bytes / 2^20 / makespan_s
   LatencyFigures latency;   // per file, open to close, from the merged histogram
   std::vector<RankFigures> ranks;
   bool verified = false;  // --verify ran; then `verify` holds its figures

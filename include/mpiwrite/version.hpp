@@ -2,6 +2,6 @@
 
 namespace mpiwrite {
 
-inline constexpr const char* kVersion = "0.3.0";
+inline constexpr const char* kVersion = "0.4.0";
 
 }  // namespace mpiwrite

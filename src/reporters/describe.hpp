@@ -99,8 +99,48 @@ inline std::vector<std::string> notes(const RunReport& r) {
 }
 
 inline constexpr const char* kTiming =
-    "per rank, steady_clock, from an MPI barrier to the rank's last close (uring: its "
-    "completion); "
-    "makespan = slowest rank; rates = total / makespan";
+    "makespan = the earliest rank start after an MPI barrier to the last rank's last close "
+    "(uring: its completion), every rank on one CLOCK_MONOTONIC axis; rates = total / makespan";
+
+// "95 % CI 0.004900-0.005300" or why there is none. The median's interval needs 6 repetitions.
+inline std::string interval(const std::optional<Interval>& ci, const char* format = "{:.6f}") {
+  if (!ci) return "-";
+  return fmt::format("{}-{}", fmt::format(fmt::runtime(format), ci->low),
+                     fmt::format(fmt::runtime(format), ci->high));
+}
+
+// The comparison's verdict for a row: "p = 0.0022", and why no winner was named.
+inline std::string verdict(const ComparisonRow& row) {
+  if (!row.verdict) return "-";
+  const Verdict& v = row.verdict->verdict;
+  const std::string p = fmt::format("p = {:.2g}", v.test.p_value);
+  switch (v.outcome) {
+    case Outcome::AFaster:
+      return fmt::format("{:.2f}x faster than {}, {}", v.ratio, row.verdict->runner_up, p);
+    case Outcome::BFaster:  // cannot happen for the fastest by median; said plainly if it does
+      return fmt::format("slower than {}, {}", row.verdict->runner_up, p);
+    case Outcome::NoDifference:
+      return fmt::format("no clear winner: {} vs {} not significant, {}", row.verdict->fastest,
+                         row.verdict->runner_up, p);
+    case Outcome::BelowNoise:
+      return fmt::format("no clear winner: {} vs {} within {:.0f} % noise, {}", row.verdict->fastest,
+                         row.verdict->runner_up, 100 * kNoiseThreshold, p);
+    case Outcome::TooFewRepetitions:
+      return fmt::format("no clear winner: too few repetitions (-r {} needed)", v.repetitions_needed);
+  }
+  return {};
+}
+
+// The warnings of the statistics: the run's, then each point's with its label.
+inline std::vector<std::string> statistics_warnings(const RunReport& r) {
+  std::vector<std::string> lines = r.warnings;
+  for (const PointReport& p : r.points) {
+    for (const std::string& w : p.warnings) {
+      lines.push_back(r.kind == RunKind::Run ? w : fmt::format("point {} ({}): {}", p.spec.label(),
+                                                               to_string(p.spec.mode), w));
+    }
+  }
+  return lines;
+}
 
 }  // namespace mpiwrite::describe

@@ -1,5 +1,6 @@
 // JSON with a schema version: the full configuration, the context, every repetition with its
 // per-rank figures, and the summary. Field meanings are in docs/metrics.md.
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <ostream>
 
@@ -68,22 +69,29 @@ Json hosts_json(const RepetitionFigures& rep, const std::vector<HostRanks>& host
                       {"ranks", h.ranks},
                       {"files", h.files},
                       {"bytes", h.bytes},
-                      {"slowest_s", h.slowest_s}});
+                      {"slowest_rank_s", h.slowest_s},
+                      {"last_done_s", h.last_done_s}});
   }
   return result;
 }
 
-Json repetition_json(const RepetitionFigures& rep, const std::vector<HostRanks>& hosts) {
+Json repetition_json(const RepetitionFigures& rep, const std::vector<HostRanks>& hosts,
+                     bool outlier) {
   Json ranks = Json::array();
   for (const RankFigures& r : rep.ranks) {
     ranks.push_back(
-        {{"rank", r.rank}, {"elapsed_s", r.elapsed_s}, {"files", r.files}, {"bytes", r.bytes}});
+        {{"rank", r.rank}, {"start_s", r.start_s}, {"elapsed_s", r.elapsed_s}, {"files", r.files}, {"bytes", r.bytes}});
   }
   return {{"index", rep.index},
-          {"slowest_s", rep.slowest_s},
-          {"fastest_s", rep.fastest_s},
-          {"mean_s", rep.mean_s},
+          {"makespan_s", rep.makespan_s},
+          {"first_done_s", rep.first_done_s},
+          {"last_done_s", rep.makespan_s},
+          {"start_spread_s", rep.start_spread_s},
+          {"slowest_rank_s", rep.slowest_s},
+          {"fastest_rank_s", rep.fastest_s},
+          {"mean_rank_s", rep.mean_s},
           {"imbalance", rep.imbalance},
+          {"outlier", outlier},
           {"files", rep.files},
           {"bytes", rep.bytes},
           {"files_per_s", rep.files_per_s},
@@ -105,16 +113,36 @@ Json repetition_json(const RepetitionFigures& rep, const std::vector<HostRanks>&
 // null when absent: an unmeasured point or baseline has no figure, and 0 would read as one.
 Json optional_json(const std::optional<double>& value) { return value ? Json(*value) : Json(nullptr); }
 
+Json interval_json(const std::optional<Interval>& i) {
+  if (!i) return nullptr;
+  return {{"low", i->low}, {"high", i->high}, {"level", i->level}};
+}
+
+Json estimate_json(const std::optional<double>& value, const std::optional<Interval>& ci) {
+  if (!value) return nullptr;
+  return {{"estimate", *value}, {"ci", interval_json(ci)}};
+}
+
 Json summary_json(const SeriesSummary& m) {
   if (m.count == 0) return nullptr;
-  return {{"count", m.count}, {"mean", m.mean},     {"median", m.median},
-          {"min", m.min},     {"max", m.max},       {"stddev", m.stddev}};
+  Json outliers = nullptr;
+  if (m.fences) {
+    std::vector<std::size_t> numbers;
+    for (std::size_t i : m.outliers) numbers.push_back(i + 1);
+    outliers = {{"low_fence", m.fences->low}, {"high_fence", m.fences->high}, {"repetitions", numbers}};
+  }
+  return {{"count", m.count}, {"mean", m.mean},   {"stddev", m.stddev},
+          {"cv", m.cv},       {"median", m.median}, {"median_ci", interval_json(m.median_ci)},
+          {"min", m.min},     {"max", m.max},     {"q1", m.q1},
+          {"q3", m.q3},       {"outliers", outliers}};
 }
 
 Json point_json(const PointReport& p, const std::vector<HostRanks>& hosts, unsigned asked) {
   Json repetitions = Json::array();
   for (const RepetitionFigures& rep : p.repetitions) {
-    repetitions.push_back(repetition_json(rep, hosts));
+    const bool outlier = std::binary_search(p.makespan.outliers.begin(), p.makespan.outliers.end(),
+                                            std::size_t{rep.index - 1});
+    repetitions.push_back(repetition_json(rep, hosts, outlier));
   }
   return {{"label", p.spec.label()},
           {"mode", to_string(p.spec.mode)},
@@ -128,17 +156,35 @@ Json point_json(const PointReport& p, const std::vector<HostRanks>& hosts, unsig
            {{"repetitions_measured", p.repetitions.size()},
             {"repetitions_asked", asked},
             {"makespan_s", summary_json(p.makespan)},
-            {"speedup", optional_json(p.speedup)},
-            {"efficiency", optional_json(p.efficiency)}}}};
+            {"speedup", estimate_json(p.speedup, p.speedup_ci)},
+            {"efficiency", estimate_json(p.efficiency, p.efficiency_ci)},
+            {"warnings", p.warnings}}}};
 }
 
 Json cell_json(const std::optional<ModeCell>& cell) {
   if (!cell) return nullptr;
   return {{"label", cell->label},
           {"repetitions_measured", cell->repetitions},
+          {"median_s", optional_json(cell->median_s)},
+          {"median_ci", interval_json(cell->median_ci)},
           {"mean_s", optional_json(cell->mean_s)},
-          {"speedup", optional_json(cell->speedup)},
-          {"efficiency", optional_json(cell->efficiency)}};
+          {"speedup", estimate_json(cell->speedup, cell->speedup_ci)},
+          {"efficiency", estimate_json(cell->efficiency, cell->efficiency_ci)}};
+}
+
+Json verdict_json(const std::optional<RowVerdict>& row) {
+  if (!row) return nullptr;
+  const Verdict& v = row->verdict;
+  return {{"fastest", row->fastest},
+          {"runner_up", row->runner_up},
+          {"outcome", outcome_name(v.outcome)},
+          {"p_value", v.test.p_value},
+          {"exact", v.test.exact},
+          {"prob_faster", v.test.prob_x_smaller},
+          {"ratio", {{"estimate", v.ratio}, {"ci", interval_json(v.ratio_ci)}}},
+          {"repetitions_needed", v.outcome == Outcome::TooFewRepetitions
+                                     ? Json(v.repetitions_needed)
+                                     : Json(nullptr)}};
 }
 
 Json comparison_json(const std::vector<ComparisonRow>& rows) {
@@ -149,7 +195,8 @@ Json comparison_json(const std::vector<ComparisonRow>& rows) {
                       {"threads", cell_json(row.threads)},
                       {"hybrid", cell_json(row.hybrid)},
                       {"async", cell_json(row.async)},
-                      {"winner", row.winner.empty() ? Json(nullptr) : Json(row.winner)}});
+                      {"winner", row.winner.empty() ? Json(nullptr) : Json(row.winner)},
+                      {"verdict", verdict_json(row.verdict)}});
   }
   return result;
 }
@@ -167,8 +214,27 @@ void write_json(const RunReport& r, std::ostream& out) {
       {"timing",
        {{"clock", "std::chrono::steady_clock"},
         {"phase", "open, writes, optional fsync and close of every file a rank owns"},
-        {"start", "after an MPI barrier, each rank on its own clock"},
-        {"aggregate", "rates are totals divided by the slowest rank's time (makespan)"}}},
+        {"start", "after an MPI barrier; each rank reads its clock at its own start and end"},
+        {"makespan", "from the earliest rank start to the latest rank end, on one time axis: "
+                     "ranks of one kernel share CLOCK_MONOTONIC; other kernels' clocks are "
+                     "corrected by offsets measured by ping-pong (error bound in clock)"},
+        {"aggregate", "rates are totals divided by the makespan"}}},
+      {"clock",
+       {{"source", "CLOCK_MONOTONIC"},
+        {"domains", r.context.clock_domains},
+        {"offset_error_s", r.context.clock_offset_error_s},
+        {"largest_offset_s", r.context.clock_largest_offset_s}}},
+      {"statistics",
+       {{"confidence_level", kConfidenceLevel},
+        {"alpha", kSignificanceLevel},
+        {"noise_threshold", kNoiseThreshold},
+        {"median_ci", "order statistics"},
+        {"ratio_ci", "percentile bootstrap of the ratio of medians"},
+        {"bootstrap_resamples", kBootstrapResamples},
+        {"bootstrap_seed", r.seed},
+        {"test", "Mann-Whitney U, two-sided"},
+        {"outliers", "Tukey fences, 1.5 IQR"},
+        {"warnings", r.warnings}}},
       {"seed", r.seed},
       {"interrupted", r.interrupted_by ? Json(signal_name(r.interrupted_by)) : Json(nullptr)},
       {"points", points}};

@@ -24,7 +24,8 @@ void write_markdown(const RunReport& r, std::ostream& out) {
   fmt::print(out, "\n");
   print_markdown(points_grid(r), out);
   if (r.kind == RunKind::Compare) {
-    fmt::print(out, "\nAt equal concurrency (speedup and efficiency against 1x1):\n\n");
+    fmt::print(out, "\nAt equal concurrency (speedup and efficiency of the medians against 1x1; a "
+                    "winner only when significantly faster, alpha {}):\n\n", kSignificanceLevel);
     print_markdown(comparison_grid(r), out);
   }
   for (const PointReport& point : r.points) {  // --per-rank, as in the table and the CSV
@@ -39,11 +40,17 @@ void write_markdown(const RunReport& r, std::ostream& out) {
   if (r.kind == RunKind::Run) {
     fmt::print(out, "\n");
     print_markdown(repetitions_grid(r.points.front(), r.config.per_rank), out);
+    if (!r.points.front().makespan.outliers.empty()) {
+      fmt::print(out, "\n\\* an outlier (outside Tukey's fences, 1.5 IQR)\n");
+    }
     if (r.context.hosts.size() > 1) {
       fmt::print(out, "\nPer host (files and bytes of the last repetition):\n\n");
       print_markdown(hosts_grid(r.points.front(), r.context.hosts), out);
     }
   }
+  const std::vector<std::string> warnings = describe::statistics_warnings(r);
+  if (!warnings.empty()) fmt::print(out, "\n");
+  for (const std::string& w : warnings) fmt::print(out, "- **warning**: {}\n", w);
 }
 
 }  // namespace mpiwrite

@@ -1,5 +1,6 @@
 #include "point_grids.hpp"
 
+#include <algorithm>
 #include <map>
 
 #include "describe.hpp"
@@ -14,14 +15,19 @@ std::string ratio(const std::optional<double>& r) { return r ? fmt::format("{:.2
 }  // namespace
 
 Grid repetitions_grid(const PointReport& point, bool per_rank) {
-  Grid g{{"rep", "slowest [s]", "fastest [s]", "mean [s]", "imbalance", "files/s", "MiB/s",
-          "p50 [us]", "p90 [us]", "p99 [us]", "max [us]"},
+  Grid g{{"rep", "makespan [s]", "first done [s]", "last start [s]", "slowest rank [s]",
+          "fastest rank [s]", "imbalance", "files/s", "MiB/s", "p50 [us]", "p90 [us]", "p99 [us]",
+          "max [us]"},
          {}};
   const bool verified = !point.repetitions.empty() && point.repetitions.front().verified;
   if (verified) g.header.insert(g.header.end(), {"verify [s]", "verified"});
+  const std::vector<std::size_t>& outliers = point.makespan.outliers;
   for (const RepetitionFigures& rep : point.repetitions) {
-    g.rows.push_back({fmt::format("{}", rep.index), seconds(rep.slowest_s), seconds(rep.fastest_s),
-                      seconds(rep.mean_s), fmt::format("{:.2f}x", rep.imbalance),
+    // An outlier by Tukey's fences is marked, not dropped: the summary keeps every repetition.
+    const bool outlier = std::binary_search(outliers.begin(), outliers.end(), std::size_t{rep.index - 1});
+    g.rows.push_back({fmt::format("{}{}", rep.index, outlier ? "*" : ""), seconds(rep.makespan_s),
+                      seconds(rep.first_done_s), seconds(rep.start_spread_s), seconds(rep.slowest_s),
+                      seconds(rep.fastest_s), fmt::format("{:.2f}x", rep.imbalance),
                       fmt::format("{:.1f}", rep.files_per_s), fmt::format("{:.2f}", rep.mib_per_s),
                       fmt::format("{:.1f}", rep.latency.p50_us),
                       fmt::format("{:.1f}", rep.latency.p90_us),
@@ -35,8 +41,9 @@ Grid repetitions_grid(const PointReport& point, bool per_rank) {
     }
     if (!per_rank) continue;
     for (const RankFigures& rank : rep.ranks) {
-      g.rows.push_back({fmt::format("rank {}", rank.rank), seconds(rank.elapsed_s), "", "", "",
-                        fmt::format("{} files", rank.files), "", "", "", "", ""});
+      g.rows.push_back({fmt::format("rank {}", rank.rank), seconds(rank.start_s + rank.elapsed_s),
+                        "", seconds(rank.start_s), seconds(rank.elapsed_s), "", "",
+                        fmt::format("{} files", rank.files)});
       g.rows.back().resize(g.header.size());
     }
   }
@@ -45,8 +52,9 @@ Grid repetitions_grid(const PointReport& point, bool per_rank) {
 
 Grid points_grid(const RunReport& r) {
   // "repetitions" last, so the columns before it stay where scripts and readers expect them.
-  Grid g{{"mode", "ranks x threads", "concurrency", "mean [s]", "median [s]", "min [s]",
-          "max [s]", "stddev [s]", "speedup", "efficiency", "files/s", "repetitions"},
+  Grid g{{"mode", "ranks x threads", "concurrency", "median [s]", "95% CI [s]", "mean [s]",
+          "stddev [s]", "CV", "min [s]", "max [s]", "speedup", "95% CI", "efficiency", "files/s",
+          "repetitions"},
          {}};
   for (const PointReport& p : r.points) {
     std::vector<std::string> row{std::string(to_string(p.spec.mode)), p.spec.label(),
@@ -56,9 +64,11 @@ Grid points_grid(const RunReport& r) {
     } else {
       const double files = static_cast<double>(p.repetitions.front().files);
       const SeriesSummary& m = p.makespan;
-      row.insert(row.end(), {seconds(m.mean), seconds(m.median), seconds(m.min), seconds(m.max),
-                             seconds(m.stddev), ratio(p.speedup), ratio(p.efficiency),
-                             fmt::format("{:.1f}", m.mean > 0 ? files / m.mean : 0.0)});
+      row.insert(row.end(), {seconds(m.median), describe::interval(m.median_ci), seconds(m.mean),
+                             seconds(m.stddev), fmt::format("{:.1f}%", 100 * m.cv), seconds(m.min),
+                             seconds(m.max), ratio(p.speedup), describe::interval(p.speedup_ci, "{:.2f}"),
+                             ratio(p.efficiency),
+                             fmt::format("{:.1f}", m.median > 0 ? files / m.median : 0.0)});
     }
     row.push_back(describe::measured(p.repetitions.size(), r.config.repetitions));
     g.rows.push_back(std::move(row));
@@ -77,15 +87,15 @@ Grid comparison_grid(const RunReport& r) {
   if (async) modes.push_back({"async", &ComparisonRow::async});
   Grid g{{"concurrency"}, {}};
   for (const auto& [mode, slot] : modes) {
-    g.header.insert(g.header.end(), {mode, "mean [s]", "speedup", "efficiency"});
+    g.header.insert(g.header.end(), {mode, "median [s]", "speedup [95% CI]", "efficiency"});
   }
-  g.header.push_back("winner");
+  g.header.insert(g.header.end(), {"winner", "test (Mann-Whitney U, fastest vs runner-up)"});
   for (const ComparisonRow& row : r.comparison) {
     std::vector<std::string> cells{fmt::format("{}", row.concurrency)};
     for (const auto& [mode, slot] : modes) {
       if (const std::optional<ModeCell>& cell = row.*slot; !cell) {
         cells.insert(cells.end(), {"-", "-", "-", "-"});
-      } else if (!cell->mean_s) {
+      } else if (!cell->median_s) {
         cells.insert(cells.end(), {cell->label, "not measured", "-", "-"});
       } else {
         // A point cut short by an interrupt says on how many repetitions its mean rests.
@@ -94,11 +104,14 @@ Grid comparison_grid(const RunReport& r) {
                 ? fmt::format("{} ({})", cell->label,
                               describe::measured(cell->repetitions, r.config.repetitions))
                 : cell->label;
-        cells.insert(cells.end(),
-                     {label, seconds(*cell->mean_s), ratio(cell->speedup), ratio(cell->efficiency)});
+        const std::string speedup =
+            cell->speedup_ci ? fmt::format("{} [{}]", ratio(cell->speedup), describe::interval(cell->speedup_ci, "{:.2f}"))
+                             : ratio(cell->speedup);
+        cells.insert(cells.end(), {label, seconds(*cell->median_s), speedup, ratio(cell->efficiency)});
       }
     }
-    cells.push_back(row.winner.empty() ? "-" : row.winner);
+    cells.push_back(row.winner.empty() ? "none" : row.winner);
+    cells.push_back(describe::verdict(row));
     g.rows.push_back(std::move(cells));
   }
   return g;

@@ -38,9 +38,13 @@ void write_run(const RunReport& r, std::ostream& out) {
             ? fmt::format("{} of {} repetitions", m.count, r.config.repetitions)
             : describe::plural(m.count, "repetition");
     fmt::print(out,
-               "\nmakespan over {} [s]: mean {:.6f}  median {:.6f}  min {:.6f}  max {:.6f}  "
-               "stddev {:.6f}\n",
-               over, m.mean, m.median, m.min, m.max, m.stddev);
+               "\nmakespan over {} [s]: median {:.6f} ({})  mean {:.6f} +- {:.6f} "
+               "(CV {:.1f}%)  min {:.6f}  max {:.6f}\n",
+               over, m.median,
+               m.median_ci ? "95% CI " + describe::interval(m.median_ci)
+                           : std::string("no 95% CI below 6 repetitions"),
+               m.mean, m.stddev, 100 * m.cv, m.min, m.max);
+    if (!m.outliers.empty()) fmt::print(out, "* an outlier (outside Tukey's fences, 1.5 IQR)\n");
   }
   if (!point.repetitions.empty()) {
     const RepetitionFigures& last = point.repetitions.back();
@@ -61,7 +65,8 @@ void write_table(const RunReport& report, std::ostream& out) {
   } else {
     print_aligned(points_grid(report), out);
     if (report.kind == RunKind::Compare) {
-      fmt::print(out, "\nat equal concurrency (speedup and efficiency against 1x1):\n");
+      fmt::print(out, "\nat equal concurrency (speedup and efficiency of the medians against 1x1; a "
+                      "winner only when significantly faster, alpha {}):\n", kSignificanceLevel);
       print_aligned(comparison_grid(report), out);
     }
     // --per-rank: every point's repetitions with their ranks, the rows the CSV has.
@@ -72,6 +77,9 @@ void write_table(const RunReport& report, std::ostream& out) {
       if (point.measured()) print_aligned(repetitions_grid(point, true), out);
     }
   }
+  const std::vector<std::string> warnings = describe::statistics_warnings(report);
+  if (!warnings.empty()) fmt::print(out, "\n");
+  for (const std::string& w : warnings) fmt::print(out, "WARNING: {}\n", w);
   if (report.cleanup.ran) {
     fmt::print(out, "removal phase (not in any write time): {} removed in {:.6f} s{}\n",
                describe::plural(report.cleanup.files_removed, "file"), report.cleanup.elapsed_s,

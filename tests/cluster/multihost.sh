@@ -59,8 +59,28 @@ check(sum(h["bytes"] for h in rep["hosts"]) == rep["bytes"] == 140000, "per-host
 elapsed = {r["rank"]: r["elapsed_s"] for r in rep["ranks"]}
 for name, h in agg.items():
     check(h["files"] == sum(r["files"] for r in rep["ranks"] if r["rank"] in h["ranks"]), f"{name}: files of its ranks")
-    check(h["slowest_s"] == max(elapsed[r] for r in h["ranks"]), f"{name}: slowest_s is its slowest rank")
+    check(h["slowest_rank_s"] == max(elapsed[r] for r in h["ranks"]), f"{name}: slowest_rank_s is its slowest rank")
 print("hosts:", ", ".join(f"{n} ranks {h['ranks']} files {agg[n]['files']}" for n, h in sorted(hosts.items())))
+PY
+
+note "clock offsets between the hosts (one kernel, so the truth is 0): within the stated bound"
+run_across -x MPIWRITE_CLOCK_BY_HOST=1 "$MPIWRITE" -d "$WORK/clock" -n 40 -l 10 -r 3 --format json -o "$WORK/clock.json"
+expect_status 0
+python3 - "$WORK/clock.json" <<'PY' || fail "clock offsets"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+clock = doc["clock"]
+print(f"-- clock: {clock['domains']} domains, largest offset {clock['largest_offset_s'] * 1e6:.1f} us, "
+      f"error bound {clock['offset_error_s'] * 1e6:.1f} us")
+if clock["domains"] != 2:
+    sys.exit(f"FAIL: {clock['domains']} clock domains, expected 2")
+if not 0 < clock["offset_error_s"] < 0.005:
+    sys.exit("FAIL: no plausible error bound (half a TCP round trip)")
+if clock["largest_offset_s"] > clock["offset_error_s"]:
+    sys.exit("FAIL: an offset larger than its bound on one kernel")
+for rep in doc["points"][0]["repetitions"]:
+    if min(r["start_s"] for r in rep["ranks"]) != 0 or rep["makespan_s"] < rep["slowest_rank_s"] - clock["offset_error_s"]:
+        sys.exit("FAIL: the common axis")
 PY
 
 note "the same with --threads 2 per rank, table report with its per-host section"

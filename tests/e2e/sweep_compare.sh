@@ -17,7 +17,9 @@ def check(cond, what):
 check(doc["kind"] == "sweep", "kind")
 points = doc["points"]
 check([p["label"] for p in points] == [f"{ranks}x1", f"{ranks}x3"], "points in thread order")
-check(points[0]["summary"]["speedup"] == 1.0, "speedup against the first point")
+check(points[0]["summary"]["speedup"] == {"estimate": 1.0, "ci": None}, "speedup against the first point")
+sp = points[1]["summary"]["speedup"]
+check(sp["ci"] is not None and sp["ci"]["low"] <= sp["estimate"] <= sp["ci"]["high"], "speedup interval")
 for p in points:
     check(p["mode"] == "sweep" and p["ranks"] == ranks, "point ranks")
     check(len(p["repetitions"]) == 2, "timed repetitions per point")
@@ -33,7 +35,7 @@ PY
 note "sweep as markdown: the seed's table"
 run_mpiwrite -d "$WORK/md" -n 10 -l 1 --sweep-threads 1,2 --format markdown
 expect_status 0
-grep -q '^| mode | ranks x threads | concurrency | mean \[s\] | median \[s\] | min \[s\] | max \[s\] | stddev \[s\] | speedup | efficiency |' "$WORK/out" ||
+grep -q '^| mode | ranks x threads | concurrency | median \[s\] | 95% CI \[s\] | mean \[s\] | stddev \[s\] | CV | min \[s\] | max \[s\] | speedup | 95% CI | efficiency |' "$WORK/out" ||
   fail "no markdown table: $(cat "$WORK/out")"
 
 note "compare processes, threads and hybrids up to $RANKS ranks x 2 threads"
@@ -60,9 +62,48 @@ check(points == expected, f"points {sorted(points)} != {sorted(expected)}")
 for r in rows:
     if r["row"] == "repetition":
         check(int(r["files"]) == 16, "every repetition wrote 16 files")
-means = [r for r in rows if r["row"] == "mean"]
-check(len(means) == len(expected), "a mean row per point")
-check(any(r["speedup"] == "1" for r in means if (r["ranks"], r["threads"]) == ("1", "1")), "1x1 is the baseline")
+medians = [r for r in rows if r["row"] == "median"]
+check(len(medians) == len(expected), "a median row per point")
+check(any(r["speedup"] == "1" for r in medians if (r["ranks"], r["threads"]) == ("1", "1")), "1x1 is the baseline")
+check(all(r["speedup_ci_low"] != "" for r in medians if (r["ranks"], r["threads"]) != ("1", "1")),
+      "every other point's speedup has its interval")
 print("compare csv ok")
 PY
+note "compare with 3 repetitions: no winner can be named, and the report says why"
+run_mpiwrite -d "$WORK/few" -n 8 -l 2 -r 3 --compare -t 2 --format json --output "$WORK/few.json"
+expect_status 0
+python3 - "$WORK/few.json" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+def check(cond, what):
+    if not cond: sys.exit(f"FAIL: {what}")
+check(all(row["winner"] is None for row in doc["comparison"]), "a winner from 3 against 3")
+for row in doc["comparison"]:
+    if row["verdict"] is not None:
+        check(row["verdict"]["outcome"] == "too few repetitions", "the verdict's outcome")
+        check(row["verdict"]["repetitions_needed"] == 4, "repetitions needed")
+check(any("too few repetitions" in w and "-r 4" in w for w in doc["statistics"]["warnings"]),
+      "the run's warning")
+print("few repetitions ok")
+PY
+
+if [ "$RANKS" -ge 2 ]; then
+  # A known answer: rank 1 sleeps 3 ms before each close, so every point with two or more
+  # ranks is slow and 1 x 2 (rank 0 alone) is clearly faster than 2 x 1 at concurrency 2.
+  note "compare with a slowed rank 1: threads win at concurrency 2, significantly"
+  run_mpiwrite -d "$WORK/slow" -n 8 -l 2 -r 6 --compare -t 2 --max-concurrency 2 \
+    --slow-rank 1 --slow-delay-us 3000 --format json --output "$WORK/slow.json"
+  expect_status 0
+  python3 - "$WORK/slow.json" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+row = next(r for r in doc["comparison"] if r["concurrency"] == 2)
+v = row["verdict"]
+print(f"-- concurrency 2: winner {row['winner']}, p = {v['p_value']:.4f}, ratio {v['ratio']['estimate']:.2f}")
+if row["winner"] != "threads" or v["runner_up"] != "processes" or not v["p_value"] < 0.05:
+    sys.exit(f"FAIL: the slowed processes point did not lose significantly: {json.dumps(row)}")
+if not v["ratio"]["estimate"] > 1.5 or v["prob_faster"] != 1.0:
+    sys.exit("FAIL: the effect size")
+PY
+fi
 echo "PASS"

@@ -104,6 +104,16 @@ TEST(CompareTable, WarnsAboutWorkloadsAndStatesFileSystemsAndHosts) {
   EXPECT_TRUE(contains(text, "interrupted (SIGINT)")) << text;
 }
 
+TEST(CompareTable, WarnsWhenTheReportsTimeDifferentlyAndNothingMatches) {
+  const ReportComparison c = compare_fixtures("run_old_v3.json", "sweep_old_v4.json");
+  ASSERT_TRUE(c.points.empty());
+  const std::string text = output(c, CompareFormat::Table);
+  EXPECT_TRUE(contains(text, "WARNING:    the reports time differently: old is schema_version 3")) << text;
+  EXPECT_TRUE(contains(text, "note:       no point is in both reports")) << text;
+  EXPECT_EQ(table_rows(text, "only in").size(), 1 + 4u) << text;  // 1 run point, 4 sweep points
+  EXPECT_FALSE(contains(text, "mode  point")) << "an empty table was printed: " << text;
+}
+
 TEST(CompareTable, ControlCharactersAndBytesOfAReportAreEscaped) {
   for (CompareFormat format : {CompareFormat::Table, CompareFormat::Markdown}) {
     const std::string text = output(compare_fixtures("compare_old_v3.json", "compare_new_v3.json"), format);

@@ -90,7 +90,7 @@ TEST(MakePoints, CompareLimitAndOddRankCounts) {
 }
 
 PointReport measured(PointSpec spec, std::vector<double> makespans) {
-  PointReport p{spec, {}, {}, 0, 0};
+  PointReport p(spec);
   unsigned index = 0;
   for (double m : makespans) p.repetitions.push_back(summarize_repetition(++index, {{0, m, 0, 0}}, LatencyFigures{}));
   return p;
@@ -108,61 +108,127 @@ TEST(SummarizePoints, SpeedupAndEfficiencyAgainstTheFirstPoint) {
   EXPECT_DOUBLE_EQ(points[2].efficiency.value(), 1.0);
 }
 
+// Six repetitions around `median`, spread by up to +-8 %: the same shape for every point, so
+// two points 20 % apart never overlap and a test can tell them apart (6 against 6: p = 0.002).
+std::vector<double> around(double median) {
+  std::vector<double> values;
+  for (double f : {1.00, 1.06, 0.95, 1.03, 0.98, 1.08}) values.push_back(median * f);
+  return values;
+}
+
 TEST(CompareRows, OneRowPerConcurrencyWithTheFastestHybridAndAWinner) {
-  std::vector<PointReport> points{measured({1, 1, PointMode::Processes}, {8.0}),
-                                  measured({2, 1, PointMode::Processes}, {5.0}),
-                                  measured({1, 2, PointMode::Threads}, {4.0}),
-                                  measured({1, 8, PointMode::Threads}, {3.0}),
-                                  measured({2, 4, PointMode::Hybrid}, {2.5}),
-                                  measured({4, 2, PointMode::Hybrid}, {2.0})};
-  summarize_points(points);
-  const auto rows = compare_rows(points);
+  std::vector<PointReport> points{measured({1, 1, PointMode::Processes}, around(8.0)),
+                                  measured({2, 1, PointMode::Processes}, around(5.0)),
+                                  measured({1, 2, PointMode::Threads}, around(4.0)),
+                                  measured({1, 8, PointMode::Threads}, around(3.0)),
+                                  measured({2, 4, PointMode::Hybrid}, around(2.5)),
+                                  measured({4, 2, PointMode::Hybrid}, around(2.0))};
+  summarize_points(points, 7);
+  const auto rows = compare_rows(points, 7);
   ASSERT_EQ(rows.size(), 3u);
   EXPECT_EQ(rows[0].concurrency, 1u);
   EXPECT_EQ(rows[0].threads->label, "1x1");  // the baseline serves both columns
+  EXPECT_FALSE(rows[0].verdict);             // one point: nothing to decide
+  EXPECT_EQ(rows[0].winner, "");
   EXPECT_EQ(rows[1].winner, "threads");
+  ASSERT_TRUE(rows[1].verdict);
+  EXPECT_EQ(rows[1].verdict->runner_up, "processes");
+  EXPECT_NEAR(rows[1].verdict->verdict.test.p_value, 2.0 / 924, 1e-12);  // all 6 below all 6
+  EXPECT_NEAR(rows[1].verdict->verdict.ratio, 1.25, 1e-12);
   EXPECT_FALSE(rows[1].hybrid);
   EXPECT_EQ(rows[2].concurrency, 8u);
   EXPECT_FALSE(rows[2].processes);
   EXPECT_EQ(rows[2].hybrid->label, "4x2");
-  EXPECT_DOUBLE_EQ(rows[2].hybrid->speedup.value(), 4.0);
-  EXPECT_DOUBLE_EQ(rows[2].hybrid->efficiency.value(), 0.5);
+  EXPECT_NEAR(rows[2].hybrid->speedup.value(), 4.0, 1e-12);  // of the medians
+  EXPECT_NEAR(rows[2].hybrid->efficiency.value(), 0.5, 1e-12);
+  ASSERT_TRUE(rows[2].hybrid->speedup_ci);
+  EXPECT_LE(rows[2].hybrid->speedup_ci->low, 4.0);
+  EXPECT_GE(rows[2].hybrid->speedup_ci->high, 4.0);
   EXPECT_EQ(rows[2].winner, "hybrid");
+}
+
+// The defect of mpiwrite 0.3: the lower mean won, however much the series overlapped.
+TEST(CompareRows, OverlappingSeriesHaveNoWinnerButThePValue) {
+  std::vector<double> a = around(5.0), b = around(5.0);
+  std::rotate(b.begin(), b.begin() + 2, b.end());
+  for (double& v : b) v *= 0.99;  // 1 % faster by the mean: a "winner" before
+  std::vector<PointReport> points{measured({1, 1, PointMode::Processes}, around(8.0)),
+                                  measured({2, 1, PointMode::Processes}, a),
+                                  measured({1, 2, PointMode::Threads}, b)};
+  summarize_points(points, 7);
+  const auto rows = compare_rows(points, 7);
+  ASSERT_TRUE(rows[1].verdict);
+  EXPECT_EQ(rows[1].verdict->fastest, "threads");
+  EXPECT_EQ(rows[1].winner, "");
+  EXPECT_NE(rows[1].verdict->verdict.outcome, Outcome::AFaster);
+  EXPECT_GT(rows[1].verdict->verdict.test.p_value, 0.05);
+}
+
+TEST(CompareRows, ThreeAgainstThreeCanNeverNameAWinner) {
+  std::vector<PointReport> points{measured({1, 1, PointMode::Processes}, {8.0, 8.1, 7.9}),
+                                  measured({2, 1, PointMode::Processes}, {5.0, 5.1, 4.9}),
+                                  measured({1, 2, PointMode::Threads}, {2.0, 2.1, 1.9})};
+  summarize_points(points);
+  const auto rows = compare_rows(points);
+  ASSERT_TRUE(rows[1].verdict);
+  EXPECT_EQ(rows[1].verdict->verdict.outcome, Outcome::TooFewRepetitions);
+  EXPECT_EQ(rows[1].verdict->verdict.repetitions_needed, 4u);
+  EXPECT_EQ(rows[1].winner, "");
+  const auto warnings = comparison_warnings(points, 3);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("-r 4"), std::string::npos) << warnings[0];
+  EXPECT_TRUE(comparison_warnings(points, 4).empty());
+  EXPECT_TRUE(comparison_warnings({points[0]}, 1).empty());  // a plain run compares nothing
+}
+
+TEST(SummarizePoints, WarnsOfHighVariationASlowFirstRepetitionAndOutliers) {
+  std::vector<PointReport> points{measured({1, 1, PointMode::Run}, {9.0, 5.0, 5.1, 4.9, 5.0, 5.05})};
+  summarize_points(points);
+  const auto& w = points[0].warnings;
+  ASSERT_EQ(w.size(), 3u);
+  EXPECT_NE(w[0].find("high variation"), std::string::npos) << w[0];
+  EXPECT_NE(w[1].find("--warmup"), std::string::npos) << w[1];
+  EXPECT_NE(w[2].find("outlier repetition (Tukey's fences, 1.5 IQR): 1"), std::string::npos) << w[2];
+  points = {measured({1, 1, PointMode::Run}, around(5.0))};
+  summarize_points(points);
+  EXPECT_TRUE(points[0].warnings.empty());
 }
 
 TEST(CompareRows, AsyncIsItsOwnColumnAndCanWin) {
   std::vector<PointReport> points{
-      measured({1, 1, PointMode::Processes}, {8.0}),
-      measured({1, 1, PointMode::Async, Engine::Uring, 1}, {9.0}),
-      measured({1, 2, PointMode::Threads}, {5.0}),
-      measured({1, 1, PointMode::Async, Engine::Uring, 2}, {4.0})};
+      measured({1, 1, PointMode::Processes}, around(8.0)),
+      measured({1, 1, PointMode::Async, Engine::Uring, 1}, around(10.0)),
+      measured({1, 2, PointMode::Threads}, around(5.0)),
+      measured({1, 1, PointMode::Async, Engine::Uring, 2}, around(4.0))};
   summarize_points(points);
   const auto rows = compare_rows(points);
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_EQ(rows[0].processes->label, "1x1");  // async 1x1q1 does not take the baseline's place
   EXPECT_EQ(rows[0].async->label, "1x1q1");
-  EXPECT_EQ(rows[0].winner, "processes");
+  EXPECT_EQ(rows[0].winner, "processes");  // 1x1 against 1x1q1: two points
   EXPECT_EQ(rows[1].async->label, "1x1q2");
-  EXPECT_DOUBLE_EQ(rows[1].async->efficiency.value(), 1.0);
+  EXPECT_NEAR(rows[1].async->efficiency.value(), 1.0, 1e-12);
   EXPECT_EQ(rows[1].winner, "async");
 }
 
 // An interrupted comparison: points without a timed repetition have no figures and never win,
 // and against an unmeasured baseline nothing has a speedup.
 TEST(CompareRows, UnmeasuredPointsNeverWinAndAnUnmeasuredBaselineGivesNoSpeedups) {
-  std::vector<PointReport> points{measured({1, 1, PointMode::Processes}, {8.0}),
+  std::vector<PointReport> points{measured({1, 1, PointMode::Processes}, around(8.0)),
                                   measured({2, 1, PointMode::Processes}, {}),
-                                  measured({1, 2, PointMode::Threads}, {5.0}),
+                                  measured({1, 2, PointMode::Threads}, around(5.0)),
                                   measured({1, 4, PointMode::Threads}, {}),
                                   measured({2, 2, PointMode::Hybrid}, {})};
   summarize_points(points);
   EXPECT_FALSE(points[1].speedup);
   EXPECT_FALSE(points[1].efficiency);
-  EXPECT_DOUBLE_EQ(points[2].speedup.value(), 1.6);
+  EXPECT_NEAR(points[2].speedup.value(), 1.6, 1e-12);
   auto rows = compare_rows(points);
   ASSERT_EQ(rows.size(), 3u);
-  EXPECT_EQ(rows[1].winner, "threads");  // not the unmeasured 2x1 with its "mean" of 0
+  EXPECT_EQ(rows[1].winner, "");  // one measured point: nothing to test it against
+  EXPECT_FALSE(rows[1].verdict);
   EXPECT_FALSE(rows[1].processes->mean_s);
+  EXPECT_FALSE(rows[1].processes->median_s);
   EXPECT_EQ(rows[1].processes->repetitions, 0u);
   EXPECT_EQ(rows[2].winner, "");  // nothing at concurrency 4 was measured
   EXPECT_EQ(rows[2].hybrid->label, "2x2");
@@ -175,20 +241,19 @@ TEST(CompareRows, UnmeasuredPointsNeverWinAndAnUnmeasuredBaselineGivesNoSpeedups
   }
   rows = compare_rows(points);
   EXPECT_EQ(rows[0].winner, "");
-  EXPECT_EQ(rows[1].winner, "threads");
   EXPECT_FALSE(rows[1].threads->speedup);
 }
 
 // A measured hybrid beats an unmeasured one whatever their order.
 TEST(CompareRows, TheFastestHybridIsAMeasuredOne) {
-  std::vector<PointReport> points{measured({1, 1, PointMode::Processes}, {8.0}),
+  std::vector<PointReport> points{measured({1, 1, PointMode::Processes}, around(8.0)),
                                   measured({2, 4, PointMode::Hybrid}, {}),
-                                  measured({4, 2, PointMode::Hybrid}, {3.0}),
+                                  measured({4, 2, PointMode::Hybrid}, around(3.0)),
                                   measured({8, 1, PointMode::Processes}, {})};
   summarize_points(points);
   const auto rows = compare_rows(points);
   EXPECT_EQ(rows[1].hybrid->label, "4x2");
-  EXPECT_EQ(rows[1].winner, "hybrid");
+  EXPECT_EQ(rows[1].winner, "");  // the only measured point of its row
 }
 
 }  // namespace

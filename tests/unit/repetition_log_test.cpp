@@ -44,7 +44,7 @@ TEST(RepetitionLog, GivesBackExactlyWhatWasPushed) {
   ASSERT_EQ(log.size(), 3u);
   for (std::size_t i = 0; i < 3; ++i) {
     expect_same(log[i], reps[i]);
-    EXPECT_EQ(log.slowest_s(i), reps[i].slowest_s);
+    EXPECT_EQ(log.makespan_s(i), reps[i].makespan_s);
   }
   std::size_t seen = 0;
   for (const RepetitionFigures& rep : log) expect_same(rep, reps[seen++]);
@@ -81,9 +81,9 @@ TEST(RepetitionLog, RefusesWhatItCouldNotRebuild) {
 
 // The documented cost (docs/performance.md): 40 bytes per repetition and 24 per rank, where a
 // RepetitionFigures kept whole is several times that plus a heap block.
-TEST(RepetitionLog, CostsFortyBytesPerRepetitionAndTwentyFourPerRank) {
+TEST(RepetitionLog, CostsFortyBytesPerRepetitionAndThirtyTwoPerRank) {
   EXPECT_EQ(RepetitionLog::kBytesPerRepetition, 40u);
-  EXPECT_EQ(RepetitionLog::kBytesPerRank, 24u);
+  EXPECT_EQ(RepetitionLog::kBytesPerRank, 32u);
   EXPECT_EQ(RepetitionLog::kBytesPerVerifiedRepetition, 24u);
   EXPECT_GT(sizeof(RepetitionFigures), 3 * RepetitionLog::kBytesPerRepetition);
 }

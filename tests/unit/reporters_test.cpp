@@ -23,44 +23,49 @@ RunReport sample_report(Format format, bool per_rank) {
                "ext4", "2026-11-30T12:00:00Z", {2, 2}, true, {5120, 6144}, {}};
   LatencyHistogram h;
   for (int i = 1; i <= 100; ++i) h.record(static_cast<std::uint64_t>(i) * 1000);
-  PointReport point{{2, 1, PointMode::Run}, {}, {}, 1.0, 1.0};
+  PointReport point(PointSpec{2, 1, PointMode::Run});
   point.repetitions.push_back(
       summarize_repetition(1, {{0, 0.004, 50, 70000}, {1, 0.005, 50, 70000}}, h));
   point.repetitions.push_back(
       summarize_repetition(2, {{0, 0.003, 50, 70000}, {1, 0.006, 50, 70000}}, h));
   r.points.push_back(point);
-  summarize_points(r.points);
+  summarize_report(r);
   r.cleanup = {true, 0.0025, 100};
   return r;
 }
 
-// A comparison on 2 ranks: 1x1, 2x1, 1x2, 1x4, 2x2, each with two repetitions.
+// A comparison on 2 ranks: 1x1, 2x1, 1x2, 1x4, 2x2, each with six repetitions. At
+// concurrency 2 the two modes overlap (no winner may be named); at 4 hybrid is faster in every
+// repetition (a winner). 1x4's first repetition is slow (a warning and an outlier).
 RunReport sample_comparison(Format format) {
   RunReport r = sample_report(format, false);
   r.kind = RunKind::Compare;
   r.seed = 42;
   r.config.compare = true;
   r.config.threads = 2;
+  r.config.repetitions = 6;
   r.points.clear();
   const std::pair<PointSpec, double> measured[] = {
       {{1, 1, PointMode::Processes}, 0.008}, {{2, 1, PointMode::Processes}, 0.005},
-      {{1, 2, PointMode::Threads}, 0.0045},  {{1, 4, PointMode::Threads}, 0.004},
+      {{1, 2, PointMode::Threads}, 0.0049},  {{1, 4, PointMode::Threads}, 0.004},
       {{2, 2, PointMode::Hybrid}, 0.003}};
+  const double spread[] = {1.00, 1.06, 0.95, 1.03, 0.98, 1.08};
   LatencyHistogram h;
   h.record(40'000);
   for (const auto& [spec, seconds] : measured) {
-    PointReport p{spec, {}, {}, 1.0, 1.0};
-    for (unsigned rep = 1; rep <= 2; ++rep) {
+    PointReport p(spec);
+    for (unsigned rep = 1; rep <= 6; ++rep) {
+      const double slow_first = spec.threads == 4 && rep == 1 ? 1.6 : 1.0;
       std::vector<RankFigures> ranks;
       for (int rank = 0; rank < spec.ranks; ++rank) {
-        ranks.push_back({rank, seconds * (rep == 1 ? 1.0 : 1.5), 100u / static_cast<unsigned>(spec.ranks), 70000});
+        ranks.push_back({rank, seconds * spread[rep - 1] * slow_first,
+                         100u / static_cast<unsigned>(spec.ranks), 70000, 0.0001 * rank});
       }
       p.repetitions.push_back(summarize_repetition(rep, std::move(ranks), h));
     }
     r.points.push_back(p);
   }
-  summarize_points(r.points);
-  r.comparison = compare_rows(r.points);
+  summarize_report(r);
   return r;
 }
 
@@ -78,8 +83,7 @@ RunReport interrupted_comparison(Format format, bool per_rank) {
       p.repetitions = first;
     }
   }
-  summarize_points(r.points);
-  r.comparison = compare_rows(r.points);
+  summarize_report(r);
   return r;
 }
 
@@ -141,7 +145,7 @@ TEST(Reporters, ComparePerRankMarkdown) {
 TEST(Reporters, UnmeasuredPointsShowNoFiguresInAnyFormat) {
   for (Format f : {Format::Table, Format::Markdown}) {
     const std::string text = render(interrupted_comparison(f, false));
-    EXPECT_NE(text.find("2x1 (1 of 2)"), std::string::npos) << text;
+    EXPECT_NE(text.find("2x1 (1 of 6)"), std::string::npos) << text;
     std::istringstream lines(text);
     for (std::string line; std::getline(lines, line);) {
       // The rows of 1x1 and 1x4 (never measured) hold no number but their shape.
@@ -160,19 +164,20 @@ TEST(Reporters, UnmeasuredPointsShowNoFiguresInAnyFormat) {
     if (point.at("label") == "1x4") {
       EXPECT_TRUE(summary.at("makespan_s").is_null());
       EXPECT_EQ(summary.at("repetitions_measured"), 0);
-      EXPECT_EQ(summary.at("repetitions_asked"), 2);
+      EXPECT_EQ(summary.at("repetitions_asked"), 6);
     }
   }
   const auto& rows = doc.at("comparison");
   EXPECT_TRUE(rows.at(0).at("winner").is_null());
   EXPECT_TRUE(rows.at(0).at("processes").at("mean_s").is_null());
-  EXPECT_EQ(rows.at(2).at("winner"), "hybrid");
+  EXPECT_TRUE(rows.at(2).at("winner").is_null());  // 2x2 alone was measured: nothing to test
+  EXPECT_TRUE(rows.at(2).at("verdict").is_null());
   EXPECT_TRUE(rows.at(2).at("threads").at("mean_s").is_null());
   std::istringstream csv(render(interrupted_comparison(Format::Csv, false)));
   std::string line;
   while (std::getline(csv, line)) {
     if (line.rfind("mean,processes,1,1,", 0) == 0) {
-      EXPECT_EQ(line, "mean,processes,1,1,,,,,,,,,,,,,,,,,posix,1");
+      EXPECT_EQ(line, "mean,processes,1,1,,,,,,,,,,,,,,,,,posix,1,,,,,,,,,,,,");
     }
   }
 }
@@ -201,15 +206,17 @@ TEST(Reporters, ASweepWithAnUnmeasuredBaselineHasNoSpeedups) {
   r.points.front().repetitions = {};
   summarize_points(r.points);
   const std::string text = render(r);
-  EXPECT_NE(text.find("| sweep | 1x1 | 1 | - | - | - | - | - | - | - | - | not measured |"),
+  EXPECT_NE(text.find("| sweep | 1x1 | 1 | - | - | - | - | - | - | - | - | - | - | - | not measured |"),
             std::string::npos) << text;
-  EXPECT_NE(text.find("| sweep | 1x2 | 2 | 0.005625 | 0.005625 | 0.004500 | 0.006750 | 0.001591 | - | - |"),
+  // Its figures, but no speedup, interval or efficiency against the unmeasured baseline.
+  EXPECT_NE(text.find("| sweep | 1x2 | 2 | 0.004974 | 0.004655-0.005292 | 0.004982 | 0.000241 | 4.8% | "
+                      "0.004655 | 0.005292 | - | - | - |"),
             std::string::npos) << text;
 }
 
 TEST(Reporters, PerRankIsHonouredByEveryFormatOfAComparison) {
   const std::string table = render(interrupted_comparison(Format::Table, true));
-  EXPECT_NE(table.find("per rank, point 2x2 (hybrid): 2"), std::string::npos) << table;
+  EXPECT_NE(table.find("per rank, point 2x2 (hybrid): 6"), std::string::npos) << table;
   EXPECT_NE(table.find("\nrank 1 "), std::string::npos) << table;
   const std::string md = render(interrupted_comparison(Format::Markdown, true));
   EXPECT_NE(md.find("| rank 1 |"), std::string::npos) << md;
@@ -244,6 +251,10 @@ TEST(Reporters, CompareJsonHasARowPerConcurrencyWithNullForMissingModes) {
   EXPECT_TRUE(rows.at(1).at("hybrid").is_null());
   EXPECT_EQ(rows.at(2).at("hybrid").at("label"), "2x2");
   EXPECT_EQ(rows.at(2).at("winner"), "hybrid");
+  EXPECT_EQ(rows.at(2).at("verdict").at("runner_up"), "threads");
+  EXPECT_NEAR(rows.at(2).at("verdict").at("p_value").get<double>(), 2.0 / 924, 1e-12);
+  EXPECT_TRUE(rows.at(1).at("winner").is_null());  // 2x1 and 1x2 overlap
+  EXPECT_EQ(rows.at(1).at("verdict").at("outcome"), "no significant difference");
 }
 
 TEST(Reporters, CsvRowsHaveTheHeaderColumnCount) {
@@ -316,7 +327,7 @@ TEST(Reporters, TwoHostsGetPerHostRows) {
   expect_golden("table_two_hosts.txt", render(r));
   r.config.format = Format::Json;
   const auto doc = nlohmann::json::parse(render(r));
-  EXPECT_EQ(doc.at("points").at(0).at("repetitions").at(1).at("hosts").at(1).at("slowest_s"), 0.006);
+  EXPECT_EQ(doc.at("points").at(0).at("repetitions").at(1).at("hosts").at(1).at("slowest_rank_s"), 0.006);
 }
 
 // A report whose strings hold bytes that are not UTF-8, a newline, '|' and a terminal escape:
@@ -368,7 +379,7 @@ TEST(HostileStrings, TableKeepsEveryLineItsOwn) {
 TEST(HostileStrings, CsvStillHasTheHeaderColumnCount) {
   std::istringstream lines(render(hostile_report(Format::Csv)));
   std::string line;
-  while (std::getline(lines, line)) EXPECT_EQ(std::count(line.begin(), line.end(), ','), 21) << line;
+  while (std::getline(lines, line)) EXPECT_EQ(std::count(line.begin(), line.end(), ','), 33) << line;
 }
 
 TEST(GroupRanksByHost, KeepsFirstRankOrder) {
