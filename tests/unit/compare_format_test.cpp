@@ -111,7 +111,10 @@ TEST(CompareTable, WarnsWhenTheReportsTimeDifferentlyAndNothingMatches) {
   EXPECT_TRUE(contains(text, "WARNING:    the reports time differently: old is schema_version 3")) << text;
   EXPECT_TRUE(contains(text, "note:       no point is in both reports")) << text;
   EXPECT_EQ(table_rows(text, "only in").size(), 1 + 4u) << text;  // 1 run point, 4 sweep points
-  EXPECT_TRUE(table_rows(text, "mode  point").empty()) << "an empty table was printed: " << text;
+  for (const std::string& line : lines_of(text)) {
+    EXPECT_NE(line.substr(std::min(line.size(), line.find_first_not_of(' '))).rfind("mode  point", 0), 0u)
+        << "an empty table was printed: " << text;
+  }
 }
 
 TEST(CompareTable, ControlCharactersAndBytesOfAReportAreEscaped) {
