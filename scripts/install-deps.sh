@@ -15,6 +15,8 @@ packages=(
 if [ "${1:-}" = --test ]; then
   packages+=(
     libgtest-dev python3-matplotlib util-linux procps
+    # tests/schema: docs/report.schema.json against real reports
+    python3-jsonschema
     # tests/e2e/common_start.sh: the reported phase against strace's
     strace
     # tests/tools/make_statistics_golden.py --check: the statistics golden file against SciPy

@@ -1,10 +1,14 @@
 #!/usr/bin/env python3
-"""Plot mpiwrite JSON reports (schema_version 2 or 3) of kind "sweep" or "compare".
+"""Plot mpiwrite JSON reports (schema_version 2, 3 or 4) of kind "sweep" or "compare".
 
 Usage: scripts/plot.py REPORT.json [REPORT2.json ...] [-o out.png]
 
-Two panels side by side: (a) the write phase's mean makespan against concurrency, with
-min-max over the repetitions as error bars; (b) the speedup with the ideal line dashed.
+Two panels side by side: (a) the write phase's makespan against concurrency; (b) the
+speedup with the ideal line dashed. Version 4 reports: the median makespan with its 95 %
+confidence interval as error bars (summary.makespan_s.median_ci), and the speedup (a ratio
+of medians) with its bootstrap interval (summary.speedup.ci); a point with too few
+repetitions for an interval has no bar. Versions 2 and 3: the mean makespan with min-max
+over the repetitions as error bars, the speedup without.
 A "compare" report gives one line per mode (processes, threads, hybrid: the best p x t at
 each concurrency, annotated with its label; async: 1 x 1 with c files in flight through
 io_uring, from --compare --engine uring); a "sweep" report gives one line against the
@@ -25,7 +29,9 @@ import os
 import sys
 
 # 3: figures of unmeasured points are null, cleanup.in_background; 2 reads the same way.
-SCHEMA_VERSIONS = (2, 3)
+# 4: medians with intervals (summary.makespan_s.median_ci, summary.speedup {estimate, ci}).
+SCHEMA_VERSIONS = (2, 3, 4)
+MEDIAN_SCHEMA = 4  # from this version on the median and its interval are drawn
 MODES = ("processes", "threads", "hybrid", "async")
 MODE_TEXT = {
     "processes": "processes (c ranks × 1 thread)",
@@ -87,8 +93,11 @@ def dict_at(obj, key):
 
 
 class Point:
-    __slots__ = ("label", "mode", "ranks", "threads", "concurrency", "mean", "lo", "hi",
-                 "speedup", "count")
+    """center: the drawn makespan (v4 the median, else the mean); lo/hi: the ends of its
+    error bar (v4 the median's interval, else min-max; center when there is none);
+    speedup_lo/hi: the speedup's interval (v4 only; None when absent)."""
+    __slots__ = ("label", "mode", "ranks", "threads", "concurrency", "center", "lo", "hi",
+                 "speedup", "speedup_lo", "speedup_hi", "count")
 
     def __init__(self, **kw):
         for k in self.__slots__:
@@ -126,7 +135,27 @@ def read_unmeasured(doc):
     return result
 
 
+def interval(value):
+    """(low, high) of a {"low", "high", ...} interval, or (None, None)."""
+    if not isinstance(value, dict):
+        return None, None
+    low, high = number(value.get("low")), number(value.get("high"))
+    if low is None or high is None or low > high:
+        return None, None
+    return low, high
+
+
+def estimate_and_interval(value):
+    """A v3 number or a v4 {"estimate", "ci"}: (estimate, low, high), None where absent."""
+    if isinstance(value, dict):
+        low, high = interval(value.get("ci"))
+        return positive(value.get("estimate")), low, high
+    return positive(value), None, None
+
+
 def read_points(doc):
+    medians = number(doc.get("schema_version")) is not None and number(
+        doc.get("schema_version")) >= MEDIAN_SCHEMA
     points = []
     raw = doc.get("points")
     for p in raw if isinstance(raw, list) else []:
@@ -138,26 +167,38 @@ def read_points(doc):
             conc = ranks * threads
         summary = dict_at(p, "summary")
         ms = dict_at(summary, "makespan_s")
-        mean = number(ms.get("mean"))
-        if mean is None:
-            mean = number(ms.get("median"))
-        if conc is None or mean is None or mean <= 0:
+        first, second = ("median", "mean") if medians else ("mean", "median")
+        center = number(ms.get(first))
+        if center is None:
+            center = number(ms.get(second))
+        if conc is None or center is None or center <= 0:
             continue
-        lo, hi = number(ms.get("min")), number(ms.get("max"))
+        if medians:
+            lo, hi = interval(ms.get("median_ci"))
+        else:
+            lo, hi = number(ms.get("min")), number(ms.get("max"))
         label = p.get("label") if isinstance(p.get("label"), str) else None
         if label is None and ranks is not None and threads is not None:
             label = f"{ranks}x{threads}"
+        speedup, s_lo, s_hi = estimate_and_interval(summary.get("speedup"))
         points.append(Point(label=label, mode=p.get("mode"), ranks=ranks, threads=threads,
-                            concurrency=conc, mean=mean,
-                            lo=lo if lo is not None and lo <= mean else mean,
-                            hi=hi if hi is not None and hi >= mean else mean,
-                            speedup=positive(summary.get("speedup")),
+                            concurrency=conc, center=center,
+                            lo=lo if lo is not None and lo <= center else center,
+                            hi=hi if hi is not None and hi >= center else center,
+                            speedup=speedup,
+                            speedup_lo=s_lo if speedup is not None and s_lo is not None
+                            and s_lo <= speedup else None,
+                            speedup_hi=s_hi if speedup is not None and s_hi is not None
+                            and s_hi >= speedup else None,
                             count=positive_int(ms.get("count"))))
     return points
 
 
 def points_from_comparison(doc):
-    """Fallback for a compare report whose points[] are missing: means only."""
+    """Fallback for a compare report whose points[] are missing: means (v4: medians with
+    their intervals) only."""
+    medians = number(doc.get("schema_version")) is not None and number(
+        doc.get("schema_version")) >= MEDIAN_SCHEMA
     points = []
     raw = doc.get("comparison")
     for entry in raw if isinstance(raw, list) else []:
@@ -166,17 +207,29 @@ def points_from_comparison(doc):
             continue
         for mode in MODES:
             m = entry.get(mode)
-            mean = number(m.get("mean_s")) if isinstance(m, dict) else None
-            if mean is None or mean <= 0:
+            if not isinstance(m, dict):
                 continue
+            center = number(m.get("median_s")) if medians else None
+            if center is None:
+                center = number(m.get("mean_s"))
+            if center is None or center <= 0:
+                continue
+            lo, hi = interval(m.get("median_ci")) if medians else (None, None)
+            speedup, s_lo, s_hi = estimate_and_interval(m.get("speedup"))
             label = m.get("label") if isinstance(m.get("label"), str) else None
             ranks = threads = None
             if label and "x" in label:
                 r, _, t = label.partition("x")
                 ranks, threads = positive_int(_int_or_none(r)), positive_int(_int_or_none(t))
             points.append(Point(label=label, mode=mode, ranks=ranks, threads=threads,
-                                concurrency=conc, mean=mean, lo=mean, hi=mean,
-                                speedup=positive(m.get("speedup"))))
+                                concurrency=conc, center=center,
+                                lo=lo if lo is not None and lo <= center else center,
+                                hi=hi if hi is not None and hi >= center else center,
+                                speedup=speedup,
+                                speedup_lo=s_lo if speedup is not None and s_lo is not None
+                                and s_lo <= speedup else None,
+                                speedup_hi=s_hi if speedup is not None and s_hi is not None
+                                and s_hi >= speedup else None))
     return points
 
 
@@ -194,6 +247,8 @@ class Report:
         self.kind = doc.get("kind")
         self.config = dict_at(doc, "config")
         self.context = dict_at(doc, "context")
+        version = number(doc.get("schema_version"))
+        self.medians = version is not None and version >= MEDIAN_SCHEMA
         self.points = read_points(doc)
         self.unmeasured = read_unmeasured(doc)
         # The comparison table stands in only for points[] that are missing, never for
@@ -302,7 +357,7 @@ def with_speedups(points, base):
     baseline was not measured, so there are none)."""
     for p in points if base is not None else []:
         if p.speedup is None and base is not None:
-            p.speedup = base.mean / p.mean
+            p.speedup = base.center / p.center
     return points
 
 
@@ -311,7 +366,7 @@ def compare_series(report):
     # The baseline is the posix 1 x 1 (an async 1x1q1 point is 1 x 1 too, but not the baseline).
     base = next((p for p in pts if p.ranks == 1 and p.threads == 1 and p.mode != "async"), None)
     if base is None and not report.baseline_unmeasured:
-        base = min(pts, key=lambda p: (p.concurrency, p.mean))
+        base = min(pts, key=lambda p: (p.concurrency, p.center))
     with_speedups(pts, base)
     by_mode = {m: [] for m in MODES}
     for p in pts:
@@ -327,7 +382,7 @@ def compare_series(report):
     for mode in MODES:
         best = {}
         for p in by_mode[mode]:
-            if p.concurrency not in best or p.mean < best[p.concurrency].mean:
+            if p.concurrency not in best or p.center < best[p.concurrency].center:
                 best[p.concurrency] = p
         if best:
             series.append(Series(report, mode, list(best.values()),
@@ -342,7 +397,7 @@ def sweep_series(report):
         raise InputError(f"nothing to plot: {report.path} has no thread counts in its points")
     best = {}
     for p in pts:
-        if p.threads not in best or p.mean < best[p.threads].mean:
+        if p.threads not in best or p.center < best[p.threads].center:
             best[p.threads] = p
     pts = list(best.values())
     base = min(pts, key=lambda p: p.threads)
@@ -464,8 +519,22 @@ def title_text(reports, kind):
     return "\n".join(x for x in (line1, line2, line3) if x)
 
 
+def time_title(reports, series, reps):
+    """Panel (a)'s title: what the line and its bars are (v4 medians, v2/v3 means)."""
+    bars = any(p.lo < p.hi for s in series for p in s.points)
+    if all(r.medians for r in reports):
+        if bars:
+            return "(a) write-phase makespan: median, bars = its 95 % CI"
+        return "(a) write-phase makespan: median (too few repetitions for an interval)"
+    if any(r.medians for r in reports):
+        return "(a) makespan: median, bars = 95 % CI (v4); mean, bars = min–max (older)"
+    if bars:
+        return f"(a) write-phase makespan: mean, bars = min–max over {reps}"
+    return "(a) write-phase makespan: mean (no min–max in the report)"
+
+
 def time_unit(series):
-    top = max(max(p.hi, p.mean) for s in series for p in s.points)
+    top = max(max(p.hi, p.center) for s in series for p in s.points)
     if top >= 1.0:
         return 1.0, "s"
     if top >= 1e-3:
@@ -536,7 +605,14 @@ def set_log2_y(ax, ticker, lo, hi):
 
 
 def draw(reports, kind, output, argv):
-    plt, ticker = import_pyplot(argv)
+    plt, _ = import_pyplot(argv)
+    fig = build_figure(reports, kind, argv)
+    save_figure(plt, fig, output)
+
+
+def build_figure(reports, kind, argv=()):
+    """The two panels as a matplotlib figure (not saved): (a) ax_t, (b) ax_s."""
+    plt, ticker = import_pyplot(list(argv))
 
     series = []
     for r in reports:
@@ -571,24 +647,20 @@ def draw(reports, kind, output, argv):
 
     # (a) time
     for s in series:
-        ys = [p.mean * scale for p in s.points]
-        lo = [(p.mean - p.lo) * scale for p in s.points]
-        hi = [(p.hi - p.mean) * scale for p in s.points]
+        ys = [p.center * scale for p in s.points]
+        lo = [(p.center - p.lo) * scale for p in s.points]
+        hi = [(p.hi - p.center) * scale for p in s.points]
         ax_t.errorbar(s.xs, ys, yerr=[lo, hi], marker=s.marker, color=s.color, capsize=4,
                       linestyle=s.linestyle, linewidth=1.8, markersize=MODE_LAYER[s.mode][1],
                       zorder=MODE_LAYER[s.mode][0], label=s.label)
     for s in series:
         if s.mode == "hybrid":
-            others = [(x, p.mean * scale) for o in series if o is not s
+            others = [(x, p.center * scale) for o in series if o is not s
                       for x, p in zip(o.xs, o.points)]
-            annotate(ax_t, s, [p.mean * scale for p in s.points], others,
+            annotate(ax_t, s, [p.center * scale for p in s.points], others,
                      above=[p.hi * scale for p in s.points],
                      below=[p.lo * scale for p in s.points])
-    if any(p.lo < p.hi for s in series for p in s.points):
-        ax_t.set_title(f"(a) write-phase makespan: mean, bars = min–max over {reps}",
-                       fontsize=10)
-    else:
-        ax_t.set_title("(a) write-phase makespan: mean (no min–max in the report)", fontsize=10)
+    ax_t.set_title(time_title(reports, series, reps), fontsize=10)
     unmeasured = [label for r in reports for label, _, _, _ in r.unmeasured if label]
     if unmeasured:  # an interrupted run: say what is missing rather than leave it out silently
         ax_t.text(0.02, 0.98, "not measured (interrupted): " + ", ".join(unmeasured).replace("x", "×"),
@@ -604,10 +676,19 @@ def draw(reports, kind, output, argv):
         known = with_speedup(s)
         if not known:
             continue
-        ax_s.plot([x for x, _ in known], [p.speedup for _, p in known], marker=s.marker,
-                  color=s.color, linestyle=s.linestyle, linewidth=1.8,
-                  markersize=MODE_LAYER[s.mode][1], zorder=MODE_LAYER[s.mode][0], label=s.label)
+        xs, ys = [x for x, _ in known], [p.speedup for _, p in known]
+        style = dict(marker=s.marker, color=s.color, linestyle=s.linestyle, linewidth=1.8,
+                     markersize=MODE_LAYER[s.mode][1], zorder=MODE_LAYER[s.mode][0],
+                     label=s.label)
+        if any(p.speedup_lo is not None for _, p in known):  # v4: the bootstrap interval
+            lo = [p.speedup - p.speedup_lo if p.speedup_lo is not None else 0 for _, p in known]
+            hi = [p.speedup_hi - p.speedup if p.speedup_hi is not None else 0 for _, p in known]
+            ax_s.errorbar(xs, ys, yerr=[lo, hi], capsize=4, **style)
+        else:
+            ax_s.plot(xs, ys, **style)
     speedups = [p.speedup for s in series for _, p in with_speedup(s)]
+    speedup_ends = speedups + [v for s in series for _, p in with_speedup(s)
+                               for v in (p.speedup_lo, p.speedup_hi) if v is not None]
     ideal_handles = []
     if speedups:
         for s in series:
@@ -624,13 +705,15 @@ def draw(reports, kind, output, argv):
                              linewidth=1.2, label=f"ideal: speedup = {what} / {x0}", zorder=1)
             ideal_handles.append(h)
         ideal_top = max(all_x) / min(s.baseline_x for s in series)
-        set_log2_y(ax_s, ticker, min(min(speedups), 1.0) / 1.35,
-                   max(max(speedups), ideal_top) * 1.35)
+        set_log2_y(ax_s, ticker, min(min(speedup_ends), 1.0) / 1.35,
+                   max(max(speedup_ends), ideal_top) * 1.35)
     if any(r.baseline_unmeasured for r in reports):
         ax_s.text(0.5, 0.5 if not speedups else 0.04,
                   "no speedup: the baseline was not measured (interrupted run)",
                   transform=ax_s.transAxes, ha="center", va="center", fontsize=9, color="0.3")
     base_text = "1 rank × 1 thread" if kind == "compare" else "the fewest threads"
+    if all(r.medians for r in reports):
+        base_text += " (of medians), bars = 95 % CI"
     ax_s.set_title(f"(b) speedup over {base_text} (higher is better)", fontsize=10)
     ax_s.set_ylabel("speedup (× faster than the baseline, log₂ scale)")
 
@@ -650,6 +733,10 @@ def draw(reports, kind, output, argv):
     fig.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=ncol,
                frameon=False, fontsize=9)
 
+    return fig
+
+
+def save_figure(plt, fig, output):
     fmt = os.path.splitext(output)[1].lstrip(".").lower() or "png"
     directory = os.path.dirname(os.path.abspath(output))
     tmp = os.path.join(directory, f".{os.path.basename(output)}.tmp-{os.getpid()}")
@@ -676,7 +763,8 @@ def _remove(path):
 def main(argv):
     parser = argparse.ArgumentParser(
         prog="plot.py",
-        description="Plot mpiwrite JSON reports (kind sweep or compare, schema_version 2 or 3): "
+        description="Plot mpiwrite JSON reports (kind sweep or compare, schema_version 2, 3 or "
+                    "4): "
                     "makespan and speedup against concurrency.")
     parser.add_argument("reports", nargs="+", metavar="REPORT.json",
                         help="mpiwrite --format json reports of one kind")

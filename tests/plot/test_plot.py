@@ -247,6 +247,119 @@ class PlotTest(unittest.TestCase):
         with open(output, encoding="utf-8") as f:
             self.assertIn("<svg", f.read(4096))
 
+    # -- schema_version 4: medians with their intervals as error bars ---------------------
+
+    def figure_facts(self, path):
+        """What build_figure draws for one report, read from matplotlib's containers in a
+        python that has matplotlib: per panel, each error-bar line's label, points and bars
+        (as [x, low, high]), and the titles."""
+        if PYTHON is None:
+            self.skipTest("no python3 with matplotlib")
+        script = r"""
+import importlib.util, json, sys
+from matplotlib.container import ErrorbarContainer
+spec = importlib.util.spec_from_file_location("plot", sys.argv[1])
+plot = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(plot)
+report = plot.load(sys.argv[2])
+fig = plot.build_figure([report], report.kind)
+ax_t, ax_s = fig.axes[:2]
+def bars(ax):
+    out = []
+    for c in ax.containers:
+        if not isinstance(c, ErrorbarContainer) or not c.has_yerr:
+            continue
+        line, _, cols = c.lines
+        segments = [[float(seg[0][0]), float(min(seg[0][1], seg[1][1])), float(max(seg[0][1], seg[1][1]))]
+                    for seg in cols[0].get_segments()]
+        out.append({"label": c.get_label(), "x": [float(v) for v in line.get_xdata()],
+                    "y": [float(v) for v in line.get_ydata()], "bars": segments})
+    return out
+print(json.dumps({"a": bars(ax_t), "b": bars(ax_s), "titles": [ax_t.get_title(), ax_s.get_title()],
+                  "unit": plot.time_unit(plot.compare_series(report))[0]}))
+"""
+        proc = subprocess.run([PYTHON, "-c", script, PLOT, path], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, timeout=120)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        return json.loads(proc.stdout)
+
+    def expected_by_mode(self, doc, mode):
+        """[(concurrency, median, median_ci, speedup)] of one mode's points, from the report."""
+        rows = []
+        for p in doc["points"]:
+            if p["mode"] == mode:
+                s = p["summary"]
+                rows.append((p["concurrency"], s["makespan_s"]["median"],
+                             s["makespan_s"]["median_ci"], s["speedup"]))
+        return sorted(rows, key=lambda r: r[0])
+
+    def test_v4_compare_is_plotted(self):
+        self.assert_plotted(self.fixture("compare_v4.json"))
+
+    def test_v4_draws_medians_with_their_intervals(self):
+        doc = self.load_fixture("compare_v4.json")
+        facts = self.figure_facts(self.fixture("compare_v4.json"))
+        plot = self.load_module()
+        scale = facts["unit"]
+        self.assertIn("median", facts["titles"][0])
+        self.assertIn("95 %", facts["titles"][0])
+        drawn = {c["label"]: c for c in facts["a"]}
+        for mode in ("processes", "hybrid"):
+            line = drawn[plot.MODE_TEXT[mode]]
+            expected = self.expected_by_mode(doc, mode)
+            self.assertEqual(line["x"], [float(c) for c, _, _, _ in expected])
+            for (c, median, ci, _), y, bar in zip(expected, line["y"], line["bars"]):
+                self.assertAlmostEqual(y, median * scale)  # the median, not the mean
+                self.assertAlmostEqual(bar[1], ci["low"] * scale)
+                self.assertAlmostEqual(bar[2], ci["high"] * scale)
+        # 1x4 has 3 repetitions: no interval, so no bar (zero length), at its median.
+        threads = drawn[plot.MODE_TEXT["threads"]]
+        at4 = threads["x"].index(4.0)
+        median_1x4 = next(m for c, m, _, _ in self.expected_by_mode(doc, "threads") if c == 4)
+        self.assertAlmostEqual(threads["y"][at4], median_1x4 * scale)
+        self.assertAlmostEqual(threads["bars"][at4][1], threads["bars"][at4][2])
+
+    def test_v4_draws_speedups_with_their_intervals(self):
+        doc = self.load_fixture("compare_v4.json")
+        facts = self.figure_facts(self.fixture("compare_v4.json"))
+        plot = self.load_module()
+        self.assertIn("95 % CI", facts["titles"][1])
+        drawn = {c["label"]: c for c in facts["b"]}
+        line = drawn[plot.MODE_TEXT["processes"]]
+        expected = self.expected_by_mode(doc, "processes")
+        for (_, _, _, speedup), y, bar in zip(expected, line["y"], line["bars"]):
+            self.assertAlmostEqual(y, speedup["estimate"])
+            self.assertAlmostEqual(bar[1], speedup["ci"]["low"])
+            self.assertAlmostEqual(bar[2], speedup["ci"]["high"])
+            self.assertLess(bar[1], bar[2])
+
+    def test_v3_keeps_means_with_min_max_and_no_speedup_bars(self):
+        doc = self.load_fixture("compare.json")
+        facts = self.figure_facts(self.fixture("compare.json"))
+        plot = self.load_module()
+        self.assertIn("mean", facts["titles"][0])
+        self.assertEqual(facts["b"], [])  # today's behaviour: plain speedup lines
+        line = {c["label"]: c for c in facts["a"]}[plot.MODE_TEXT["processes"]]
+        points = sorted((p for p in doc["points"] if p["mode"] == "processes"),
+                        key=lambda p: p["concurrency"])
+        for p, y, bar in zip(points, line["y"], line["bars"]):
+            ms = p["summary"]["makespan_s"]
+            self.assertAlmostEqual(y, ms["mean"] * facts["unit"])
+            self.assertAlmostEqual(bar[1], ms["min"] * facts["unit"])
+            self.assertAlmostEqual(bar[2], ms["max"] * facts["unit"])
+
+    def test_v4_from_comparison_only_uses_medians(self):
+        doc = self.load_fixture("compare_v4.json")
+        del doc["points"]
+        path = self.write_json("c4.json", doc)
+        self.assert_plotted(path)
+        plot = self.load_module()
+        points = {p.label: p for p in plot.load(path).points}
+        cell = doc["comparison"][1]["processes"]
+        self.assertEqual(points[cell["label"]].center, cell["median_s"])
+        self.assertEqual(points[cell["label"]].lo, cell["median_ci"]["low"])
+        self.assertEqual(points[cell["label"]].speedup_hi, cell["speedup"]["ci"]["high"])
+
     # -- errors: exit 2, one line ----------------------------------------------------------
 
     def test_missing_file(self):
@@ -261,8 +374,9 @@ class PlotTest(unittest.TestCase):
 
     def test_wrong_schema_version(self):
         doc = self.load_fixture("sweep.json")
-        doc["schema_version"] = 1
-        self.assert_rejected(self.write_json("v1.json", doc), "schema_version 1")
+        for version in (1, 5):
+            doc["schema_version"] = version
+            self.assert_rejected(self.write_json(f"v{version}.json", doc), f"schema_version {version}")
 
     def test_missing_schema_version(self):
         doc = self.load_fixture("sweep.json")

@@ -1,0 +1,245 @@
+#!/usr/bin/env python3
+"""docs/report.schema.json against real reports: the real mpiwrite under real mpiexec makes
+every kind of report (run, sweep, compare; --verify and --per-rank; interrupted by SIGINT;
+a failed run), and each JSON report is validated with the schema's draft validator and its
+format checker. The golden reports tests/golden/*.json and the hand-made v4 plot fixture
+are validated too.
+
+Environment (as the e2e tests, set by CTest): MPIWRITE = the binary, MPIEXEC = mpiexec with
+its flags. Argument: the number of ranks (default 2). Exit 0 all valid; 1 a report is
+invalid or a run misbehaved; 77 (skipped) when jsonschema cannot be imported (Debian:
+python3-jsonschema).
+"""
+
+import glob
+import json
+import os
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+try:
+    import jsonschema
+except ImportError:
+    print("SKIP: no jsonschema for this python (apt-get install python3-jsonschema)")
+    sys.exit(77)
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+SCHEMA_PATH = os.path.join(ROOT, "docs", "report.schema.json")
+MPIWRITE = os.environ.get("MPIWRITE")
+MPIEXEC = shlex.split(os.environ.get("MPIEXEC", "mpiexec --oversubscribe"))
+RANKS = int(sys.argv[1]) if len(sys.argv) > 1 else 2
+LIMIT = 90  # seconds a run may take before it counts as hung
+
+failures = []
+
+
+def note(text):
+    print(f"-- {text}", flush=True)
+
+
+def fail(text):
+    print(f"FAIL: {text}", flush=True)
+    failures.append(text)
+
+
+def load_schema():
+    with open(SCHEMA_PATH, encoding="utf-8") as f:
+        schema = json.load(f)
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    return cls(schema, format_checker=cls.FORMAT_CHECKER)
+
+
+VALIDATOR = load_schema()
+
+
+def validate(name, doc):
+    """Every error of doc against the schema, each with the path of the field; the same
+    error at every repetition (indices as *) is printed once, with how often it occurs."""
+    errors = list(VALIDATOR.iter_errors(doc))
+    if not errors:
+        print(f"valid: {name}", flush=True)
+        return True
+    seen = {}
+    for e in errors:
+        # "null or an object" (oneOf): the object's own error says what is wrong.
+        while e.context:
+            branch = [c for c in e.context if not (c.validator == "type" and c.validator_value == "null")]
+            e = jsonschema.exceptions.best_match(branch or e.context)
+        where = "/".join("*" if isinstance(p, int) else str(p) for p in e.absolute_path)
+        key = (where or "(top level)", e.message[:300])
+        seen[key] = seen.get(key, 0) + 1
+    for (where, message), count in sorted(seen.items()):
+        fail(f"{name}: {where}: {message}" + (f" ({count} times)" if count > 1 else ""))
+    return False
+
+
+def command(args):
+    return MPIEXEC + ["-n", str(RANKS), MPIWRITE] + args
+
+
+def run(name, args, expect=0):
+    """mpiwrite to completion; returns its standard output (the report) as JSON or None."""
+    proc = subprocess.run(command(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          timeout=LIMIT)
+    if expect is not None and proc.returncode != expect:
+        fail(f"{name}: exit code {proc.returncode}, expected {expect}: "
+             f"{proc.stderr.decode(errors='replace')[-2000:]}")
+        return None, proc
+    if expect != 0:
+        return None, proc
+    return json.loads(proc.stdout), proc
+
+
+def check_report(name, args):
+    doc, _ = run(name, args)
+    if doc is not None:
+        validate(name, doc)
+    return doc
+
+
+def interrupted(name, args, ready):
+    """mpiwrite stopped by SIGINT to mpiexec as soon as ready() holds (a step is under way);
+    the report the ranks print before the launcher kills them. Two tries: on a loaded
+    machine mpiexec may kill the ranks before rank 0 printed."""
+    for attempt in (1, 2):
+        proc = subprocess.Popen(command(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 30
+        while not ready() and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.01)
+        if proc.poll() is not None:
+            out, err = proc.communicate()
+            fail(f"{name}: the run ended before it could be interrupted: {err.decode(errors='replace')[-1000:]}")
+            return None
+        time.sleep(0.3)
+        proc.send_signal(signal.SIGINT)
+        try:
+            out, err = proc.communicate(timeout=LIMIT)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
+            fail(f"{name}: hung after SIGINT")
+            return None
+        if proc.returncode == 0:
+            fail(f"{name}: exit code 0 after SIGINT")
+            return None
+        if out.strip():
+            doc = json.loads(out)
+            # mpirun passes the user's SIGINT on to the ranks as SIGTERM (docs/metrics.md).
+            if doc.get("interrupted") not in ("SIGINT", "SIGTERM"):
+                fail(f"{name}: interrupted is {doc.get('interrupted')!r}")
+            validate(name, doc)
+            return doc
+        note(f"{name}: try {attempt}: no report on standard output (exit {proc.returncode})")
+    fail(f"{name}: no report after two tries")
+    return None
+
+
+def files_in(pattern):
+    return lambda: bool(glob.glob(pattern))
+
+
+def main():
+    if not MPIWRITE:
+        print("FAIL: set MPIWRITE to the mpiwrite binary")
+        return 1
+    work = tempfile.mkdtemp(prefix="mpiwrite-schema-")
+    try:
+        small = ["-n", str(20 * RANKS), "-l", "5", "--format", "json"]
+
+        note("run, and with --verify --per-rank, and to -o")
+        check_report("run", ["-d", f"{work}/run"] + small + ["-r", "6"])
+        check_report("run --verify --per-rank", ["-d", f"{work}/verify"] + small +
+                     ["-r", "3", "--verify", "--per-rank", "-t", "2"])
+        doc, _ = run("run -o", ["-d", f"{work}/o"] + small + ["-r", "2", "-o", f"{work}/o.json"])
+        if doc is not None:
+            with open(f"{work}/o.json", encoding="utf-8") as f:
+                validate("run -o FILE", json.load(f))
+
+        note("sweep")
+        check_report("sweep", ["-d", f"{work}/sweep"] + small + ["--sweep-threads", "1,2", "-r", "6"])
+        check_report("sweep --verify --per-rank", ["-d", f"{work}/sweepv"] + small +
+                     ["--sweep-threads", "1,2", "-r", "2", "--verify", "--per-rank"])
+
+        note("compare")
+        check_report("compare", ["-d", f"{work}/cmp"] + small + ["--compare", "-t", "2", "-r", "6"])
+        check_report("compare --verify --per-rank", ["-d", f"{work}/cmpv"] + small +
+                     ["--compare", "-t", "2", "-r", "2", "--verify", "--per-rank"])
+        # The async column needs io_uring, which a seccomp filter or an old kernel may deny.
+        doc, proc = run("compare --engine uring", ["-d", f"{work}/cmpu"] + small +
+                        ["--compare", "-t", "2", "-r", "3", "--engine", "uring"], expect=None)
+        if proc.returncode == 0:
+            validate("compare --engine uring", json.loads(proc.stdout))
+        else:
+            note(f"compare --engine uring: skipped, exit {proc.returncode} (no io_uring here?)")
+
+        note("interrupted by SIGINT")
+        slow = ["-n", str(100 * RANKS), "--slow-rank", "0", "--slow-delay-us", "20000", "--format", "json"]
+        # A comparison stopped in its first step: every point listed, none measured (nulls).
+        interrupted("compare interrupted in its first step",
+                    ["-d", f"{work}/int-cmp", "--compare", "-r", "2"] + slow,
+                    files_in(f"{work}/int-cmp/.mpiwrite-*/*/write*.txt"))
+        # A run stopped in its last repetition: the repetitions before it are reported.
+        interrupted("run interrupted in its last repetition",
+                    ["-d", f"{work}/int-run", "-r", "2"] + slow,
+                    files_in(f"{work}/int-run/write*.txt"))
+
+        note("a failed run (I/O error: a full file system)")
+        failed_run(work)
+
+        note("golden reports and the plot fixture")
+        for path in sorted(glob.glob(os.path.join(ROOT, "tests", "golden", "*.json")) +
+                           [os.path.join(ROOT, "tests", "plot", "compare_v4.json")]):
+            with open(path, encoding="utf-8") as f:
+                doc = json.load(f)
+            name = os.path.relpath(path, ROOT)
+            if isinstance(doc, dict) and "schema_version" in doc:
+                validate(name, doc)
+            else:  # e.g. statistics.json, the statistics tests' golden figures
+                print(f"not a report: {name}")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    if failures:
+        print(f"FAIL: {len(failures)} problem(s)")
+        return 1
+    print("PASS")
+    return 0
+
+
+def failed_run(work):
+    """A run that fails with ENOSPC on a 256 KiB tmpfs (as tests/e2e/io_errors.sh) prints
+    no report: exit 1, nothing on standard output, no -o file. Needs root to mount."""
+    mnt = f"{work}/mnt"
+    os.mkdir(mnt)
+    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k,mode=0755",
+                                            "tmpfs", mnt], stderr=subprocess.DEVNULL).returncode:
+        note("failed run: skipped (needs root to mount a small tmpfs)")
+        return
+    try:
+        out = f"{work}/failed.json"
+        _, proc = run("failed run", ["-d", f"{mnt}/data", "-n", "400", "-l", "100", "-t", "2",
+                                     "--format", "json", "-o", out], expect=1)
+        if proc.returncode != 1:
+            return
+        if b"No space left on device" not in proc.stderr:
+            fail(f"failed run: no ENOSPC message: {proc.stderr.decode(errors='replace')[-1000:]}")
+        if proc.stdout.strip():
+            # Not what mpiwrite does today; if it ever prints one, it must be valid.
+            validate("failed run", json.loads(proc.stdout))
+        else:
+            print("valid: failed run writes no JSON report (exit 1, empty standard output)")
+        if os.path.exists(out):
+            fail("failed run: -o FILE was written although standard output got no report")
+    finally:
+        if subprocess.run(["umount", mnt]).returncode:
+            subprocess.run(["umount", "-l", mnt])
+
+
+if __name__ == "__main__":
+    sys.exit(main())
