@@ -212,7 +212,7 @@ void write_json(const RunReport& r, std::ostream& out) {
       {"config", config_json(r.config)},
       {"context", context_json(r.context)},
       {"timing",
-       {{"clock", "std::chrono::steady_clock"},
+       {{"clock", "CLOCK_MONOTONIC (std::chrono::steady_clock)"},
         {"phase", "open, writes, optional fsync and close of every file a rank owns"},
         {"start", "after an MPI barrier; each rank reads its clock at its own start and end"},
         {"makespan", "from the earliest rank start to the latest rank end, on one time axis: "

@@ -40,7 +40,7 @@ note "the seed workload with 8 files in flight per rank"
 run_mpiwrite -d "$WORK/seed" --engine uring -q 8 --format csv
 expect_status 0
 expect_files "$WORK/seed" 100 100 "Hello, world!"
-grep -q '^repetition,run,.*,uring,8$' "$WORK/out" || fail "CSV lacks engine and queue depth: $(cat "$WORK/out")"
+grep -q '^repetition,run,.*,uring,8,' "$WORK/out" || fail "CSV lacks engine and queue depth: $(cat "$WORK/out")"
 
 note "600 lines per file (three linked chains each), fsync, verify, 2 threads"
 run_mpiwrite -d "$WORK/long" --engine uring -q 4 -t 2 -n 24 -l 600 --fsync --verify
