@@ -181,17 +181,26 @@ def read_points(doc):
         if label is None and ranks is not None and threads is not None:
             label = f"{ranks}x{threads}"
         speedup, s_lo, s_hi = estimate_and_interval(summary.get("speedup"))
-        points.append(Point(label=label, mode=p.get("mode"), ranks=ranks, threads=threads,
-                            concurrency=conc, center=center,
-                            lo=lo if lo is not None and lo <= center else center,
-                            hi=hi if hi is not None and hi >= center else center,
-                            speedup=speedup,
-                            speedup_lo=s_lo if speedup is not None and s_lo is not None
-                            and s_lo <= speedup else None,
-                            speedup_hi=s_hi if speedup is not None and s_hi is not None
-                            and s_hi >= speedup else None,
-                            count=positive_int(ms.get("count"))))
+        points.append(bounded_point(label, p.get("mode"), ranks, threads, conc, center, (lo, hi),
+                                    (speedup, s_lo, s_hi), positive_int(ms.get("count"))))
     return points
+
+
+def bounded_point(label, mode, ranks, threads, conc, center, bounds, speedup, count=None):
+    """A Point whose interval ends are kept only where they hold their estimate (a bound on
+    the wrong side of it would draw a negative error bar); a missing time bound collapses to
+    the centre, a missing speedup bound to none."""
+    lo, hi = bounds
+    value, s_lo, s_hi = speedup
+    extra = {} if count is None else {"count": count}
+    return Point(label=label, mode=mode, ranks=ranks, threads=threads, concurrency=conc,
+                 center=center,
+                 lo=lo if lo is not None and lo <= center else center,
+                 hi=hi if hi is not None and hi >= center else center,
+                 speedup=value,
+                 speedup_lo=s_lo if value is not None and s_lo is not None and s_lo <= value else None,
+                 speedup_hi=s_hi if value is not None and s_hi is not None and s_hi >= value else None,
+                 **extra)
 
 
 def points_from_comparison(doc):
@@ -221,15 +230,8 @@ def points_from_comparison(doc):
             if label and "x" in label:
                 r, _, t = label.partition("x")
                 ranks, threads = positive_int(_int_or_none(r)), positive_int(_int_or_none(t))
-            points.append(Point(label=label, mode=mode, ranks=ranks, threads=threads,
-                                concurrency=conc, center=center,
-                                lo=lo if lo is not None and lo <= center else center,
-                                hi=hi if hi is not None and hi >= center else center,
-                                speedup=speedup,
-                                speedup_lo=s_lo if speedup is not None and s_lo is not None
-                                and s_lo <= speedup else None,
-                                speedup_hi=s_hi if speedup is not None and s_hi is not None
-                                and s_hi >= speedup else None))
+            points.append(bounded_point(label, mode, ranks, threads, conc, center, (lo, hi),
+                                        (speedup, s_lo, s_hi)))
     return points
 
 
