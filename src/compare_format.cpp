@@ -265,7 +265,7 @@ void write_json(const ReportComparison& c, std::ostream& out) {
         {"noise_threshold", kNoiseThreshold},
         {"median_ci", "order statistics"},
         {"ratio", "median new / median old"},
-        {"ratio_ci", "percentile bootstrap of the ratio of medians"},
+        {"ratio_ci", "percentile bootstrap of the ratio of medians; above 5e7 draws the large-sample delta method"},
         {"bootstrap_resamples", kBootstrapResamples},
         {"seed", c.seed},
         {"test", "Mann-Whitney U of new against old, two-sided"}}},

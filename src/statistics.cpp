@@ -280,6 +280,41 @@ std::size_t repetitions_for_significance(double alpha) {
   return n;
 }
 
+namespace {
+
+// The standard normal quantile by bisection on erfc: only for the large-sample interval below.
+double normal_quantile(double p) {
+  double low = -40, high = 40;
+  for (int i = 0; i < 200; ++i) {
+    const double mid = (low + high) / 2;
+    (0.5 * std::erfc(-mid / std::sqrt(2.0)) < p ? low : high) = mid;
+  }
+  return (low + high) / 2;
+}
+
+// Many values: each median's standard error from its order-statistic interval (the interval
+// of a median is 2 z se wide when n is large), combined for log(ratio) by the delta method.
+// Empty when a series' interval is degenerate (ties at the median) or absent.
+std::optional<Interval> large_sample_ratio_interval(const std::vector<double>& numerator,
+                                                    const std::vector<double>& denominator,
+                                                    double ratio, double level) {
+  const double z95 = normal_quantile(0.975);
+  double variance = 0;
+  for (const std::vector<double>* series : {&numerator, &denominator}) {
+    std::vector<double> sorted = *series;
+    std::sort(sorted.begin(), sorted.end());
+    const std::optional<Interval> ci = median_interval(sorted, kConfidenceLevel);
+    const double median = quantile_sorted(sorted, 0.5);
+    if (!ci || median <= 0) return std::nullopt;
+    const double se_log = (ci->high - ci->low) / (2 * z95) / median;
+    variance += se_log * se_log;
+  }
+  const double half = normal_quantile((1 + level) / 2) * std::sqrt(variance);
+  return Interval{ratio * std::exp(-half), ratio * std::exp(half), level};
+}
+
+}  // namespace
+
 std::optional<Interval> ratio_of_medians_interval(const std::vector<double>& numerator,
                                                   const std::vector<double>& denominator,
                                                   std::uint64_t seed, std::size_t resamples,
@@ -287,7 +322,12 @@ std::optional<Interval> ratio_of_medians_interval(const std::vector<double>& num
   if (numerator.empty() || denominator.empty() || resamples == 0 || !is_level(level)) {
     return std::nullopt;
   }
-  if (median_of(numerator) == 0 || median_of(denominator) == 0) return std::nullopt;
+  const double top_median = median_of(numerator), bottom_median = median_of(denominator);
+  if (top_median == 0 || bottom_median == 0) return std::nullopt;
+  if (static_cast<double>(numerator.size() + denominator.size()) * static_cast<double>(resamples) >
+      kBootstrapDrawBudget) {
+    return large_sample_ratio_interval(numerator, denominator, top_median / bottom_median, level);
+  }
   SplitMix64 random(seed);
   ResampledMedian numerator_median(numerator), denominator_median(denominator);
   std::vector<double> ratios(resamples);

@@ -229,7 +229,7 @@ void write_json(const RunReport& r, std::ostream& out) {
         {"alpha", kSignificanceLevel},
         {"noise_threshold", kNoiseThreshold},
         {"median_ci", "order statistics"},
-        {"ratio_ci", "percentile bootstrap of the ratio of medians"},
+        {"ratio_ci", "percentile bootstrap of the ratio of medians; above 5e7 draws the large-sample delta method"},
         {"bootstrap_resamples", kBootstrapResamples},
         {"bootstrap_seed", r.seed},
         {"test", "Mann-Whitney U, two-sided"},

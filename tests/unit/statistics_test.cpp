@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <fstream>
 #include <iostream>
@@ -400,6 +401,39 @@ TEST(RatioOfMediansInterval, SingleValuesAndEqualSeries) {
   ASSERT_TRUE(flat);
   EXPECT_EQ(flat->low, 1);
   EXPECT_EQ(flat->high, 1);
+}
+
+}  // namespace
+}  // namespace mpiwrite
+
+namespace mpiwrite {
+namespace {
+
+// Beyond the draw budget the ratio's interval is the large-sample one; at such n it agrees
+// with the bootstrap (forced here by fewer resamples), and it takes no seconds per interval.
+TEST(RatioOfMediansInterval, ManyValuesUseTheLargeSampleIntervalWhichAgreesWithTheBootstrap) {
+  testing::SeededLognormal draw(11);
+  const std::vector<double> a = draw.series(5000, 1.0, 0.1), b = draw.series(5000, 1.2, 0.1);
+  const std::optional<Interval> large = ratio_of_medians_interval(a, b, 1);
+  const std::optional<Interval> boot = ratio_of_medians_interval(a, b, 1, 2000);  // 2e7 draws
+  ASSERT_TRUE(large && boot);
+  const double width = boot->high - boot->low;
+  EXPECT_NEAR(large->low, boot->low, 0.15 * width);
+  EXPECT_NEAR(large->high, boot->high, 0.15 * width);
+  const std::optional<Interval> other_seed = ratio_of_medians_interval(a, b, 2);
+  ASSERT_TRUE(other_seed);  // the seed plays no part there
+  EXPECT_EQ(other_seed->low, large->low);
+  EXPECT_EQ(other_seed->high, large->high);
+  const double ratio = median_of(a) / median_of(b);
+  EXPECT_LT(large->low, ratio);
+  EXPECT_GT(large->high, ratio);
+
+  const std::vector<double> many = draw.series(1'000'000, 1.0, 0.1);
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_TRUE(ratio_of_medians_interval(many, many, 3));
+  // Not a timing assertion of mpiwrite's speed: a guard that 10^6 repetitions never meet the
+  // 10^10-draw bootstrap (minutes) again.
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 20.0);
 }
 
 }  // namespace
