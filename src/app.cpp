@@ -6,6 +6,7 @@
 
 #include <boost/mpi/environment.hpp>
 #include <chrono>
+#include <filesystem>
 #include <map>
 #include <ostream>
 #include <sstream>
@@ -39,6 +40,16 @@ namespace {
 namespace mpi = boost::mpi;
 using Clock = std::chrono::steady_clock;
 constexpr int kContinue = -1;
+
+const char* report_extension(Format format) {
+  switch (format) {
+    case Format::Table: return "txt";
+    case Format::Markdown: return "md";
+    case Format::Csv: return "csv";
+    case Format::Json: return "json";
+  }
+  return "txt";
+}
 
 // The monotonic clock in nanoseconds: what ranks of one kernel share (common_clock.hpp).
 std::int64_t now_ns() {
@@ -492,6 +503,10 @@ class Coordinator {
       // A directory that fails stops only itself: the others are still removed, and the
       // first failure is reported.
       auto remove_in = [&](const std::string& dir, bool all) {
+        // A signal stops the phase at once, not after visiting every directory (a comparison
+        // of 10^5 repetitions has that many), so the report goes out before the launcher's
+        // kill; the rest goes to the background removal (finish_interrupted).
+        if (interrupt_signal().load() != 0) return;
         std::string problem;
         guarded([&] { removed += remove_written(dir, all, mine); }, problem);
         if (failure.empty()) failure = problem;
@@ -514,6 +529,7 @@ class Coordinator {
     const int code = root_step([&] {
       std::string first;  // every directory is tried; the first failure is reported
       auto rmdir_or_note = [&](const std::string& dir) {
+        if (interrupt_signal().load() != 0) return;  // as above: the trash takes the rest
         std::string problem;
         guarded([&] { remove_directory(dir); }, problem);
         if (first.empty()) first = problem;
@@ -521,7 +537,7 @@ class Coordinator {
       for_each_executed_step([&](const Step& step) {
         if (step.scratch) rmdir_or_note(step.dir);
       });
-      if (scratch_root_made_) {
+      if (scratch_root_made_ && interrupt_signal().load() == 0) {
         unlock_scratch_root(scratch_root_, scratch_lock_);
         rmdir_or_note(scratch_root_);
       }
@@ -529,6 +545,7 @@ class Coordinator {
       if (!first.empty()) throw std::runtime_error(first);
     });
     if (code != kExitOk) return false;
+    if (interrupted_now()) return true;  // what is left becomes trash (finish_interrupted)
     report_.cleanup.failed = false;
     return true;
   }
@@ -551,13 +568,25 @@ class Coordinator {
     report_.interrupted_by = interrupted_;
     std::string trash;
     root_step([&] { trash = give_up_scratch(); });
+    // The removal starts before the report: writing the report to standard output may block
+    // once the launcher stops forwarding it (Open MPI 4.1's mpirun, after its signal, takes
+    // about 12 KB more), and then the launcher's kill would take the removal with it. The
+    // -o file is written before standard output for the same reason.
+    report_.cleanup.in_background = !trash.empty();
+    root_step([&] { start_background_removal(trash); });
     int code = kExitIo;  // a run that failed has no report, interrupted or not
     if (written) {
       gather_peak_memory();
-      report_.cleanup.in_background = !trash.empty();
+      if (root_ && config_.output.empty()) {
+        // In --dir, except when --cleanup is to remove a --dir mpiwrite made: then beside it.
+        const bool dir_goes = config_.cleanup && directory_.created;
+        const std::string where = dir_goes ? std::filesystem::path(directory_.path).parent_path().string()
+                                           : directory_.path;
+        report_.saved_copy = fmt::format("{}/mpiwrite-interrupted-{}.{}", where, run_id_,
+                                         report_extension(config_.format));
+      }
       code = root_step([&] { publish_report(); });
     }
-    root_step([&] { start_background_removal(trash); });
     bool dir_emptied = true;
     if (config_.cleanup && config_.engine != Engine::Null &&
         (dir_complete_ || incomplete_in(directory_.path))) {
@@ -609,7 +638,18 @@ class Coordinator {
   void publish_report() {
     std::ostringstream text;
     write_report(report_, text);
+    // The copy first, like -o (publish_report_text): standard output may block. Each output
+    // is attempted whatever happens to the other.
+    std::string copy_failed;
+    if (!report_.saved_copy.empty()) {
+      try {
+        write_new_file(report_.saved_copy, text.str());
+      } catch (const std::exception& e) {
+        copy_failed = e.what();
+      }
+    }
     publish_report_text(text.str(), out_, config_.output);
+    if (!copy_failed.empty()) throw std::runtime_error(copy_failed);
   }
 
   const mpi::communicator& world_;

@@ -34,11 +34,17 @@ std::vector<std::string> series_warnings(const SeriesSummary& m, const std::vect
     }
   }
   if (!m.outliers.empty()) {
+    // The first few by number; JSON's summary.makespan_s.outliers lists them all.
+    constexpr std::size_t kListed = 10;
     std::vector<std::size_t> numbers;
-    for (std::size_t i : m.outliers) numbers.push_back(i + 1);
-    warnings.push_back(fmt::format("{} outlier repetition{} (Tukey's fences, 1.5 IQR): {}",
-                                   numbers.size(), numbers.size() == 1 ? "" : "s",
-                                   fmt::join(numbers, ", ")));
+    for (std::size_t i : m.outliers) {
+      if (numbers.size() == kListed) break;
+      numbers.push_back(i + 1);
+    }
+    const std::size_t all = m.outliers.size();
+    warnings.push_back(fmt::format("{} outlier repetition{} (Tukey's fences, 1.5 IQR): {}{}", all,
+                                   all == 1 ? "" : "s", fmt::join(numbers, ", "),
+                                   all > kListed ? ", ..." : ""));
   }
   return warnings;
 }

@@ -149,11 +149,27 @@ void publish_report_text(const std::string& text, std::ostream& out, const std::
       failures.emplace_back(e.what());
     }
   };
-  attempt([&] { write_standard_output(text, out); });
+  // The file first: standard output may be a pipe that nobody drains any more (a launcher
+  // that got a signal), and a write there can block until the job is killed.
   if (!file.empty() && !(writes_to_stdout(out) && is_stdout_file(file))) {
     attempt([&] { write_output_file(file, text); });
   }
+  attempt([&] { write_standard_output(text, out); });
   if (!failures.empty()) throw std::runtime_error(fmt::format("{}", fmt::join(failures, "; ")));
+}
+
+void write_new_file(const std::string& path, const std::string& text) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd < 0) throw IoError(errno, path, "open");
+  UniqueFd file(fd);
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(file.get(), text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw IoError(errno, path, "write");
+    done += static_cast<std::size_t>(n);
+  }
+  if (const int error = file.close(); error != 0) throw IoError(error, path, "close");
 }
 
 }  // namespace mpiwrite

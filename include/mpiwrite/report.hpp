@@ -65,6 +65,9 @@ struct RunReport {
   int interrupted_by = 0;  // SIGINT or SIGTERM stopped the run; 0: it ran to the end
   // About the run's statistics as a whole (comparison_warnings); each point has its own.
   std::vector<std::string> warnings;
+  // An interrupted run without -o also saves its report here (DIR/mpiwrite-interrupted-<run
+  // id>.<format>): after its signal the launcher may stop forwarding standard output.
+  std::string saved_copy;
 };
 
 // The statistics of every point, the comparison rows (--compare) and the run's warnings, from

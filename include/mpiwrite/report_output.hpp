@@ -24,4 +24,8 @@ void write_output_file(const std::string& file, const std::string& text);
 // std::runtime_error naming every output that failed (exit 1).
 void publish_report_text(const std::string& text, std::ostream& out, const std::string& file);
 
+// Writes `text` to a new file at `path` (O_CREAT | O_EXCL | O_NOFOLLOW: never an existing name,
+// never through a link). Throws IoError.
+void write_new_file(const std::string& path, const std::string& text);
+
 }  // namespace mpiwrite

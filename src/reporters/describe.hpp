@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "mpiwrite/report.hpp"
+#include "mpiwrite/text_escape.hpp"
 
 namespace mpiwrite::describe {
 
@@ -84,6 +85,11 @@ inline std::vector<std::string> notes(const RunReport& r) {
     lines.push_back(fmt::format("INTERRUPTED by {}: only the repetitions that completed are "
                                 "reported; the one under way was discarded",
                                 signal_name(r.interrupted_by)));
+    if (!r.saved_copy.empty()) {
+      lines.push_back(fmt::format("the whole report is also saved in {} (after a signal the "
+                                  "launcher may cut standard output short)",
+                                  printable(r.saved_copy)));
+    }
     if (r.cleanup.in_background) {
       lines.push_back("scratch files: being removed in the background after this report "
                       "(a leftover .mpiwrite-*.trash directory is removed by the next run)");

@@ -237,6 +237,7 @@ void write_json(const RunReport& r, std::ostream& out) {
         {"warnings", r.warnings}}},
       {"seed", r.seed},
       {"interrupted", r.interrupted_by ? Json(signal_name(r.interrupted_by)) : Json(nullptr)},
+      {"report_copy", r.saved_copy.empty() ? Json(nullptr) : Json(r.saved_copy)},
       {"points", points}};
   if (r.kind == RunKind::Compare) doc["comparison"] = comparison_json(r.comparison);
   doc["cleanup"] = {{"ran", r.cleanup.ran},

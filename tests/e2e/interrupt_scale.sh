@@ -191,4 +191,28 @@ finish
 grep -q '^interrupted,SIGTERM,' "$OUT" || fail "the CSV does not say it was interrupted: $(tail -n 2 "$OUT")"
 for ((k = 0; k < 600; k++)); do [ -e "$d" ] || break; sleep 0.1; done
 [ ! -e "$d" ] || fail "--dir left 60 s after the run: $(ls -A "$d" | head -n 3)"
+note "(g) SIGINT to mpiexec with a report larger than mpiexec forwards after its signal (JSON)"
+# mpiexec passes on ~12 KB of standard output after it got the signal, then no more: the -o
+# file, or without -o a copy in --dir that the report names at its top, has all of it.
+for with_o in yes no; do
+  d=$MNT/g-$with_o
+  o=()
+  [ "$with_o" = yes ] && o=(-o "$WORK/g.json")
+  start_bg "g-$with_o" -d "$d" -n 20 -l 1 -r 100000 --compare --format json "${o[@]}"
+  poll "$d" 'steps() >= 1000'
+  kill -INT "$MPIRUN_PID"
+  finish
+  if [ "$with_o" = yes ]; then copy=$WORK/g.json; else copy=$(compgen -G "$d/mpiwrite-interrupted-*.json" | head -n 1); fi
+  [ -n "$copy" ] && [ -s "$copy" ] || fail "no complete copy of the report: $(ls -A "$d" | head -n 3)"
+  json_check "$copy" '
+assert doc["interrupted"] in ("SIGINT", "SIGTERM"), doc["interrupted"]
+assert sum(len(p["repetitions"]) for p in doc["points"]) >= 900
+print("-- complete report:", sum(len(p["repetitions"]) for p in doc["points"]), "repetitions")'
+  if [ "$with_o" = no ]; then
+    grep -q "\"report_copy\": \"$copy\"" "$OUT" || fail "standard output does not name the copy: $(head -c 800 "$OUT")"
+  fi
+  note "standard output: $(wc -c <"$OUT") bytes; the copy: $(wc -c <"$copy") bytes"
+  expect_no_scratch "$d"
+  rm -rf "$d"
+done
 echo "PASS"

@@ -192,6 +192,15 @@ TEST(SummarizePoints, WarnsOfHighVariationASlowFirstRepetitionAndOutliers) {
   points = {measured({1, 1, PointMode::Run}, around(5.0))};
   summarize_points(points);
   EXPECT_TRUE(points[0].warnings.empty());
+  // Thousands of outliers (a long run on a busy machine) are counted, and only the first named.
+  std::vector<double> many(3000, 5.0);
+  for (std::size_t i = 0; i < many.size(); i += 3) many[i] = 5.0 + 0.001 * static_cast<double>(i % 7);
+  for (std::size_t i = 0; i < many.size(); i += 40) many[i] = 50.0;
+  points = {measured({1, 1, PointMode::Run}, many)};
+  summarize_points(points);
+  const std::string& outliers = points[0].warnings.back();
+  EXPECT_LT(outliers.size(), 200u) << outliers;
+  EXPECT_NE(outliers.find(", ..."), std::string::npos) << outliers;
 }
 
 TEST(CompareRows, AsyncIsItsOwnColumnAndCanWin) {
