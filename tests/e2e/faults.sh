@@ -82,7 +82,10 @@ expect_clean() {
   done
   [ -z "$scratch" ] || fail "scratch directories left after $SCRATCH_WAIT s: $scratch"
   ((k == 0)) || note "the background removal took $((k * 100)) ms after mpiexec exited"
-  incomplete=$(find "$dir" -type f ! -size "${SIZE}c" -printf '%p (%s bytes)\n' | head -n 3)
+  # An interrupted run without -o saves its whole report beside the data (docs/metrics.md,
+  # "Interruption"): that file is the report, not a data file.
+  incomplete=$(find "$dir" -type f ! -size "${SIZE}c" ! -name 'mpiwrite-interrupted-*' \
+    -printf '%p (%s bytes)\n' | head -n 3)
   [ -z "$incomplete" ] || fail "incomplete files left: $incomplete"
 }
 
@@ -117,6 +120,13 @@ interrupt_case() {
 print("interrupted:", json.load(open(sys.argv[1])).get("interrupted"))' "$OUT") ;;
   esac
   note "SIG$signal to $target: exit $STATUS $after s after the signal; report: $report"
+  # No -o here: a report that came out is also saved whole in --dir, and names that file.
+  if [ "$report" != none ]; then
+    local copy
+    copy=$(compgen -G "$dir/mpiwrite-interrupted-*" | head -n 1 || true)
+    [ -n "$copy" ] && cmp -s "$copy" "$OUT" || fail "SIG$signal to $target: no saved copy equal to standard output ($copy)"
+    grep -qF "$copy" "$OUT" || fail "SIG$signal to $target: the report does not name its copy"
+  fi
   if [ "$STATUS" -eq 130 ] || [ "$STATUS" -eq 143 ] || [ -s "$OUT" ]; then
     # The ranks finished: the report must say it was interrupted, with complete repetitions.
     [ "$report" != none ] || fail "SIG$signal to $target: exit $STATUS but no INTERRUPTED report"
