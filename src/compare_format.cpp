@@ -96,6 +96,13 @@ Messages messages(const ReportComparison& c, const Quote& quote) {
                                   point_name(p.old_side, quote), point_name(p.new_side, quote)));
   }
   if (c.points.empty()) m.notes.push_back("no point is in both reports");
+  if (c.old_report.kind != c.new_report.kind) {
+    m.notes.push_back(fmt::format("the reports are of different kinds: {} (old), {} (new)",
+                                  or_unknown(c.old_report.kind, quote), or_unknown(c.new_report.kind, quote)));
+  }
+  if (c.old_report.file == c.new_report.file) {
+    m.notes.push_back("old and new are the same file: every point is compared with itself");
+  }
   if (c.filesystems_differ) {
     m.notes.push_back(fmt::format("the file systems differ: {} (old), {} (new)",
                                   or_unknown(c.old_report.filesystem, quote),

@@ -110,11 +110,20 @@ TEST(CompareTable, WarnsWhenTheReportsTimeDifferentlyAndNothingMatches) {
   const std::string text = output(c, CompareFormat::Table);
   EXPECT_TRUE(contains(text, "WARNING:    the reports time differently: old is schema_version 3")) << text;
   EXPECT_TRUE(contains(text, "note:       no point is in both reports")) << text;
+  EXPECT_TRUE(contains(text, "note:       the reports are of different kinds: run (old), sweep (new)")) << text;
   EXPECT_EQ(table_rows(text, "only in").size(), 1 + 4u) << text;  // 1 run point, 4 sweep points
   for (const std::string& line : lines_of(text)) {
     EXPECT_NE(line.substr(std::min(line.size(), line.find_first_not_of(' '))).rfind("mode  point", 0), 0u)
         << "an empty table was printed: " << text;
   }
+}
+
+TEST(CompareTable, SaysWhenBothArgumentsAreTheSameFile) {
+  const std::string same = output(compare_fixtures("run_old_v3.json", "run_old_v3.json"), CompareFormat::Table);
+  EXPECT_TRUE(contains(same, "old and new are the same file")) << same;
+  const std::string other = output(compare_fixtures("run_old_v3.json", "run_new_v3.json"), CompareFormat::Table);
+  EXPECT_FALSE(contains(other, "same file")) << other;
+  EXPECT_FALSE(contains(other, "different kinds")) << other;
 }
 
 TEST(CompareTable, ControlCharactersAndBytesOfAReportAreEscaped) {
