@@ -3,7 +3,8 @@
 # Checked from outside, against the physical limit and against strace:
 #   1. More ranks than cores on the seed workload (tmpfs when there is one, --bind-to none):
 #      the speedup of the median makespan over 1 rank x 1 thread cannot exceed the number of
-#      cores. Measured before the fix on 2 cores: 16 ranks 4.3x, 64 ranks 8.2x.
+#      cores (+20 % for the noise of two medians). Measured before the fix on 2 cores: 16
+#      ranks 4.3x, 64 ranks 8.2x.
 #   2. One run under `strace -f -ttt`: the reported makespan against the first data-file
 #      openat to the last data-file close over all ranks, on the wall clock the kernel stamps.
 # The argument (the CTest rank count) is not used: this script picks its own counts.
@@ -45,7 +46,10 @@ for rep in many["points"][0]["repetitions"]:
     ends = [r["start_s"] + r["elapsed_s"] for r in rep["ranks"]]
     assert abs(max(ends) - rep["makespan_s"]) < 1e-12, "makespan is the last end"
     assert rep["makespan_s"] >= rep["slowest_rank_s"], "makespan covers the slowest rank"
-if speedup > cores:
+# The physical bound is the number of cores; the two medians of 9 on a shared machine carry
+# noise of their own (CI measured 2.01x once), so the check allows 20 % over it. The defect
+# it guards against gave 4.3x at 16 ranks and 8.2x at 64 on 2 cores.
+if speedup > 1.2 * cores:
     sys.exit(f"FAIL: {speedup:.2f}x over 1 x 1 with {cores} cores: more than the cores can give")
 PY
 
