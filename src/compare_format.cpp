@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <cmath>
 #include <functional>
 #include <ostream>
 
@@ -112,6 +113,14 @@ Messages messages(const ReportComparison& c, const Quote& quote) {
     m.notes.push_back(fmt::format("the hosts differ: {} (old); {} (new)",
                                   joined(c.old_report.hosts, quote), joined(c.new_report.hosts, quote)));
   }
+  for (const PointComparison& p : c.points) {
+    const bool zero = (p.old_side.median_s && *p.old_side.median_s <= 0) ||
+                      (p.new_side.median_s && *p.new_side.median_s <= 0);
+    if (!zero) continue;
+    m.warnings.push_back(fmt::format("point {}: a median time of 0 s (a clock that could not "
+                                     "resolve the phase, or an edited report): its ratio means nothing",
+                                     point_name(p.new_side, quote)));
+  }
   for (const ReportAbout* a : {&c.old_report, &c.new_report}) {
     if (a->interrupted.empty()) continue;
     m.notes.push_back(fmt::format("the {} run was interrupted ({}): only the repetitions it "
@@ -121,12 +130,19 @@ Messages messages(const ReportComparison& c, const Quote& quote) {
   return m;
 }
 
-std::string seconds(const std::optional<double>& s) { return s ? fmt::format("{:.6f}", *s) : "-"; }
+// Fixed point for what times and ratios are (µs to hours), else 6 significant digits: a value
+// no run gives (1e308 in an edited report) must not print 310 digits and break the columns.
+std::string number(double value, const char* format) {
+  const double magnitude = std::fabs(value);
+  if (magnitude >= 1e6) return fmt::format("{:.6g}", value);
+  return fmt::format(fmt::runtime(format), value);
+}
+
+std::string seconds(const std::optional<double>& s) { return s ? number(*s, "{:.6f}") : "-"; }
 
 std::string interval(const std::optional<Interval>& i, const char* format) {
   if (!i) return "-";
-  return fmt::format("[{}, {}]", fmt::format(fmt::runtime(format), i->low),
-                     fmt::format(fmt::runtime(format), i->high));
+  return fmt::format("[{}, {}]", number(i->low, format), number(i->high, format));
 }
 
 std::string same_or_both(const std::string& old_text, const std::string& new_text) {
@@ -151,7 +167,7 @@ Grid points_grid(const ReportComparison& c) {
                          fmt::format("{}", p.new_side.repetitions), seconds(p.old_side.median_s),
                          interval(p.old_side.median_ci, "{:.6f}"), seconds(p.new_side.median_s),
                          interval(p.new_side.median_ci, "{:.6f}"),
-                         p.ratio ? fmt::format("{:.3f}", *p.ratio) : "-",
+                         p.ratio ? number(*p.ratio, "{:.3f}") : "-",
                          interval(p.ratio_ci, "{:.3f}"),
                          p.p_value ? fmt::format("{:.3g}", *p.p_value) : "-", verdict_text(p)});
   }

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "compare_fixtures.hpp"
@@ -124,6 +125,22 @@ TEST(CompareTable, SaysWhenBothArgumentsAreTheSameFile) {
   const std::string other = output(compare_fixtures("run_old_v3.json", "run_new_v3.json"), CompareFormat::Table);
   EXPECT_FALSE(contains(other, "same file")) << other;
   EXPECT_FALSE(contains(other, "different kinds")) << other;
+}
+
+// Values no run gives, from an edited report: a huge time keeps the columns, and a median of
+// 0 s is warned about instead of read as a measurement.
+TEST(CompareTable, AHugeOrZeroTimeIsShownReadablyAndWarnedAbout) {
+  auto edited = [](double value) {
+    nlohmann::json doc = nlohmann::json::parse(fixture_text("sweep_new_v4.json"));
+    for (auto& rep : doc["points"][0]["repetitions"]) rep["makespan_s"] = value;
+    return read_report(doc.dump(), "edited.json");
+  };
+  const ReportInput old_report = read_report(fixture_text("sweep_old_v4.json"), "sweep_old_v4.json");
+  const std::string huge = output(compare_reports(old_report, edited(1e308)), CompareFormat::Table);
+  for (const std::string& line : lines_of(huge)) EXPECT_LT(line.size(), 400u) << line;
+  EXPECT_TRUE(contains(huge, "1e+308")) << huge;
+  const std::string zero = output(compare_reports(old_report, edited(0.0)), CompareFormat::Table);
+  EXPECT_TRUE(contains(zero, "a median time of 0 s")) << zero;
 }
 
 TEST(CompareTable, ControlCharactersAndBytesOfAReportAreEscaped) {
