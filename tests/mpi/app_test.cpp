@@ -1,5 +1,5 @@
 // The coordinator under a real communicator: run() with injected streams.
-#include "mpiwrite/app.hpp"
+#include "mpiwrite/app/app.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "mpiwrite/comm.hpp"
+#include "mpiwrite/mpi/comm.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,12 +1,12 @@
-#include "mpiwrite/cli.hpp"
-#include "mpiwrite/points.hpp"
+#include "mpiwrite/core/cli.hpp"
+#include "mpiwrite/core/points.hpp"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-#include "mpiwrite/errors.hpp"
+#include "mpiwrite/core/errors.hpp"
 
 namespace mpiwrite {
 namespace {

@@ -1,4 +1,4 @@
-#include "mpiwrite/common_clock.hpp"
+#include "mpiwrite/core/common_clock.hpp"
 
 #include <gtest/gtest.h>
 

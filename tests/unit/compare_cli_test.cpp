@@ -1,12 +1,12 @@
 // mpiwrite-compare's command line: defaults, choices, and one-line refusals.
-#include "mpiwrite/compare_cli.hpp"
+#include "mpiwrite/compare/compare_cli.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <vector>
 
-#include "mpiwrite/errors.hpp"
+#include "mpiwrite/core/errors.hpp"
 
 namespace mpiwrite {
 namespace {

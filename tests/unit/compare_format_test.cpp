@@ -1,6 +1,6 @@
 // mpiwrite-compare's outputs, checked as a reader would: rows per matched point, the seed,
 // the verdicts, nothing of a report's control characters, and JSON with every figure.
-#include "mpiwrite/compare_format.hpp"
+#include "mpiwrite/compare/compare_format.hpp"
 
 #include <gtest/gtest.h>
 

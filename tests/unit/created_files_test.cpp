@@ -1,4 +1,4 @@
-#include "mpiwrite/created_files.hpp"
+#include "mpiwrite/core/created_files.hpp"
 
 #include <gtest/gtest.h>
 
@@ -6,8 +6,8 @@
 #include <fstream>
 #include <set>
 
-#include "mpiwrite/run_directory.hpp"
-#include "mpiwrite/writer.hpp"
+#include "mpiwrite/sys/run_directory.hpp"
+#include "mpiwrite/engines/writer.hpp"
 #include "temp_dir.hpp"
 
 namespace mpiwrite {

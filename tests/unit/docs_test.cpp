@@ -6,7 +6,8 @@
 #include <sstream>
 #include <string>
 
-#include "mpiwrite/report.hpp"
+#include "mpiwrite/core/run_report.hpp"
+#include "mpiwrite/report/reporters.hpp"
 
 namespace mpiwrite {
 namespace {

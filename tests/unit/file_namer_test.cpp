@@ -1,10 +1,10 @@
-#include "mpiwrite/file_namer.hpp"
+#include "mpiwrite/core/file_namer.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cstdint>
 
-#include "mpiwrite/errors.hpp"
+#include "mpiwrite/core/errors.hpp"
 
 namespace mpiwrite {
 namespace {

@@ -1,4 +1,4 @@
-#include "mpiwrite/histogram.hpp"
+#include "mpiwrite/core/histogram.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // -o/--output: what stands at the path decides how the report is written, and what cannot be
 // written is refused before the run, naming the path as given.
-#include "mpiwrite/output_path.hpp"
+#include "mpiwrite/sys/output_path.hpp"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -8,7 +8,7 @@
 
 #include <filesystem>
 
-#include "mpiwrite/errors.hpp"
+#include "mpiwrite/core/errors.hpp"
 #include "temp_dir.hpp"
 
 namespace mpiwrite {

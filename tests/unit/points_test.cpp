@@ -1,4 +1,4 @@
-#include "mpiwrite/points.hpp"
+#include "mpiwrite/core/points.hpp"
 
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 #include <map>
 #include <set>
 
-#include "mpiwrite/comparison.hpp"
+#include "mpiwrite/core/comparison.hpp"
 
 namespace mpiwrite {
 namespace {

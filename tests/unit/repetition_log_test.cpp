@@ -1,4 +1,4 @@
-#include "mpiwrite/repetition_log.hpp"
+#include "mpiwrite/core/repetition_log.hpp"
 
 #include <gtest/gtest.h>
 

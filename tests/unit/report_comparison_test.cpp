@@ -1,11 +1,11 @@
 // Two reports compared point by point: matching, the verdicts on series with known answers,
 // and what differs between the reports. Expected figures come from the fixtures themselves.
-#include "mpiwrite/report_comparison.hpp"
+#include "mpiwrite/compare/report_comparison.hpp"
 
 #include <gtest/gtest.h>
 
 #include "compare_fixtures.hpp"
-#include "mpiwrite/statistics.hpp"
+#include "mpiwrite/core/statistics.hpp"
 
 namespace mpiwrite {
 namespace {

@@ -1,6 +1,6 @@
 // Writing the report: atomic replacement of regular files (mode and links kept), in-place
 // writes of everything else, and every failure named with its true errno.
-#include "mpiwrite/report_output.hpp"
+#include "mpiwrite/sys/report_output.hpp"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <sstream>
 
-#include "mpiwrite/errors.hpp"
+#include "mpiwrite/core/errors.hpp"
 #include "temp_dir.hpp"
 
 namespace mpiwrite {

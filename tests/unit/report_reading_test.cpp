@@ -1,11 +1,11 @@
 // Reading mpiwrite's JSON reports back: the right time per schema_version, and every input
 // that cannot be compared refused with one line naming the file.
-#include "mpiwrite/report_reading.hpp"
+#include "mpiwrite/compare/report_reading.hpp"
 
 #include <gtest/gtest.h>
 
 #include "compare_fixtures.hpp"
-#include "mpiwrite/errors.hpp"
+#include "mpiwrite/core/errors.hpp"
 
 namespace mpiwrite {
 namespace {

@@ -7,7 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "mpiwrite/report.hpp"
+#include "mpiwrite/core/run_report.hpp"
+#include "mpiwrite/report/reporters.hpp"
 #include "temp_dir.hpp"
 
 namespace mpiwrite {

@@ -1,4 +1,4 @@
-#include "mpiwrite/run_directory.hpp"
+#include "mpiwrite/sys/run_directory.hpp"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -8,8 +8,8 @@
 #include <cerrno>
 #include <filesystem>
 
-#include "mpiwrite/errors.hpp"
-#include "mpiwrite/posix_file.hpp"
+#include "mpiwrite/core/errors.hpp"
+#include "mpiwrite/sys/posix_file.hpp"
 #include "temp_dir.hpp"
 
 namespace mpiwrite {

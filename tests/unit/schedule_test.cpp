@@ -1,4 +1,4 @@
-#include "mpiwrite/schedule.hpp"
+#include "mpiwrite/core/schedule.hpp"
 
 #include <gtest/gtest.h>
 

@@ -7,7 +7,7 @@
 #include <numbers>
 #include <vector>
 
-#include "mpiwrite/split_mix64.hpp"
+#include "mpiwrite/core/split_mix64.hpp"
 
 namespace mpiwrite::testing {
 

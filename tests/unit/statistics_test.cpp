@@ -1,7 +1,7 @@
 // statistics.hpp against values computed independently (SciPy and NumPy, tests/golden/
 // statistics.json from tests/tools/make_statistics_golden.py), against hand-computed values,
 // at the edges, and the bootstrap's determinism and coverage.
-#include "mpiwrite/statistics.hpp"
+#include "mpiwrite/core/statistics.hpp"
 
 #include <gtest/gtest.h>
 
@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "mpiwrite/split_mix64.hpp"
+#include "mpiwrite/core/split_mix64.hpp"
 #include "seeded_lognormal.hpp"
 
 namespace mpiwrite {

@@ -1,5 +1,5 @@
 // Strings from the user or the system in the reports: every byte kept, no format broken.
-#include "mpiwrite/text_escape.hpp"
+#include "mpiwrite/core/text_escape.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "mpiwrite/thread_pool.hpp"
+#include "mpiwrite/sys/thread_pool.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "mpiwrite/uring_support.hpp"
+#include "mpiwrite/engines/uring_support.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // decide() on synthetic series: how often it calls equal series different, how often it finds
 // a real 20 % difference, and the counts below which no verdict is possible.
-#include "mpiwrite/verdict.hpp"
+#include "mpiwrite/core/verdict.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,10 +1,10 @@
-#include "mpiwrite/verify.hpp"
+#include "mpiwrite/sys/verify.hpp"
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
 
-#include "mpiwrite/errors.hpp"
+#include "mpiwrite/core/errors.hpp"
 #include "temp_dir.hpp"
 
 namespace mpiwrite {

@@ -1,4 +1,4 @@
-#include "mpiwrite/watchdog.hpp"
+#include "mpiwrite/sys/watchdog.hpp"
 
 #include <gtest/gtest.h>
 

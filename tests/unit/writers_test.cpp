@@ -10,9 +10,9 @@
 #include <filesystem>
 #include <string>
 
-#include "mpiwrite/errors.hpp"
-#include "mpiwrite/posix_file.hpp"
-#include "mpiwrite/writer.hpp"
+#include "mpiwrite/core/errors.hpp"
+#include "mpiwrite/sys/posix_file.hpp"
+#include "mpiwrite/engines/writer.hpp"
 #include "temp_dir.hpp"
 
 namespace mpiwrite {

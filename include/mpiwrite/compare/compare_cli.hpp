@@ -1,0 +1,29 @@
+#pragma once
+// mpiwrite-compare's command line (CLI11). Pure: nothing read, nothing printed.
+
+#include <cstdint>
+#include <string>
+
+#include "mpiwrite/compare/compare_format.hpp"
+#include "mpiwrite/compare/report_comparison.hpp"
+
+namespace mpiwrite {
+
+struct CompareOptions {
+  std::string old_path, new_path;
+  CompareFormat format = CompareFormat::Table;
+  std::uint64_t seed = kDefaultCompareSeed;
+};
+
+// Either options to compare with, or a text to print and an exit code: --help and --version
+// (0, standard output), a usage error (kExitUsage, one line for standard error).
+struct CompareCliOutcome {
+  bool run = false;
+  CompareOptions options;
+  int exit_code = 0;
+  std::string message;
+};
+
+CompareCliOutcome parse_compare_command_line(int argc, const char* const* argv);
+
+}  // namespace mpiwrite

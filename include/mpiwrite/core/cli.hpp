@@ -1,0 +1,21 @@
+#pragma once
+// Command line → RunConfig (CLI11). Pure: no MPI, no file system, nothing printed.
+
+#include <string>
+
+#include "mpiwrite/core/config.hpp"
+
+namespace mpiwrite {
+
+// Either a configuration to run, or something to print and an exit code (--help, --version,
+// or a usage error with kExitUsage).
+struct CliOutcome {
+  bool run = false;
+  RunConfig config;
+  int exit_code = 0;
+  std::string message;  // printed once by rank 0: stdout when exit_code == 0, else stderr
+};
+
+CliOutcome parse_command_line(int argc, const char* const* argv);
+
+}  // namespace mpiwrite

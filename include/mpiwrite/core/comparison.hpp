@@ -1,0 +1,85 @@
+#pragma once
+// What a point measured, and how points compare: speedup and efficiency against a baseline
+// with their intervals, warnings about the series, and the processes / threads / hybrid
+// table of --compare, whose winner is named only after a significance test. Pure.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "mpiwrite/core/points.hpp"
+#include "mpiwrite/core/repetition_log.hpp"
+#include "mpiwrite/core/repetition_figures.hpp"
+#include "mpiwrite/core/verdict.hpp"
+
+namespace mpiwrite {
+
+// A coefficient of variation above this makes a point's figures suspect (a warning).
+inline constexpr double kHighVariation = 0.10;
+// A first repetition this much slower than the median of the others suggests --warmup.
+inline constexpr double kSlowFirstRepetition = 1.25;
+
+struct PointReport {
+  explicit PointReport(PointSpec point = {}) : spec(point) {}
+
+  PointSpec spec;
+  RepetitionLog repetitions;  // timed only
+  SeriesSummary makespan;     // over the repetitions' makespans (count 0: not measured)
+  // Against the baseline point (the fewest threads in a sweep, 1x1 in a comparison), from the
+  // MEDIAN makespans (a slow repetition moves a mean, hardly a median): speedup = baseline
+  // median / this median, efficiency = speedup / (this concurrency / baseline concurrency),
+  // each with a bootstrap interval (none for the baseline against itself). Absent when this
+  // point or the baseline has no timed repetition (an interrupted run): no figure is better
+  // than a 0.
+  std::optional<double> speedup = 1.0;
+  std::optional<double> efficiency = 1.0;
+  std::optional<Interval> speedup_ci, efficiency_ci;
+  std::vector<std::string> warnings;  // about this point's series (high variation, slow first)
+
+  bool measured() const { return !repetitions.empty(); }
+  std::vector<double> makespans() const;  // in the order measured
+};
+
+// Fills makespan, the warnings, then speedup and efficiency against points[0] (the baseline:
+// make_points puts it first). `seed` seeds the bootstrap (each point its own stream of it).
+void summarize_points(std::vector<PointReport>& points, std::uint64_t seed = 0);
+
+// Warnings about the run as a whole: too few repetitions for any comparison it asks for to
+// reach significance. Empty for a plain run.
+std::vector<std::string> comparison_warnings(const std::vector<PointReport>& points,
+                                             unsigned repetitions);
+
+// A point in the comparison table. An unmeasured one keeps its label and nothing else.
+struct ModeCell {
+  std::string label;  // "2x4"
+  std::size_t repetitions = 0;  // timed repetitions measured; 0: not measured
+  std::optional<double> mean_s, speedup, efficiency;
+  std::optional<double> median_s;
+  std::optional<Interval> median_ci, speedup_ci, efficiency_ci;
+  std::size_t point = 0;  // its index in the points
+};
+
+// How the fastest cell of a row (by median) fared against the runner-up.
+struct RowVerdict {
+  std::string fastest, runner_up;  // mode names
+  Verdict verdict;                 // a = fastest, b = runner-up
+};
+
+struct ComparisonRow {
+  std::uint64_t concurrency = 1;
+  std::optional<ModeCell> processes, threads, hybrid;  // hybrid: the measured p x t of lowest median
+  std::optional<ModeCell> async;                       // 1x1 with queue depth c (uring)
+  // "processes", "threads", "hybrid" or "async": the fastest measured cell, named only when it
+  // is significantly faster than the runner-up (Mann-Whitney U, beyond the noise threshold);
+  // empty otherwise, and when fewer than two different points of the row were measured.
+  std::string winner;
+  std::optional<RowVerdict> verdict;  // when two or more different points were measured
+};
+
+// One row per concurrency, in increasing order. The 1x1 point fills both processes and threads
+// at concurrency 1 (one point: nothing to decide there unless async was measured too).
+std::vector<ComparisonRow> compare_rows(const std::vector<PointReport>& points,
+                                        std::uint64_t seed = 0);
+
+}  // namespace mpiwrite

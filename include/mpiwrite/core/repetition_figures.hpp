@@ -1,0 +1,68 @@
+#pragma once
+// Pure statistics: per-repetition figures from per-rank results. The summary over
+// repetitions (SeriesSummary, summarize_series) is in statistics.hpp, included here for the
+// reporters that use both. Nothing here prints; reporters format what these compute.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "mpiwrite/core/histogram.hpp"
+#include "mpiwrite/core/statistics.hpp"
+
+namespace mpiwrite {
+
+// What one rank measured in one repetition (its own timed write phase).
+struct RankFigures {
+  int rank = 0;
+  double elapsed_s = 0;     // the rank's own write phase on its steady_clock
+  std::uint64_t files = 0;  // files fully written and closed without error
+  std::uint64_t bytes = 0;  // bytes in those files
+  // When the rank started, seconds after the repetition's common start (the earliest start of
+  // any rank, on one time axis: see common_clock.hpp). 0 for the first rank to start.
+  double start_s = 0;
+};
+
+struct LatencyFigures {
+  double p50_us = 0, p90_us = 0, p99_us = 0, max_us = 0, mean_us = 0;
+};
+
+// --verify after one repetition's write phase.
+struct VerifyFigures {
+  double elapsed_s = 0;  // the slowest rank's verify phase
+  std::uint64_t files_checked = 0;
+  std::uint64_t mismatches = 0;
+};
+
+struct RepetitionFigures {
+  unsigned index = 0;       // 1-based, warm-ups not counted
+  // The job's write phase: from the common start (the earliest rank start) to the last rank's
+  // end. The headline time: a rank started late cannot shorten it.
+  double makespan_s = 0;
+  double first_done_s = 0;   // the earliest rank end, after the common start
+  double start_spread_s = 0;  // the latest rank start, after the common start
+  double slowest_s = 0;     // the ranks' own durations: the longest,
+  double fastest_s = 0;     // the shortest,
+  double mean_s = 0;        // and their mean
+  double imbalance = 0;     // slowest / fastest (1 = perfectly balanced)
+  std::uint64_t files = 0;  // total over ranks
+  std::uint64_t bytes = 0;
+  double files_per_s = 0;   // files / makespan_s
+  double mib_per_s = 0;     // bytes / 2^20 / makespan_s
+  LatencyFigures latency;   // per file, open to close, from the merged histogram
+  std::vector<RankFigures> ranks;
+  bool verified = false;  // --verify ran; then `verify` holds its figures
+  VerifyFigures verify;
+};
+
+// The latency figures of the merged histogram of a repetition.
+LatencyFigures latency_figures(const LatencyHistogram& merged);
+
+// Precondition: ranks is not empty. Everything but the ranks and the latency is derived, so a
+// repetition can be kept as just those (RepetitionLog) and rebuilt exactly.
+RepetitionFigures summarize_repetition(unsigned index, std::vector<RankFigures> ranks,
+                                       const LatencyFigures& latency);
+RepetitionFigures summarize_repetition(unsigned index, std::vector<RankFigures> ranks,
+                                       const LatencyHistogram& merged);
+
+}  // namespace mpiwrite

@@ -1,0 +1,99 @@
+#pragma once
+// RunReport: everything rank 0 knows at the end of a run, as plain data for the reporters.
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "mpiwrite/core/comparison.hpp"
+#include "mpiwrite/core/config.hpp"
+#include "mpiwrite/core/points.hpp"
+#include "mpiwrite/core/repetition_figures.hpp"
+
+namespace mpiwrite {
+
+// 3: unmeasured figures are null, cleanup.in_background. 4: the makespan from a common start,
+// intervals, tests and warnings (docs/metrics.md, "JSON"; docs/report.schema.json).
+inline constexpr int kJsonSchemaVersion = 4;
+
+struct HostRanks {
+  std::string host;
+  std::vector<int> ranks;
+};
+
+struct RunContext {
+  std::string mpiwrite_version;
+  int ranks = 1;
+  unsigned threads = 1;
+  std::vector<HostRanks> hosts;  // in order of first rank
+  std::string mpi_library;
+  std::string directory;  // absolute
+  std::string filesystem;
+  std::string started_utc;  // ISO 8601
+  std::vector<int> cpus_of_rank;  // CPUs each rank may run on (its affinity mask)
+  bool private_fd_tables = true;  // rank 0's writer threads got private descriptor tables
+  std::vector<long> peak_rss_kib;  // every rank's peak resident set size at the end
+  // Per rank: 1 the launcher (mpirun) bound it to CPUs, 0 it did not (--bind-to none), -1
+  // unknown. Empty: unknown for every rank. It decides which advice fits too few CPUs.
+  std::vector<int> bound_by_launcher;
+  // The ranks' kernels, each with its own monotonic clock; with more than one, the bound on
+  // the error of the measured offsets between them (common_clock.hpp).
+  int clock_domains = 1;
+  double clock_offset_error_s = 0;
+  double clock_largest_offset_s = 0;
+};
+
+struct CleanupFigures {
+  bool ran = false;
+  double elapsed_s = 0;           // slowest rank, steady_clock, after a barrier
+  std::uint64_t files_removed = 0;
+  // Interrupted: the scratch directory was handed to a background process after the report.
+  bool in_background = false;
+  // Something could not be removed (the errors were printed): what is left stays.
+  bool failed = false;
+};
+
+struct RunReport {
+  RunConfig config;
+  RunContext context;
+  RunKind kind = RunKind::Run;
+  std::uint64_t seed = 0;                // the order of points (sweeps and comparisons)
+  std::vector<PointReport> points;       // a plain run has exactly one
+  std::vector<ComparisonRow> comparison;  // --compare only
+  CleanupFigures cleanup;
+  int interrupted_by = 0;  // SIGINT or SIGTERM stopped the run; 0: it ran to the end
+  // About the run's statistics as a whole (comparison_warnings); each point has its own.
+  std::vector<std::string> warnings;
+  // An interrupted run without -o also saves its report here (DIR/mpiwrite-interrupted-<run
+  // id>.<format>): after its signal the launcher may stop forwarding standard output.
+  std::string saved_copy;
+};
+
+// The statistics of every point, the comparison rows (--compare) and the run's warnings, from
+// the repetitions; the bootstrap is seeded with report.seed. Pure.
+void summarize_report(RunReport& report);
+
+// "SIGINT", "SIGTERM", or "signal N".
+std::string signal_name(int signal);
+
+// One repetition's ranks grouped by host: their files and bytes summed, and the time of the
+// host's slowest rank. Hosts with no rank in the repetition (a smaller point) are left out.
+struct HostFigures {
+  std::string host;
+  std::vector<int> ranks;
+  std::uint64_t files = 0;
+  std::uint64_t bytes = 0;
+  double slowest_s = 0;    // the longest own duration of the host's ranks
+  double last_done_s = 0;  // the host's last rank end, after the job's common start
+};
+std::vector<HostFigures> per_host(const RepetitionFigures& rep, const std::vector<HostRanks>& hosts);
+
+// Groups processor names (index = rank) into hosts, in order of each host's first rank.
+std::vector<HostRanks> group_ranks_by_host(const std::vector<std::string>& host_of_rank);
+
+// Warnings about the setup that make figures misleading, e.g. more writer threads than the CPUs
+// a rank is bound to (mpirun binds each rank to one core by default).
+std::vector<std::string> setup_warnings(const RunContext& context);
+
+}  // namespace mpiwrite

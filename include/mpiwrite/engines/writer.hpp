@@ -1,0 +1,116 @@
+#pragma once
+// Writer backends: write a rank's slice of files into one directory and record what happened.
+// Writers record; the coordinator (app.cpp) decides. A failed file is never counted.
+
+#include <atomic>
+#include <functional>
+#include <vector>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "mpiwrite/core/config.hpp"
+#include "mpiwrite/core/created_files.hpp"
+#include "mpiwrite/core/file_namer.hpp"
+#include "mpiwrite/core/histogram.hpp"
+#include "mpiwrite/core/partition.hpp"
+#include "mpiwrite/core/work_source.hpp"
+
+namespace mpiwrite {
+
+// The slice of RunConfig the writers need.
+struct WriteOptions {
+  FilePattern pattern;
+  std::uint64_t lines = 100;
+  std::string text = "Hello, world!";
+  WriteMode mode = WriteMode::Line;
+  bool fsync = false;
+  bool overwrite = false;  // rewrite an existing file (open_for_overwrite) instead of O_EXCL
+  Engine engine = Engine::Posix;
+  unsigned queue_depth = 1;  // files in flight per thread (uring engine)
+  unsigned threads = 1;
+  std::uint64_t per_file_delay_us = 0;  // --slow-rank: sleep before each close, inside the timing
+  const std::atomic<int>* interrupt = nullptr;  // non-zero: stop before the next file
+};
+WriteOptions write_options_from(const RunConfig& config);
+
+// The first failure seen: "PATH: OPERATION: strerror", or `text` for a failure that is not
+// one system call (an exception in a writer thread).
+struct WriteFailure {
+  std::string path;
+  int errno_value = 0;
+  std::string operation;
+  std::string text;
+  std::string message() const;
+};
+
+struct SliceResult {
+  std::uint64_t files = 0;  // written, synced if asked, and closed without error
+  std::uint64_t bytes = 0;
+  LatencyHistogram latency;  // open → close per successful file, nanoseconds
+  std::optional<WriteFailure> failure;
+  CreatedFiles created;  // what this run created (removal goes by it, never by the pattern)
+  void merge(const SliceResult& other);  // keeps this failure if both have one
+  void reset();  // empties it for the next step, keeping the memory of `created`
+};
+
+// Where one writer thread writes: a directory open in that thread's descriptor table, and its
+// path (for messages only).
+struct WriteTarget {
+  int dir_fd = -1;
+  std::string dir_path;
+  // Create every file with O_EXCL even with --overwrite: a step whose names must all be new
+  // (--overwrite --cleanup's first step into --dir), so a file put at a name during the run
+  // is refused rather than rewritten and removed.
+  bool exclusive = false;
+};
+
+// A rank's writer: a pool of `threads` worker threads (1 = sequential), started once, outside
+// any timed phase. Each worker gives itself a private file descriptor table
+// (unshare(CLONE_FILES)): every MPI rank is a multi-threaded process (Open MPI starts helper
+// threads), and with a shared table the kernel takes a reference and the file's f_pos_lock on
+// every write(), about 10% of a 14-byte write. With a private table each writer gets the
+// single-threaded fast path. The main thread, which MPI uses, keeps the shared table.
+class Writer {
+ public:
+  virtual ~Writer() = default;
+  // Untimed: every writer thread opens `dir` in its own table. Throws IoError. `exclusive`:
+  // see WriteTarget.
+  virtual void open_target(const std::string& dir, bool exclusive = false) = 0;
+  // Timed: every writer thread writes what `source` hands it into the open target. Stops at
+  // the first failure (other threads stop at their next file). I/O errors come back in
+  // SliceResult::failure. If `progress` is given, the calling thread runs it every ~50 µs
+  // until the writers finish (a dynamic source needs MPI progress on the main thread).
+  virtual SliceResult write(WorkSource& source, const std::function<void()>& progress = {}) = 0;
+  // Untimed: closes the target in every writer thread.
+  virtual void close_target() = 0;
+  // Whether every writer thread got its private descriptor table (false: they share the
+  // process's, which is correct, only slower).
+  virtual bool private_fd_tables() const = 0;
+};
+
+std::unique_ptr<Writer> make_writer(const WriteOptions& options);
+
+// The per-thread loop every writer runs over its part (writers/file_loop.cpp).
+class FileLoop {
+ public:
+  explicit FileLoop(const WriteOptions& options);
+  // Writes every chunk `source` hands thread `thread`.
+  void run(const WriteTarget& target, WorkSource& source, unsigned thread, SliceResult& result,
+           std::atomic<bool>& stop) const;
+
+ private:
+  void run_posix(const WriteTarget& target, const Progression& part, FileNamer& namer,
+                 SliceResult& result, std::atomic<bool>& stop) const;
+  void run_null(const Progression& part, FileNamer& namer, SliceResult& result,
+                std::atomic<bool>& stop) const;
+  bool interrupted() const;
+
+  WriteOptions options_;
+  std::string line_;   // text + '\n'
+  std::string whole_;  // the whole file, only in Whole mode
+  int exclusive_flags_ = 0;  // O_CREAT | O_EXCL: every file new
+};
+
+}  // namespace mpiwrite

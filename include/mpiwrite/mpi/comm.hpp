@@ -1,0 +1,78 @@
+#pragma once
+// The thin MPI layer: every collective mpiwrite performs, over Boost.MPI. Nothing else in the
+// project talks to MPI except app.cpp (which calls these) and main.cpp (which starts MPI).
+
+#include <boost/mpi/communicator.hpp>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "mpiwrite/core/common_clock.hpp"
+#include "mpiwrite/core/config.hpp"
+#include "mpiwrite/core/histogram.hpp"
+#include "mpiwrite/core/partition.hpp"
+#include "mpiwrite/core/repetition_figures.hpp"
+
+namespace mpiwrite::comm {
+
+namespace mpi = boost::mpi;
+
+// A barrier that sleeps instead of spinning: MPI_Ibarrier, then MPI_Test every 50 µs. Ranks
+// that wait (idle ranks of a comparison point, ranks that finished writing early) must not
+// take CPU from the ranks still writing; a blocking MPI collective busy-polls.
+void quiet_barrier(const mpi::communicator& comm);
+
+// Rank 0's value of `value` on every rank.
+int broadcast_int(const mpi::communicator& world, int value);
+std::uint64_t broadcast_u64(const mpi::communicator& world, std::uint64_t value);
+void broadcast_config(const mpi::communicator& world, RunConfig& config);
+void broadcast_string(const mpi::communicator& world, std::string& value);
+
+// Rank 0 hands every rank its slice: `slices` (one per rank) is read on rank 0 only.
+Progression scatter_slices(const mpi::communicator& world, const std::vector<Progression>& slices);
+
+// Every rank says whether it failed (a non-empty message). All ranks learn whether everybody
+// succeeded; rank 0 also gets "rank N: message" for every failing rank, in rank order.
+// This is the phase boundary: no rank leaves a phase alone, so no rank waits forever. It waits
+// quietly (see quiet_barrier).
+struct Agreement {
+  bool all_ok = true;
+  std::vector<std::string> failures;  // rank 0 only
+};
+Agreement agree(const mpi::communicator& world, const std::string& local_failure);
+
+// The largest of every rank's value on every rank, waiting quietly (for the signal check at
+// each step).
+int max_int(const mpi::communicator& world, int value);
+
+std::vector<RankFigures> gather_figures(const mpi::communicator& world, const RankFigures& mine);
+// Every rank's clock readings of a phase, on rank 0 (rank order).
+std::vector<RankClockSample> gather_clock_samples(const mpi::communicator& comm,
+                                                  const RankClockSample& mine);
+std::vector<int> broadcast_ints(const mpi::communicator& world, std::vector<int> values);
+
+// The offset of every rank's monotonic clock to rank 0's (common_clock.hpp), on rank 0:
+// rank 0 exchanges ping-pongs with the leader of every other clock domain (domain[r], as
+// clock_domains gives it, known on every rank), one leader after the other; ranks of rank 0's
+// domain get 0. error_ns bounds every offset. Collective over world, but only the leaders
+// take part in messages: with one domain it sends nothing.
+struct ClockOffsets {
+  std::vector<std::int64_t> offset_ns;  // per world rank; rank 0 only
+  std::int64_t error_ns = 0;
+  std::int64_t largest_ns = 0;  // the largest |offset|
+};
+ClockOffsets measure_clock_offsets(const mpi::communicator& world, const std::vector<int>& domain,
+                                   const std::function<std::int64_t()>& now_ns);
+// Sums counts and totals, maxes the maximum; the merged histogram is valid on rank 0.
+void reduce_histogram(const mpi::communicator& world, LatencyHistogram& histogram);
+std::uint64_t sum_to_root(const mpi::communicator& world, std::uint64_t value);
+double max_to_root(const mpi::communicator& world, double value);
+
+std::vector<std::string> gather_host_names(const mpi::communicator& world);
+std::vector<std::string> gather_strings(const mpi::communicator& world,
+                                        const std::string& mine);  // rank 0 only
+std::vector<int> gather_ints(const mpi::communicator& world, int mine);  // rank 0 only
+std::string mpi_library_version();
+
+}  // namespace mpiwrite::comm

@@ -1,0 +1,41 @@
+#pragma once
+// --verify: read files back and check their size and content. POSIX only, no MPI; which rank
+// checks which files is decided by the coordinator (a different rank than the writer).
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "mpiwrite/core/file_namer.hpp"
+#include "mpiwrite/core/partition.hpp"
+
+namespace mpiwrite {
+
+struct VerifyResult {
+  std::uint64_t checked = 0;
+  std::uint64_t mismatches = 0;          // missing, wrong size or wrong content
+  std::vector<std::string> problems;    // "PATH: what is wrong", the first few only
+};
+
+class FileVerifier {
+ public:
+  // Every file should hold `lines` lines of `text` + '\n'.
+  FileVerifier(FilePattern pattern, const std::string& text, std::uint64_t lines);
+  // Reads every file of `files` in `dir` into a reused buffer and compares, until done or
+  // `stop` (if given) is non-zero. Throws IoError only when `dir` itself cannot be opened.
+  // Never follows a symbolic link, never blocks on a FIFO: either is a wrong file.
+  VerifyResult verify(const std::string& dir, const Progression& files,
+                      const std::atomic<int>* stop = nullptr, std::size_t max_problems = 3);
+
+ private:
+  // Empty when the file is right, else what is wrong.
+  std::string check(int dir_fd, const char* name);
+
+  FileNamer namer_;
+  std::string line_;
+  std::uint64_t size_ = 0;
+  std::vector<char> buffer_;  // size_ + 1: a longer file shows up as a wrong size
+};
+
+}  // namespace mpiwrite

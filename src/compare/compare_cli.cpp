@@ -1,0 +1,106 @@
+#include "mpiwrite/compare/compare_cli.hpp"
+
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <cctype>
+#include <charconv>
+
+#include "mpiwrite/core/errors.hpp"
+#include "mpiwrite/core/statistics.hpp"
+#include "mpiwrite/core/text_escape.hpp"
+#include "mpiwrite/core/verdict.hpp"
+#include "mpiwrite/core/version.hpp"
+
+namespace mpiwrite {
+
+namespace {
+
+// What --help says after the options: how points are matched and what each verdict means.
+std::string footer() {
+  return fmt::format(
+      R"(
+Reads two mpiwrite JSON reports (schema_version 3: a repetition's time is slowest_s; 4:
+makespan_s) and tells, point by point, whether NEW is faster than OLD. Points are matched by
+mode and label (e.g. processes 2x1); when each report has exactly one point (two plain runs)
+those two are compared whatever their labels. Points in one report only are listed as
+unmatched.
+
+Per point: the repetitions of each report, the medians with their {0:g} % intervals (order
+statistics; none below 6 repetitions), new/old = median new / median old with its {0:g} %
+percentile-bootstrap interval ({1} resamples, seeded by --seed), the p-value of a two-sided
+Mann-Whitney U test of new against old, and the verdict:
+  faster                     p < {2:g} and old/new above 1 + {3:g}: new is faster
+  slower                     p < {2:g} and old/new below 1 - {3:g}: new is slower
+  no significant difference  p >= {2:g}: the two series cannot be told apart
+  below noise threshold      p < {2:g}, but old/new within 1 +- {3:g}: real but negligible
+  too few repetitions        no outcome could reach p < {2:g} with these counts (need N each)
+Workloads that differ (config files, lines, text, write_mode, engine, fsync, partition) are
+warned about and still compared; different file systems or hosts are stated.
+
+Exit status: 0 compared (whatever the verdicts); 1 standard output could not be written; 2
+bad usage, or a report that is missing, not JSON, of another schema_version, or without
+points (one line on standard error).
+)",
+      kConfidenceLevel * 100, kBootstrapResamples, kSignificanceLevel, kNoiseThreshold);
+}
+
+bool parse_seed(const std::string& text, std::uint64_t& value) {
+  const char* end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, value);
+  return !text.empty() && error == std::errc{} && stop == end;
+}
+
+}  // namespace
+
+CompareCliOutcome parse_compare_command_line(int argc, const char* const* argv) {
+  CompareCliOutcome outcome;
+  CompareOptions& o = outcome.options;
+  CLI::App app{"mpiwrite-compare: is NEW faster than OLD? Compares two mpiwrite JSON reports "
+               "point by point, with medians, intervals and a test.",
+               "mpiwrite-compare"};
+  app.set_version_flag("--version", std::string("mpiwrite-compare ") + kVersion);
+  app.get_formatter()->column_width(30);
+  app.footer(footer());
+  app.add_option("OLD", o.old_path, "The report to compare against (mpiwrite --format json)")
+      ->required();
+  app.add_option("NEW", o.new_path, "The report to judge")->required();
+  // Read as text and checked against the names, so --help lists them and an error names them.
+  std::string format = to_string(CompareFormat::Table);
+  app.add_option("--format", format,
+                 "table: aligned for a terminal; markdown: GitHub tables; json: every figure "
+                 "(\"schema\": \"mpiwrite-compare/1\")")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"table", "markdown", "json"}, CLI::ignore_case));
+  std::string seed = std::to_string(kDefaultCompareSeed);
+  app.add_option("--seed", seed,
+                 fmt::format("Seed of the bootstrap intervals; printed with the results, so "
+                             "they can be reproduced (default {})",
+                             kDefaultCompareSeed))
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            std::uint64_t value = 0;
+            return parse_seed(text, value) ? "" : text + " is not a whole number from 0 to 2^64-1";
+          },
+          "UINT64"));
+  try {
+    app.parse(argc, argv);
+    parse_seed(seed, o.seed);
+    for (char& c : format) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (CompareFormat f : {CompareFormat::Table, CompareFormat::Markdown, CompareFormat::Json}) {
+      if (format == to_string(f)) o.format = f;
+    }
+    outcome.run = true;
+  } catch (const CLI::CallForHelp&) {
+    outcome.message = app.help();
+  } catch (const CLI::CallForVersion& version) {
+    outcome.message = std::string(version.what()) + "\n";
+  } catch (const CLI::ParseError& error) {
+    outcome.exit_code = kExitUsage;
+    outcome.message =
+        "mpiwrite-compare: error: " + printable(error.what()) + " (see mpiwrite-compare --help)\n";
+  }
+  return outcome;
+}
+
+}  // namespace mpiwrite

@@ -1,0 +1,68 @@
+// mpiwrite-compare OLD.json NEW.json: wiring only. Command line, read both files, compare,
+// print; every failure becomes one line on standard error and an exit code here.
+#include <cerrno>
+#include <cstring>
+#include <exception>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <memory>
+#include <iostream>
+#include <string>
+
+#include "mpiwrite/compare/compare_cli.hpp"
+#include "mpiwrite/compare/compare_format.hpp"
+#include "mpiwrite/core/errors.hpp"
+#include "mpiwrite/compare/report_comparison.hpp"
+#include "mpiwrite/compare/report_reading.hpp"
+#include "mpiwrite/core/text_escape.hpp"
+
+namespace {
+
+// The whole file, or a UsageError with strerror (a directory opens; its read() says EISDIR).
+std::string read_file(const std::string& path) {
+  const auto refuse = [&](int error) {
+    return mpiwrite::UsageError(mpiwrite::printable(path) + ": cannot read: " + std::strerror(error));
+  };
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw refuse(errno);
+  const std::unique_ptr<const int, void (*)(const int*)> closer(&fd, [](const int* f) { ::close(*f); });
+  std::string text;
+  char buffer[1 << 16];
+  while (true) {
+    const ssize_t got = ::read(fd, buffer, sizeof buffer);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) throw refuse(errno);
+    if (got == 0) return text;
+    text.append(buffer, static_cast<std::size_t>(got));
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace mpiwrite;
+  const CompareCliOutcome cli = parse_compare_command_line(argc, argv);
+  if (!cli.run) {
+    (cli.exit_code == kExitOk ? std::cout : std::cerr) << cli.message << std::flush;
+    return cli.exit_code;
+  }
+  const CompareOptions& o = cli.options;
+  try {
+    const ReportInput old_report = read_report(read_file(o.old_path), o.old_path);
+    const ReportInput new_report = read_report(read_file(o.new_path), o.new_path);
+    write_comparison(compare_reports(old_report, new_report, o.seed), o.format, std::cout);
+    std::cout.flush();
+    if (!std::cout) {
+      std::cerr << "mpiwrite-compare: error: cannot write to standard output\n";
+      return kExitIo;
+    }
+    return kExitOk;
+  } catch (const UsageError& e) {
+    std::cerr << "mpiwrite-compare: error: " << e.what() << '\n';
+    return kExitUsage;
+  } catch (const std::exception& e) {
+    std::cerr << "mpiwrite-compare: internal error: " << printable(e.what()) << '\n';
+    return kExitIo;
+  }
+}

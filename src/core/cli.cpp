@@ -1,0 +1,211 @@
+#include "mpiwrite/core/cli.hpp"
+
+#include <CLI/CLI.hpp>
+#include <cctype>
+#include <charconv>
+#include <algorithm>
+#include <sstream>
+
+#include "mpiwrite/core/errors.hpp"
+#include "mpiwrite/core/text_escape.hpp"
+#include "mpiwrite/core/version.hpp"
+
+namespace mpiwrite {
+
+namespace {
+
+// Enum options are read as text and checked against the names to_string() gives, so --help
+// lists the choices and the error names them.
+struct EnumText {
+  std::string partition{to_string(Partition::Block)};
+  std::string write_mode{to_string(WriteMode::Line)};
+  std::string engine{to_string(Engine::Posix)};
+  std::string format{to_string(Format::Table)};
+  // Lists are read as text and split here (number_list): CLI11's delimiter drops an empty
+  // item, so "1,,2" was read as 1,2 while '' was "  is not a whole number".
+  std::vector<std::string> sweep_threads;
+  std::vector<std::string> slow_ranks;
+};
+
+// Which rule `text` breaks as a whole number in [min, max], or empty; `value` is set when none.
+std::string whole_number_problem(const std::string& text, std::uint64_t min, std::uint64_t max,
+                                 std::uint64_t& value) {
+  const char* end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, value);
+  if (text.empty()) return "an empty value is not a whole number";
+  if (text.front() == '-') return text + " is negative";
+  if (error == std::errc::result_out_of_range) return text + " is too large";
+  if (error != std::errc{} || stop != end) return text + " is not a whole number";
+  if (value < min || value > max) {
+    return text + " is not between " + std::to_string(min) + " and " + std::to_string(max);
+  }
+  return {};
+}
+
+// A whole number in [min, max], with a message that says which rule the text broke (CLI11's
+// Range would call "abc" out of range).
+CLI::Validator whole_number(std::uint64_t min, std::uint64_t max) {
+  return CLI::Validator(
+      [min, max](std::string& text) -> std::string {
+        std::uint64_t value = 0;
+        return whole_number_problem(text, min, max, value);
+      },
+      "[" + std::to_string(min) + "-" + std::to_string(max) + "]");
+}
+
+// The comma-separated whole numbers of every occurrence of a list option, each in [min, max].
+// An empty item is refused by name, whether the whole value is empty or two commas meet.
+template <typename T>
+std::vector<T> number_list(const std::string& option, const std::vector<std::string>& texts,
+                           std::uint64_t min, std::uint64_t max, const char* example) {
+  std::vector<T> values;
+  for (const std::string& text : texts) {
+    std::size_t start = 0;
+    while (true) {
+      const std::size_t comma = std::min(text.find(',', start), text.size());
+      const std::string item = text.substr(start, comma - start);
+      if (item.empty()) {
+        throw CLI::ValidationError(
+            option, text.empty() ? std::string("an empty value; ") + example
+                         : "'" + text + "' has an empty item; " + example);
+      }
+      std::uint64_t value = 0;
+      if (std::string problem = whole_number_problem(item, min, max, value); !problem.empty()) {
+        throw CLI::ValidationError(option, problem);
+      }
+      values.push_back(static_cast<T>(value));
+      if (comma == text.size()) break;
+      start = comma + 1;
+    }
+  }
+  return values;
+}
+
+template <typename Enum>
+CLI::IsMember choices(std::initializer_list<Enum> values) {
+  std::vector<std::string> names;
+  for (Enum value : values) names.emplace_back(to_string(value));
+  return CLI::IsMember(names, CLI::ignore_case);
+}
+
+template <typename Enum>
+Enum from_name(std::string name, std::initializer_list<Enum> values) {
+  for (char& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  for (Enum value : values) {
+    if (to_string(value) == name) return value;
+  }
+  throw UsageError("unknown value " + name);  // unreachable: IsMember checked it
+}
+
+void add_options(CLI::App& app, RunConfig& c, EnumText& e) {
+  app.add_option("-n,--files", c.files, "Number of files, named by 1-based global index")
+      ->capture_default_str()->check(whole_number(1, kMaxFiles));
+  app.add_option("-l,--lines", c.lines, "Lines per file")
+      ->capture_default_str()->check(whole_number(1, kMaxLines));
+  app.add_option("--text", c.text, "Text of every line (a newline is added)")
+      ->capture_default_str();
+  app.add_option("-d,--dir", c.dir, "Directory for the files (created if missing, not its parents)")
+      ->capture_default_str();
+  app.add_option("--pattern", c.pattern, "File name pattern; {} is the 1-based index")
+      ->capture_default_str();
+  app.add_option("-t,--threads", c.threads, "Writer threads per rank (1 = sequential)")
+      ->capture_default_str()->check(whole_number(1, kMaxThreads));
+  app.add_option("--partition", e.partition,
+                 "How files are split across ranks and threads (dynamic: chunks on demand)")
+      ->capture_default_str()
+      ->check(choices({Partition::Block, Partition::Cyclic, Partition::Dynamic}));
+  app.add_option("--chunk", c.chunk, "Files per hand-out with --partition dynamic")
+      ->capture_default_str()->check(whole_number(1, kMaxFiles));
+  app.add_option("--write-mode", e.write_mode,
+                 "line: one write() per line (the seed); whole: one write() per file")
+      ->capture_default_str()->check(choices({WriteMode::Line, WriteMode::Whole}));
+  app.add_option("--engine", e.engine,
+                 "posix: blocking system calls; uring: io_uring, --queue-depth files in flight "
+                 "per thread; null: no I/O (mpiwrite's own overhead)")
+      ->capture_default_str()->check(choices({Engine::Posix, Engine::Uring, Engine::Null}));
+  app.add_option("-q,--queue-depth", c.queue_depth,
+                 "Files in flight per thread with --engine uring")
+      ->capture_default_str()->check(whole_number(1, kMaxQueueDepth));
+  app.add_flag("--fsync", c.fsync, "fsync() each file before close, inside the timed phase");
+  app.add_option("-r,--repetitions", c.repetitions, "Timed repetitions")
+      ->capture_default_str()->check(whole_number(1, kMaxRepetitions));
+  app.add_option("--warmup", c.warmup, "Untimed repetitions before the timed ones")
+      ->capture_default_str()->check(whole_number(0, kMaxRepetitions));
+  app.add_flag("--overwrite", c.overwrite,
+               "Truncate and rewrite the same files every repetition (the seed's re-run) "
+               "instead of creating fresh ones");
+  app.add_flag("--cleanup", c.cleanup, "Remove the files (and DIR, if mpiwrite created it) "
+                                       "after the last repetition");
+  app.add_option("--format", e.format, "Report format")
+      ->capture_default_str()
+      ->check(choices({Format::Table, Format::Markdown, Format::Csv, Format::Json}));
+  // An empty FILE would silently mean "no copy": refused like an empty --dir.
+  app.add_option("-o,--output", c.output,
+                 "Also write the report to FILE (a regular file atomically; a device, FIFO or "
+                 "/dev/stdout in place)")
+      ->check(CLI::Validator([](const std::string& v) { return v.empty() ? "must not be empty" : ""; },
+                             "FILE"));
+  app.add_flag("--per-rank", c.per_rank, "Add per-rank rows to table, markdown and csv");
+  app.add_flag("--dry-run", c.dry_run, "Print which rank and thread writes which files; write nothing");
+  app.add_flag("--verify", c.verify,
+               "Read every file back after each timed write phase (by another rank) and check it");
+  app.add_option("--timeout", c.timeout_s,
+                 "Seconds a rank's phase may run before it aborts the job (0: no limit)")
+      ->capture_default_str()->check(whole_number(0, kMaxTimeoutS));
+  app.add_option("--sweep-threads", e.sweep_threads,
+                 "Measure each thread count per rank, e.g. 1,2,4,8 (one point each)");
+  app.add_flag("--compare", c.compare,
+               "Processes vs threads vs hybrid at equal concurrency 1, 2, 4, ... in one launch");
+  app.add_option("--max-concurrency", c.max_concurrency,
+                 "Largest concurrency for --compare (default: ranks x --threads)")
+      ->check(whole_number(1, kMaxThreads * 1024u));
+  app.add_option("--seed", c.seed, "Seed for the shuffled order of points (default: the clock)")
+      ->check(whole_number(0, UINT64_MAX));
+  app.add_option("--slow-rank", e.slow_ranks,
+                 "Make these ranks sleep --slow-delay-us after every file (to test imbalance)");
+  app.add_option("--slow-delay-us", c.slow_delay_us, "Delay per file on a --slow-rank, in µs")
+      ->capture_default_str()->check(whole_number(0, kMaxSlowDelayUs));
+}
+
+}  // namespace
+
+CliOutcome parse_command_line(int argc, const char* const* argv) {
+  CliOutcome outcome;
+  CLI::App app{"mpiwrite: create many small files from MPI ranks and threads, and time it.\n"
+               "Run it under mpirun (mpirun -np 4 mpiwrite) or as a plain process.",
+               "mpiwrite"};
+  app.set_version_flag("--version", std::string("mpiwrite ") + kVersion);
+  app.get_formatter()->column_width(34);
+  EnumText text;
+  add_options(app, outcome.config, text);
+  try {
+    app.parse(argc, argv);
+    RunConfig& c = outcome.config;
+    c.partition =
+        from_name(text.partition, {Partition::Block, Partition::Cyclic, Partition::Dynamic});
+    c.write_mode = from_name(text.write_mode, {WriteMode::Line, WriteMode::Whole});
+    c.engine = from_name(text.engine, {Engine::Posix, Engine::Uring, Engine::Null});
+    c.format = from_name(text.format, {Format::Table, Format::Markdown, Format::Csv, Format::Json});
+    c.sweep_threads = number_list<unsigned>("--sweep-threads", text.sweep_threads, 1, kMaxThreads,
+                                            "give thread counts like 1,2,4");
+    c.slow_ranks = number_list<int>("--slow-rank", text.slow_ranks, 0, 1u << 30,
+                                    "give ranks like 0,3");
+    validate(outcome.config);
+    outcome.run = true;
+    return outcome;
+  } catch (const CLI::CallForHelp&) {
+    outcome.message = app.help();
+  } catch (const CLI::CallForVersion& version) {
+    outcome.message = std::string(version.what()) + "\n";
+  } catch (const CLI::ParseError& error) {
+    outcome.exit_code = kExitUsage;
+    outcome.message = "mpiwrite: error: " + printable(error.what()) +
+                      "\nRun 'mpiwrite --help' for the options.\n";
+  } catch (const UsageError& error) {
+    outcome.exit_code = kExitUsage;
+    outcome.message = "mpiwrite: error: " + printable(error.what()) + "\n";
+  }
+  return outcome;
+}
+
+}  // namespace mpiwrite

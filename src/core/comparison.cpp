@@ -1,0 +1,188 @@
+#include "mpiwrite/core/comparison.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+namespace mpiwrite {
+
+namespace {
+
+// Each point (and each row's test) draws its own bootstrap stream from the run's seed.
+std::uint64_t stream(std::uint64_t seed, std::uint64_t index) {
+  return seed ^ (0x9e3779b97f4a7c15ULL * (index + 1));
+}
+
+std::vector<std::string> series_warnings(const SeriesSummary& m, const std::vector<double>& values) {
+  std::vector<std::string> warnings;
+  if (m.count >= 2 && m.cv > kHighVariation) {
+    warnings.push_back(fmt::format(
+        "high variation: the makespans' coefficient of variation is {:.1f} % (over {:.0f} %): "
+        "the machine or the file system was unsteady; prefer the median and its interval",
+        100 * m.cv, 100 * kHighVariation));
+  }
+  if (values.size() >= 3) {
+    const std::vector<double> rest(values.begin() + 1, values.end());
+    const double median_rest = median_of(rest);
+    if (values.front() > *std::max_element(rest.begin(), rest.end()) &&
+        values.front() > kSlowFirstRepetition * median_rest) {
+      warnings.push_back(fmt::format(
+          "the first repetition was much slower than the others ({:.6f} s against a median of "
+          "{:.6f} s): caches or the file system were not warm; consider --warmup",
+          values.front(), median_rest));
+    }
+  }
+  if (!m.outliers.empty()) {
+    // The first few by number; JSON's summary.makespan_s.outliers lists them all.
+    constexpr std::size_t kListed = 10;
+    std::vector<std::size_t> numbers;
+    for (std::size_t i : m.outliers) {
+      if (numbers.size() == kListed) break;
+      numbers.push_back(i + 1);
+    }
+    const std::size_t all = m.outliers.size();
+    warnings.push_back(fmt::format("{} outlier repetition{} (Tukey's fences, 1.5 IQR): {}{}", all,
+                                   all == 1 ? "" : "s", fmt::join(numbers, ", "),
+                                   all > kListed ? ", ..." : ""));
+  }
+  return warnings;
+}
+
+}  // namespace
+
+std::vector<double> PointReport::makespans() const {
+  std::vector<double> values;
+  values.reserve(repetitions.size());
+  for (std::size_t i = 0; i < repetitions.size(); ++i) values.push_back(repetitions.makespan_s(i));
+  return values;
+}
+
+void summarize_points(std::vector<PointReport>& points, std::uint64_t seed) {
+  for (PointReport& p : points) {
+    const std::vector<double> values = p.makespans();
+    p.makespan = summarize_series(values);
+    p.warnings = series_warnings(p.makespan, values);
+  }
+  if (points.empty()) return;
+  const PointReport& base = points.front();
+  const std::vector<double> base_values = base.makespans();
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    PointReport& p = points[i];
+    p.speedup.reset();
+    p.efficiency.reset();
+    p.speedup_ci.reset();
+    p.efficiency_ci.reset();
+    // A median of 0 (the null engine on a coarse clock) gives no ratio either.
+    if (!base.measured() || !p.measured() || base.makespan.median <= 0 || p.makespan.median <= 0) {
+      continue;
+    }
+    const double scale = static_cast<double>(p.spec.concurrency()) /
+                         static_cast<double>(base.spec.concurrency());
+    p.speedup = base.makespan.median / p.makespan.median;
+    p.efficiency = *p.speedup / scale;
+    if (i == 0) continue;  // the baseline against itself is 1, exactly
+    p.speedup_ci = ratio_of_medians_interval(base_values, p.makespans(), stream(seed, i));
+    if (p.speedup_ci) p.efficiency_ci = Interval{p.speedup_ci->low / scale, p.speedup_ci->high / scale, p.speedup_ci->level};
+  }
+}
+
+std::vector<std::string> comparison_warnings(const std::vector<PointReport>& points,
+                                             unsigned repetitions) {
+  if (points.size() < 2) return {};
+  const std::size_t needed = repetitions_for_significance();
+  if (repetitions >= needed) return {};
+  return {fmt::format(
+      "too few repetitions to tell points apart: with {} against {} the smallest possible "
+      "p-value is {:.2g}, not below alpha = {}; no winner can be named. Use -r {} or more "
+      "(-r 10 or more to detect differences of a few per cent)",
+      repetitions, repetitions, smallest_p_value(repetitions, repetitions), kSignificanceLevel,
+      needed)};
+}
+
+namespace {
+
+ModeCell cell_of(const std::vector<PointReport>& points, std::size_t index) {
+  const PointReport& p = points[index];
+  ModeCell cell;
+  cell.label = p.spec.label();
+  cell.repetitions = p.repetitions.size();
+  cell.speedup = p.speedup;
+  cell.efficiency = p.efficiency;
+  cell.speedup_ci = p.speedup_ci;
+  cell.efficiency_ci = p.efficiency_ci;
+  cell.point = index;
+  if (p.measured()) {
+    cell.mean_s = p.makespan.mean;
+    cell.median_s = p.makespan.median;
+    cell.median_ci = p.makespan.median_ci;
+  }
+  return cell;
+}
+
+// The faster of two hybrids by median; a measured one always beats an unmeasured one.
+void keep_faster(std::optional<ModeCell>& slot, const ModeCell& candidate) {
+  if (!candidate.median_s) {
+    if (!slot) slot = candidate;
+    return;
+  }
+  if (!slot || !slot->median_s || *candidate.median_s < *slot->median_s) slot = candidate;
+}
+
+// The row's measured cells, one per point (1x1 fills two columns), fastest median first, and
+// the test of the fastest against the runner-up.
+void decide_row(ComparisonRow& row, const std::vector<PointReport>& points, std::uint64_t seed) {
+  const std::pair<const char*, const std::optional<ModeCell>*> modes[] = {
+      {"processes", &row.processes}, {"threads", &row.threads}, {"hybrid", &row.hybrid},
+      {"async", &row.async}};
+  std::vector<std::pair<std::string, const ModeCell*>> measured;
+  for (const auto& [name, slot] : modes) {
+    if (!*slot || !(*slot)->median_s) continue;  // never measured: cannot win
+    const bool same_point = std::any_of(measured.begin(), measured.end(), [&](const auto& m) {
+      return m.second->point == (*slot)->point;
+    });
+    if (!same_point) measured.emplace_back(name, &**slot);
+  }
+  if (measured.size() < 2) return;
+  std::stable_sort(measured.begin(), measured.end(), [](const auto& a, const auto& b) {
+    return *a.second->median_s < *b.second->median_s;
+  });
+  const ModeCell& fastest = *measured[0].second;
+  const ModeCell& runner_up = *measured[1].second;
+  RowVerdict v{measured[0].first, measured[1].first,
+               decide(points[fastest.point].makespans(), points[runner_up.point].makespans(),
+                      stream(seed, 1000003 + row.concurrency))};
+  if (v.verdict.outcome == Outcome::AFaster) row.winner = v.fastest;
+  row.verdict = std::move(v);
+}
+
+}  // namespace
+
+std::vector<ComparisonRow> compare_rows(const std::vector<PointReport>& points, std::uint64_t seed) {
+  std::map<std::uint64_t, ComparisonRow> rows;
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const PointReport& p = points[i];
+    ComparisonRow& row = rows[p.spec.concurrency()];
+    row.concurrency = p.spec.concurrency();
+    const ModeCell cell = cell_of(points, i);
+    if (p.spec.mode == PointMode::Async) {
+      row.async = cell;
+    } else if (p.spec.ranks == 1 && p.spec.threads == 1) {
+      row.processes = row.threads = cell;
+    } else if (p.spec.mode == PointMode::Processes) {
+      row.processes = cell;
+    } else if (p.spec.mode == PointMode::Threads) {
+      row.threads = cell;
+    } else if (p.spec.mode == PointMode::Hybrid) {
+      keep_faster(row.hybrid, cell);
+    }
+  }
+  std::vector<ComparisonRow> result;
+  for (auto& [concurrency, row] : rows) {
+    decide_row(row, points, seed);
+    result.push_back(std::move(row));
+  }
+  return result;
+}
+
+}  // namespace mpiwrite

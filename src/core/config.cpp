@@ -1,0 +1,125 @@
+#include "mpiwrite/core/config.hpp"
+
+#include <fmt/format.h>
+
+#include "mpiwrite/core/errors.hpp"
+#include "mpiwrite/core/file_namer.hpp"
+
+namespace mpiwrite {
+
+namespace {
+
+void require(bool condition, const std::string& message) {
+  if (!condition) throw UsageError(message);
+}
+
+}  // namespace
+
+void validate(const RunConfig& c) {
+  require(c.files >= 1 && c.files <= kMaxFiles,
+          fmt::format("--files must be between 1 and {}", kMaxFiles));
+  require(c.lines >= 1 && c.lines <= kMaxLines,
+          fmt::format("--lines must be between 1 and {}", kMaxLines));
+  require(!c.text.empty(), "--text must not be empty");
+  require(c.text.find('\n') == std::string::npos && c.text.find('\0') == std::string::npos,
+          "--text must not contain a newline or NUL (mpiwrite adds the newline)");
+  require(c.text.size() < kMaxFileSizeBytes && c.file_size_bytes() <= kMaxFileSizeBytes,
+          fmt::format("--lines x (length of --text + 1) must be at most {} bytes per file",
+                      kMaxFileSizeBytes));
+  require(!c.dir.empty(), "--dir must not be empty");
+  const FilePattern pattern = parse_pattern(c.pattern);  // throws UsageError with its own message
+  const std::size_t longest_name =
+      pattern.prefix.size() + std::to_string(c.files).size() + pattern.suffix.size();
+  require(longest_name <= kMaxNameBytes,
+          fmt::format("--pattern gives names of up to {} bytes; file names are limited to {}",
+                      longest_name, kMaxNameBytes));
+  require(c.threads >= 1 && c.threads <= kMaxThreads,
+          fmt::format("--threads must be between 1 and {}", kMaxThreads));
+  require(c.repetitions >= 1 && c.repetitions <= kMaxRepetitions,
+          fmt::format("--repetitions must be between 1 and {}", kMaxRepetitions));
+  require(c.warmup <= kMaxRepetitions,
+          fmt::format("--warmup must be between 0 and {}", kMaxRepetitions));
+  require(!(c.dry_run && !c.output.empty()), "--dry-run and --output cannot be combined");
+  require(!(c.compare && !c.sweep_threads.empty()), "--compare and --sweep-threads cannot be combined");
+  require(!(c.overwrite && (c.compare || !c.sweep_threads.empty())),
+          "--overwrite applies to a plain run: every point of a sweep or comparison starts from "
+          "fresh files");
+  for (unsigned t : c.sweep_threads) {
+    require(t >= 1 && t <= kMaxThreads,
+            fmt::format("--sweep-threads: every count must be between 1 and {}", kMaxThreads));
+  }
+  require(c.max_concurrency <= kMaxThreads * 1024u,
+          fmt::format("--max-concurrency must be at most {}", kMaxThreads * 1024u));
+  require(c.chunk >= 1 && c.chunk <= kMaxFiles, "--chunk must be at least 1");
+  require(!(c.verify && c.engine == Engine::Null),
+          "--verify and --engine null cannot be combined: the null engine writes nothing");
+  require(c.queue_depth >= 1 && c.queue_depth <= kMaxQueueDepth,
+          fmt::format("--queue-depth must be between 1 and {}", kMaxQueueDepth));
+  require(c.queue_depth == 1 || c.engine == Engine::Uring,
+          "--queue-depth needs --engine uring: the posix engine keeps one file in flight per "
+          "thread (use --threads)");
+  require(!(c.compare && c.queue_depth != 1),
+          "--compare chooses the queue depths itself (1, 2, 4, ... up to the concurrency); "
+          "drop --queue-depth");
+  require(c.timeout_s <= kMaxTimeoutS, fmt::format("--timeout must be at most {}", kMaxTimeoutS));
+  require(c.slow_delay_us <= kMaxSlowDelayUs,
+          fmt::format("--slow-delay-us must be at most {}", kMaxSlowDelayUs));
+}
+
+void validate_for_world(const RunConfig& c, int ranks) {
+  for (int rank : c.slow_ranks) {
+    require(rank >= 0 && rank < ranks,
+            fmt::format("--slow-rank {} does not exist: the job has ranks 0 to {}", rank, ranks - 1));
+  }
+  if (c.compare) {
+    // compare_points (points.cpp) runs 1 rank x c threads for every power of two c up to the
+    // limit, so the largest such c is what must fit one rank's threads. Hybrids (t = c / p,
+    // p >= 2) and async points (1 thread, queue depth c <= 1024 < kMaxQueueDepth) then fit too.
+    const bool given = c.max_concurrency != 0;
+    const std::uint64_t limit =
+        given ? c.max_concurrency : static_cast<std::uint64_t>(ranks) * c.threads;
+    std::uint64_t largest = 1;
+    while (largest * 2 <= limit) largest *= 2;
+    require(largest <= kMaxThreads,
+            fmt::format("--compare up to concurrency {}{} would run a 1 rank x {} threads point, "
+                        "over the cap of {} threads per rank (every c = 2, 4, ... up to the limit "
+                        "runs as 1 rank x c threads); pass --max-concurrency {} or less",
+                        limit,
+                        given ? "" : fmt::format(" ({} ranks x --threads {})", ranks, c.threads),
+                        largest, kMaxThreads, kMaxThreads));
+  }
+}
+
+std::string_view to_string(Partition value) {
+  switch (value) {
+    case Partition::Block: return "block";
+    case Partition::Cyclic: return "cyclic";
+    case Partition::Dynamic: return "dynamic";
+  }
+  return "?";
+}
+
+std::string_view to_string(WriteMode value) {
+  return value == WriteMode::Line ? "line" : "whole";
+}
+
+std::string_view to_string(Format value) {
+  switch (value) {
+    case Format::Table: return "table";
+    case Format::Markdown: return "markdown";
+    case Format::Csv: return "csv";
+    case Format::Json: return "json";
+  }
+  return "?";
+}
+
+std::string_view to_string(Engine value) {
+  switch (value) {
+    case Engine::Posix: return "posix";
+    case Engine::Uring: return "uring";
+    case Engine::Null: return "null";
+  }
+  return "?";
+}
+
+}  // namespace mpiwrite

@@ -1,0 +1,67 @@
+#include "mpiwrite/core/dry_run.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <ostream>
+
+#include "mpiwrite/core/file_namer.hpp"
+#include "mpiwrite/core/partition.hpp"
+
+namespace mpiwrite {
+
+namespace {
+
+void write_point(const RunConfig& config, const PointSpec& point, FileNamer& namer,
+                 std::ostream& out) {
+  if (config.partition == Partition::Dynamic) {
+    fmt::print(out, "every thread of ranks 0..{} takes chunks of {} files on demand from a counter "
+                    "on rank 0, until all {} are taken\n",
+               point.ranks - 1, config.chunk, config.files);
+    return;
+  }
+  const Progression all = whole_run(config.files);
+  for (int rank = 0; rank < point.ranks; ++rank) {
+    const Progression slice = split(all, static_cast<std::uint64_t>(point.ranks),
+                                    static_cast<std::uint64_t>(rank), config.partition);
+    for (unsigned thread = 0; thread < point.threads; ++thread) {
+      const Progression part = point.threads == 1
+                                   ? slice
+                                   : split(slice, point.threads, thread, config.partition);
+      if (part.count == 0) {
+        fmt::print(out, "rank {} thread {}: no files\n", rank, thread);
+        continue;
+      }
+      const std::string first(namer.name_view(part.first));
+      fmt::print(out, "rank {} thread {}: {} file(s), indices {}..{} step {} ({} .. {})\n", rank,
+                 thread, part.count, part.first, part.last(), part.stride, first,
+                 namer.name_view(part.last()));
+    }
+  }
+}
+
+}  // namespace
+
+void write_plan(const RunConfig& config, const std::vector<PointSpec>& points,
+                std::ostream& out) {
+  FileNamer namer(parse_pattern(config.pattern));
+  fmt::print(out, "dry run, nothing is written: {} point(s), {} partition, {} files into {}\n",
+             points.size(), to_string(config.partition), config.files, config.dir);
+  fmt::print(out, "repetitions: {} warm-up + {} timed{}; {}\n", config.warmup, config.repetitions,
+             points.size() > 1 ? " per point" : "",
+             points.size() > 1 ? "points interleaved in shuffled rounds, each repetition in a "
+                                 "fresh scratch directory"
+             : config.overwrite ? "every repetition rewrites the same files in place"
+                                : "the last timed repetition writes into the directory, every "
+                                  "earlier one into a fresh scratch subdirectory");
+  for (const PointSpec& point : points) {
+    fmt::print(out, "point {} ({}): {} rank(s) x {} thread(s){}\n", point.label(),
+               to_string(point.mode), point.ranks, point.threads,
+               point.engine == Engine::Uring
+                   ? fmt::format(", io_uring with {} file(s) in flight per thread", point.queue_depth)
+                   : "");
+    write_point(config, point, namer, out);
+  }
+}
+
+}  // namespace mpiwrite

@@ -1,0 +1,63 @@
+#include "mpiwrite/core/repetition_figures.hpp"
+
+#include <algorithm>
+
+namespace mpiwrite {
+
+namespace {
+
+constexpr double kMiB = 1024.0 * 1024.0;
+
+double us(std::uint64_t ns) { return static_cast<double>(ns) / 1e3; }
+
+// A rate over a duration that may be zero (a rank with no files, or the null engine on a
+// coarse clock): 0 rather than infinity, so reports and JSON stay finite.
+double per_second(double amount, double seconds) { return seconds > 0 ? amount / seconds : 0.0; }
+
+}  // namespace
+
+LatencyFigures latency_figures(const LatencyHistogram& merged) {
+  LatencyFigures l;
+  l.p50_us = us(merged.percentile_ns(0.50));
+  l.p90_us = us(merged.percentile_ns(0.90));
+  l.p99_us = us(merged.percentile_ns(0.99));
+  l.max_us = us(merged.max_ns());
+  l.mean_us = merged.count() ? us(merged.total_ns()) / static_cast<double>(merged.count()) : 0.0;
+  return l;
+}
+
+RepetitionFigures summarize_repetition(unsigned index, std::vector<RankFigures> ranks,
+                                       const LatencyFigures& latency) {
+  RepetitionFigures r;
+  r.index = index;
+  const auto [fastest, slowest] = std::minmax_element(
+      ranks.begin(), ranks.end(),
+      [](const RankFigures& a, const RankFigures& b) { return a.elapsed_s < b.elapsed_s; });
+  r.slowest_s = slowest->elapsed_s;
+  r.fastest_s = fastest->elapsed_s;
+  double sum = 0;
+  r.first_done_s = ranks.front().start_s + ranks.front().elapsed_s;
+  for (const RankFigures& rank : ranks) {
+    const double done = rank.start_s + rank.elapsed_s;
+    r.makespan_s = std::max(r.makespan_s, done);
+    r.first_done_s = std::min(r.first_done_s, done);
+    r.start_spread_s = std::max(r.start_spread_s, rank.start_s);
+    sum += rank.elapsed_s;
+    r.files += rank.files;
+    r.bytes += rank.bytes;
+  }
+  r.mean_s = sum / static_cast<double>(ranks.size());
+  r.imbalance = r.fastest_s > 0 ? r.slowest_s / r.fastest_s : 1.0;
+  r.files_per_s = per_second(static_cast<double>(r.files), r.makespan_s);
+  r.mib_per_s = per_second(static_cast<double>(r.bytes) / kMiB, r.makespan_s);
+  r.latency = latency;
+  r.ranks = std::move(ranks);
+  return r;
+}
+
+RepetitionFigures summarize_repetition(unsigned index, std::vector<RankFigures> ranks,
+                                       const LatencyHistogram& merged) {
+  return summarize_repetition(index, std::move(ranks), latency_figures(merged));
+}
+
+}  // namespace mpiwrite

@@ -1,0 +1,84 @@
+#include "mpiwrite/core/repetition_log.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace mpiwrite {
+
+namespace {
+
+bool same(const LatencyFigures& a, const LatencyFigures& b) {
+  return a.p50_us == b.p50_us && a.p90_us == b.p90_us && a.p99_us == b.p99_us &&
+         a.max_us == b.max_us && a.mean_us == b.mean_us;
+}
+
+// Whether `rebuilt` says everything `rep` says (the derived figures compared exactly: they come
+// from the same computation on the same numbers).
+bool same(const RepetitionFigures& a, const RepetitionFigures& b) {
+  return a.index == b.index && a.makespan_s == b.makespan_s &&
+         a.first_done_s == b.first_done_s && a.start_spread_s == b.start_spread_s && a.slowest_s == b.slowest_s && a.fastest_s == b.fastest_s &&
+         a.mean_s == b.mean_s && a.imbalance == b.imbalance && a.files == b.files &&
+         a.bytes == b.bytes && a.files_per_s == b.files_per_s && a.mib_per_s == b.mib_per_s &&
+         same(a.latency, b.latency) && a.verified == b.verified &&
+         (!a.verified || (a.verify.elapsed_s == b.verify.elapsed_s &&
+                          a.verify.files_checked == b.verify.files_checked &&
+                          a.verify.mismatches == b.verify.mismatches));
+}
+
+}  // namespace
+
+void RepetitionLog::push_back(const RepetitionFigures& rep) {
+  if (rep.ranks.empty()) throw std::invalid_argument("a repetition without ranks");
+  if (empty()) {
+    ranks_ = rep.ranks.size();
+    verified_ = rep.verified;
+  }
+  if (rep.index != size() + 1 || rep.ranks.size() != ranks_ || rep.verified != verified_) {
+    throw std::invalid_argument("a repetition out of order or unlike the point's first");
+  }
+  for (std::size_t r = 0; r < ranks_; ++r) {
+    if (rep.ranks[r].rank != static_cast<int>(r)) {
+      throw std::invalid_argument("a repetition's ranks are not 0..n-1 in order");
+    }
+  }
+  for (const RankFigures& rank : rep.ranks) samples_.push_back({rank.start_s, rank.elapsed_s, rank.files, rank.bytes});
+  latency_.push_back(rep.latency);
+  if (verified_) verify_.push_back(rep.verify);
+  if (!same((*this)[size() - 1], rep)) {
+    samples_.resize(samples_.size() - ranks_);
+    latency_.pop_back();
+    if (verified_) verify_.pop_back();
+    throw std::invalid_argument("a repetition not made by summarize_repetition");
+  }
+}
+
+void RepetitionLog::reserve(std::size_t repetitions, std::size_t ranks) {
+  samples_.reserve(repetitions * ranks);
+  latency_.reserve(repetitions);
+}
+
+RepetitionFigures RepetitionLog::operator[](std::size_t i) const {
+  std::vector<RankFigures> ranks;
+  ranks.reserve(ranks_);
+  for (std::size_t r = 0; r < ranks_; ++r) {
+    const RankSample& s = samples_[i * ranks_ + r];
+    ranks.push_back({static_cast<int>(r), s.elapsed_s, s.files, s.bytes, s.start_s});
+  }
+  RepetitionFigures rep = summarize_repetition(static_cast<unsigned>(i + 1), std::move(ranks), latency_[i]);
+  if (verified_) {
+    rep.verified = true;
+    rep.verify = verify_[i];
+  }
+  return rep;
+}
+
+double RepetitionLog::makespan_s(std::size_t i) const {
+  double makespan = 0;  // as summarize_repetition computes it, so the two agree exactly
+  for (std::size_t r = 0; r < ranks_; ++r) {
+    const RankSample& s = samples_[i * ranks_ + r];
+    makespan = std::max(makespan, s.start_s + s.elapsed_s);
+  }
+  return makespan;
+}
+
+}  // namespace mpiwrite

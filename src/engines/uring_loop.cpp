@@ -1,0 +1,354 @@
+// The uring engine. What makes io_uring competitive for creating small files (measured and
+// explained in docs/uring.md):
+// - Every file is one linked chain: openat into a direct descriptor (a slot of the ring's
+//   fixed-file table), its writes and its close. The kernel punts O_CREAT opens, and buffered
+//   writes on file systems without async buffered-write support (tmpfs, ext4), to its io-wq
+//   worker threads; a linked chain then runs start to end in one worker, without returning
+//   to this thread between operations. Regular descriptors would need a round trip after
+//   every open.
+// - IOSQE_CQE_SKIP_SUCCESS on everything but the close: one completion per file, not one
+//   per operation. A failing operation still posts its completion, and the rest of its chain
+//   is cancelled without one.
+// - IORING_SETUP_COOP_TASKRUN: completions do not interrupt this thread with an IPI; it picks
+//   them up when it next enters the kernel, which it does anyway to submit and wait.
+// - DEFER_TASKRUN is not used: it made every punted operation wait for this thread, 10-40x
+//   slower in line mode. IOSQE_ASYNC and registered buffers changed nothing measurable.
+// Writes are at explicit offsets (pwrite semantics: same bytes, same order within a file).
+#include "uring_loop.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <bit>
+#include <cerrno>
+#include <cstring>
+
+#include "mpiwrite/core/errors.hpp"
+#include "mpiwrite/core/file_namer.hpp"
+#include "mpiwrite/sys/posix_file.hpp"
+
+namespace mpiwrite {
+
+namespace {
+
+// What a completion belongs to, packed into user_data: operation (3 bits), slot (13 bits),
+// the slot's chain generation (16 bits), and for writes the file offset (32 bits; files are
+// at most 1 GiB).
+enum class Op : std::uint64_t { Open, Write, Fsync, Delay, Close };
+static_assert(kMaxQueueDepth <= (1u << 13));
+static_assert(kMaxFileSizeBytes < (std::uint64_t{1} << 32));
+
+std::uint64_t tag(Op op, std::uint32_t slot, std::uint16_t generation, std::uint64_t offset = 0) {
+  return static_cast<std::uint64_t>(op) << 61 | std::uint64_t{slot} << 48 |
+         std::uint64_t{generation} << 32 | offset;
+}
+Op op_of(std::uint64_t t) { return static_cast<Op>(t >> 61); }
+std::uint32_t slot_of(std::uint64_t t) { return static_cast<std::uint32_t>(t >> 48) & 0x1fff; }
+std::uint16_t generation_of(std::uint64_t t) { return static_cast<std::uint16_t>(t >> 32); }
+std::uint64_t offset_of(std::uint64_t t) { return t & 0xffffffff; }
+
+constexpr unsigned kMaxRingEntries = 32768;  // the kernel's IORING_MAX_ENTRIES
+constexpr unsigned kMaxSegmentSqes = 256;    // longer files are written in several chains
+
+std::uint64_t nanoseconds(std::chrono::steady_clock::duration d) {
+  return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(d).count());
+}
+
+// COOP_TASKRUN needs Linux 5.19 and SINGLE_ISSUER 6.0: take what the kernel has.
+void init_ring(io_uring& ring, unsigned entries) {
+  const unsigned wanted[] = {IORING_SETUP_COOP_TASKRUN | IORING_SETUP_SINGLE_ISSUER,
+                             IORING_SETUP_COOP_TASKRUN, 0};
+  int r = -EINVAL;
+  for (unsigned flags : wanted) {
+    io_uring_params params{};
+    params.flags = flags;
+    r = io_uring_queue_init_params(entries, &ring, &params);
+    if (r != -EINVAL) break;
+  }
+  if (r < 0) throw IoError(-r, "io_uring", "io_uring_setup");
+}
+
+}  // namespace
+
+UringFileLoop::UringFileLoop(const WriteOptions& options)
+    : options_(options), line_(options.text + '\n') {
+  file_bytes_ = line_.size() * options_.lines;
+  if (options_.mode == WriteMode::Whole) {
+    whole_.reserve(file_bytes_);
+    for (std::uint64_t i = 0; i < options_.lines; ++i) whole_ += line_;
+  }
+  // No O_CLOEXEC: the kernel refuses it for direct descriptors, which no exec can inherit.
+  // As the posix engine (file_loop.cpp): O_EXCL, or --overwrite's open_for_overwrite.
+  open_flags_ = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW;
+  const unsigned depth = std::max(1u, options_.queue_depth);
+  const unsigned fixed_sqes = 2u + (options_.fsync ? 1u : 0u) + (options_.per_file_delay_us ? 1u : 0u);
+  const std::uint64_t writes = options_.mode == WriteMode::Line ? options_.lines : 1;
+  const unsigned cap = std::max(fixed_sqes + 1, std::min(kMaxSegmentSqes, kMaxRingEntries / depth));
+  segment_sqes_ = static_cast<unsigned>(std::min<std::uint64_t>(writes + fixed_sqes, cap));
+  init_ring(ring_, std::bit_ceil(depth * segment_sqes_));
+  if (const int r = io_uring_register_files_sparse(&ring_, depth); r < 0) {
+    io_uring_queue_exit(&ring_);
+    throw IoError(-r, "io_uring", "register fixed-file table");
+  }
+  delay_.tv_sec = static_cast<long long>(options_.per_file_delay_us / 1'000'000);
+  delay_.tv_nsec = static_cast<long long>(options_.per_file_delay_us % 1'000'000 * 1000);
+  slots_.resize(depth);
+  names_.resize(std::size_t{depth} * (kMaxNameBytes + 1));
+  for (std::uint32_t s = 0; s < depth; ++s) slots_[s].name = names_.data() + s * (kMaxNameBytes + 1);
+  for (std::uint32_t s = depth; s-- > 0;) free_slots_.push_back(s);
+  starting_.reserve(depth);
+}
+
+UringFileLoop::~UringFileLoop() { io_uring_queue_exit(&ring_); }
+
+bool UringFileLoop::interrupted() const {
+  return options_.interrupt != nullptr && options_.interrupt->load(std::memory_order_relaxed) != 0;
+}
+
+bool UringFileLoop::next_index(WorkSource& source, unsigned thread, std::uint64_t& index) {
+  while (chunk_position_ == chunk_.count) {
+    result_->created.take(chunk_);  // every file of a finished chunk was taken
+    chunk_ = Progression{};
+    chunk_position_ = 0;
+    if (!source.next(thread, chunk_)) return false;
+    chunk_position_ = 0;
+  }
+  index = chunk_.at(chunk_position_++);
+  return true;
+}
+
+io_uring_sqe* UringFileLoop::take_sqe() {
+  io_uring_sqe* sqe = io_uring_get_sqe(&ring_);
+  if (sqe == nullptr) {  // cannot happen with the ring sized for every slot's chain; be safe
+    io_uring_submit(&ring_);
+    sqe = io_uring_get_sqe(&ring_);
+    if (sqe == nullptr) throw IoError(EBUSY, "io_uring", "get submission entry");
+  }
+  return sqe;
+}
+
+// One linked chain for `slot`: [open] writes from `written` on, and if they reach the end of
+// the file, [fsync] [delay] close. Only the last operation posts a completion on success.
+void UringFileLoop::queue_segment(std::uint32_t s, bool first) {
+  Slot& slot = slots_[s];
+  const std::uint16_t gen = ++slot.generation;
+  const auto skip_and_link = static_cast<unsigned char>(IOSQE_IO_LINK | IOSQE_CQE_SKIP_SUCCESS);
+  unsigned budget = segment_sqes_ - 1;  // room for the close
+  if (first) {
+    io_uring_sqe* sqe = take_sqe();
+    io_uring_prep_openat_direct(sqe, target_->dir_fd, slot.name, open_flags_, 0644, s);
+    sqe->flags |= skip_and_link;
+    sqe->user_data = tag(Op::Open, s, gen);
+    --budget;
+  }
+  budget -= (options_.fsync ? 1u : 0u) + (options_.per_file_delay_us ? 1u : 0u);
+  const bool line_mode = options_.mode == WriteMode::Line;
+  std::uint64_t position = slot.written;
+  io_uring_sqe* last = nullptr;
+  for (; position < file_bytes_ && budget > 0; --budget) {
+    const std::uint64_t within = line_mode ? position % line_.size() : position;
+    const char* data = (line_mode ? line_.data() : whole_.data()) + within;
+    const std::uint64_t length = (line_mode ? line_.size() : file_bytes_) - within;
+    last = take_sqe();
+    io_uring_prep_write(last, static_cast<int>(s), data, static_cast<unsigned>(length), position);
+    last->flags |= IOSQE_FIXED_FILE | skip_and_link;
+    last->user_data = tag(Op::Write, s, gen, position);
+    position += length;
+  }
+  if (position < file_bytes_) {  // more chains follow: this one ends with a reported write
+    last->flags &= static_cast<unsigned char>(~skip_and_link);
+    return;
+  }
+  if (options_.fsync) {
+    io_uring_sqe* sqe = take_sqe();
+    io_uring_prep_fsync(sqe, static_cast<int>(s), 0);
+    sqe->flags |= IOSQE_FIXED_FILE | skip_and_link;
+    sqe->user_data = tag(Op::Fsync, s, gen);
+  }
+  if (options_.per_file_delay_us != 0) {  // --slow-rank: wait before the close, as posix does
+    io_uring_sqe* sqe = take_sqe();
+    io_uring_prep_timeout(sqe, &delay_, 0, IORING_TIMEOUT_ETIME_SUCCESS);
+    sqe->flags |= skip_and_link;
+    sqe->user_data = tag(Op::Delay, s, gen);
+  }
+  io_uring_sqe* sqe = take_sqe();
+  io_uring_prep_close_direct(sqe, s);
+  sqe->user_data = tag(Op::Close, s, gen);
+}
+
+// --overwrite: a linked chain cannot check what its open opened, so the file is opened,
+// checked and emptied here with system calls (open_for_overwrite) and put into the slot's
+// fixed-file entry; the chain then starts with the writes. False: the failure is recorded
+// and the slot is free again.
+bool UringFileLoop::open_to_rewrite(std::uint32_t s) {
+  Slot& slot = slots_[s];
+  const int fd = open_for_overwrite(target_->dir_fd, slot.name, true);
+  int error = fd < 0 ? errno : 0;
+  if (fd >= 0) {
+    int copy = fd;
+    const int r = io_uring_register_files_update(&ring_, s, &copy, 1);
+    if (r < 0) {
+      error = -r;
+      unlink_if_same(target_->dir_fd, slot.name, fd);
+    }
+    ::close(fd);
+    if (r >= 0) {
+      slot.opened = true;
+      return true;
+    }
+  }
+  if (!result_->failure) {
+    result_->failure =
+        error == 0 ? WriteFailure{{}, 0, {}, fmt::format("{}/{}: open: {}", target_->dir_path,
+                                                          slot.name, kNotOwnFile)}
+                   : WriteFailure{target_->dir_path + "/" + slot.name, error, "open", {}};
+  }
+  stop_->store(true, std::memory_order_relaxed);
+  result_->created.not_created.push_back(slot.index);
+  slot.busy = false;
+  ++slot.generation;
+  free_slots_.push_back(s);
+  return false;
+}
+
+// After a failure with the file open in its slot: close it (the chain's close was cancelled).
+void UringFileLoop::queue_cleanup_close(std::uint32_t s) {
+  const std::uint16_t gen = ++slots_[s].generation;
+  io_uring_sqe* sqe = take_sqe();
+  io_uring_prep_close_direct(sqe, s);
+  sqe->user_data = tag(Op::Close, s, gen);
+}
+
+void UringFileLoop::record_failure(std::uint32_t s, const char* operation, int error) {
+  Slot& slot = slots_[s];
+  if (!result_->failure) {
+    result_->failure = WriteFailure{target_->dir_path + "/" + slot.name, error, operation, {}};
+  }
+  stop_->store(true, std::memory_order_relaxed);
+  slot.failed = true;
+}
+
+// A failed close leaves nothing open in the slot.
+void UringFileLoop::fail_closed(std::uint32_t s, int error) {
+  record_failure(s, "close", error);
+  finish(s);
+}
+
+void UringFileLoop::fail(std::uint32_t s, const char* operation, int error) {
+  record_failure(s, operation, error);
+  if (slots_[s].opened) {
+    queue_cleanup_close(s);  // finish() runs when that close completes
+  } else {
+    finish(s);
+  }
+}
+
+// The slot's file is done: counted if it succeeded; if it failed, removed when the open had
+// succeeded (also with --overwrite, as posix), and either way not this run's file.
+void UringFileLoop::finish(std::uint32_t s) {
+  Slot& slot = slots_[s];
+  if (slot.failed) {
+    if (slot.opened) unlink_if_same(target_->dir_fd, slot.name, -1);
+    result_->created.not_created.push_back(slot.index);
+  }
+  slot.busy = slot.opened = slot.failed = false;
+  ++slot.generation;
+  free_slots_.push_back(s);
+}
+
+void UringFileLoop::complete(const io_uring_cqe& cqe, Clock::time_point now) {
+  const std::uint32_t s = slot_of(cqe.user_data);
+  Slot& slot = slots_[s];
+  if (!slot.busy || generation_of(cqe.user_data) != slot.generation) return;  // stale
+  const int res = cqe.res;
+  switch (op_of(cqe.user_data)) {
+    case Op::Open:  // reported only on failure
+      return fail(s, "open", -res);
+    case Op::Write: {
+      slot.opened = true;  // the write ran, so the open succeeded
+      if (res < 0) return fail(s, "write", -res);
+      if (res == 0) return fail(s, "write", ENOSPC);  // as write_all: no progress is an error
+      // A short write, or the end of a chain that does not finish the file: go on from what
+      // the kernel confirmed (a short write cancelled the rest of its chain).
+      slot.written = offset_of(cqe.user_data) + static_cast<std::uint64_t>(res);
+      return queue_segment(s, false);
+    }
+    case Op::Fsync:
+      slot.opened = true;
+      return fail(s, "fsync", -res);
+    case Op::Delay:
+      if (res == -ETIME) return;  // the delay expired: a success (and normally not reported)
+      slot.opened = true;
+      return fail(s, "delay", -res);
+    case Op::Close:
+      if (slot.failed) return finish(s);  // the clean-up close after a failure
+      if (res < 0) {
+        slot.opened = true;  // the name exists and the file is not complete: remove it
+        return fail_closed(s, -res);
+      }
+      result_->latency.record(nanoseconds(now - slot.start));
+      ++result_->files;
+      result_->bytes += file_bytes_;
+      return finish(s);
+  }
+}
+
+void UringFileLoop::run(const WriteTarget& target, WorkSource& source, unsigned thread,
+                        SliceResult& result, std::atomic<bool>& stop) {
+  target_ = &target;
+  result_ = &result;
+  stop_ = &stop;
+  chunk_ = Progression{};
+  chunk_position_ = 0;
+  FileNamer namer(options_.pattern);
+  // However this returns (or throws), the current chunk's taken prefix is recorded.
+  struct RecordTaken {
+    UringFileLoop& loop;
+    ~RecordTaken() {
+      loop.result_->created.take({loop.chunk_.first, loop.chunk_position_, loop.chunk_.stride});
+    }
+  } record{*this};
+  bool exhausted = false;
+  for (;;) {
+    while (!exhausted && !free_slots_.empty() && !stop.load(std::memory_order_relaxed) &&
+           !interrupted()) {
+      std::uint64_t index = 0;
+      if (!next_index(source, thread, index)) {
+        exhausted = true;
+        break;
+      }
+      const std::uint32_t s = free_slots_.back();
+      free_slots_.pop_back();
+      Slot& slot = slots_[s];
+      std::strcpy(slot.name, namer.name(index));
+      slot.index = index;
+      slot.busy = true;
+      slot.written = 0;
+      if (options_.overwrite && !target.exclusive) {
+        slot.start = Clock::now();  // the synchronous open is part of the file's time
+        if (open_to_rewrite(s)) queue_segment(s, false);
+      } else {
+        queue_segment(s, true);
+        starting_.push_back(s);
+      }
+    }
+    if (free_slots_.size() == slots_.size()) break;  // nothing in flight
+    const Clock::time_point submitted = Clock::now();
+    for (std::uint32_t s : starting_) slots_[s].start = submitted;
+    starting_.clear();
+    const int r = io_uring_submit_and_wait(&ring_, 1);
+    if (r < 0 && r != -EINTR) throw IoError(-r, target.dir_path, "io_uring_enter");
+    const Clock::time_point now = Clock::now();
+    io_uring_cqe* cqe = nullptr;
+    unsigned head = 0, seen = 0;
+    io_uring_for_each_cqe(&ring_, head, cqe) {
+      complete(*cqe, now);
+      ++seen;
+    }
+    io_uring_cq_advance(&ring_, seen);
+  }
+}
+
+}  // namespace mpiwrite

@@ -1,0 +1,80 @@
+#pragma once
+// The uring engine's per-thread loop (docs/uring.md): up to --queue-depth files in flight
+// through one io_uring owned by the thread that created it.
+
+#include <liburing.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "mpiwrite/engines/writer.hpp"
+
+namespace mpiwrite {
+
+class UringFileLoop {
+ public:
+  // Creates the ring and its fixed-file table (one slot per file in flight) in the calling
+  // thread, which must be the only one to use it. Throws IoError if the kernel refuses.
+  explicit UringFileLoop(const WriteOptions& options);
+  ~UringFileLoop();
+  UringFileLoop(const UringFileLoop&) = delete;
+  UringFileLoop& operator=(const UringFileLoop&) = delete;
+
+  // Writes every file `source` hands thread `thread`, keeping up to queue_depth in flight.
+  // Stops starting files at the first failure, on `stop` or on an interrupt, and returns
+  // once nothing is in flight.
+  void run(const WriteTarget& target, WorkSource& source, unsigned thread, SliceResult& result,
+           std::atomic<bool>& stop);
+
+ private:
+  using Clock = std::chrono::steady_clock;
+
+  // One file in flight, in fixed-file slot number `this - slots_.data()`.
+  struct Slot {
+    bool busy = false;
+    bool opened = false;    // known to be open in its fixed slot (a later operation ran)
+    bool failed = false;    // being closed and removed after a failure
+    std::uint16_t generation = 0;  // tags its current chain; older completions are stale
+    std::uint64_t written = 0;     // bytes the kernel confirmed
+    Clock::time_point start;       // just before the submission that carried its open
+    char* name = nullptr;          // its file name, in names_
+    std::uint64_t index = 0;       // its file index
+  };
+
+  bool next_index(WorkSource& source, unsigned thread, std::uint64_t& index);
+  io_uring_sqe* take_sqe();
+  void queue_segment(std::uint32_t slot, bool first);
+  void queue_cleanup_close(std::uint32_t slot);
+  bool open_to_rewrite(std::uint32_t slot);
+  void complete(const io_uring_cqe& cqe, Clock::time_point now);
+  void record_failure(std::uint32_t slot, const char* operation, int error);
+  void fail(std::uint32_t slot, const char* operation, int error);
+  void fail_closed(std::uint32_t slot, int error);
+  void finish(std::uint32_t slot);
+  bool interrupted() const;
+
+  WriteOptions options_;
+  std::string line_;   // text + '\n'
+  std::string whole_;  // the whole file, only in Whole mode
+  std::uint64_t file_bytes_ = 0;
+  int open_flags_ = 0;
+  unsigned segment_sqes_ = 0;  // the most operations one linked chain may hold
+  io_uring ring_{};
+  __kernel_timespec delay_{};  // --slow-rank's per-file delay, as a linked timeout
+  std::vector<Slot> slots_;
+  std::vector<char> names_;               // queue_depth names of up to kMaxNameBytes + 1
+  std::vector<std::uint32_t> free_slots_;  // a stack
+  std::vector<std::uint32_t> starting_;    // slots whose open goes out with the next submit
+
+  // The current run's state.
+  const WriteTarget* target_ = nullptr;
+  SliceResult* result_ = nullptr;
+  std::atomic<bool>* stop_ = nullptr;
+  Progression chunk_;
+  std::uint64_t chunk_position_ = 0;
+};
+
+}  // namespace mpiwrite

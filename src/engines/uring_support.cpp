@@ -1,0 +1,111 @@
+// Probing io_uring support: the reasons are worded for the person at the terminal, who must
+// know whether to change the kernel, the container's seccomp profile or a sysctl.
+#include "mpiwrite/engines/uring_support.hpp"
+
+#include <liburing.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <memory>
+
+#include <fmt/format.h>
+
+namespace mpiwrite {
+
+namespace {
+
+std::string read_sysctl(const char* path) {
+  std::ifstream in(path);
+  std::string value;
+  in >> value;
+  return value;
+}
+
+std::string setup_failure(int error) {
+  switch (error) {
+    case ENOSYS:
+      return "this kernel has no io_uring (io_uring_setup: function not implemented; Linux 5.1+ "
+             "built with CONFIG_IO_URING, or a seccomp filter that answers ENOSYS)";
+    case EPERM: {
+      const std::string disabled = read_sysctl("/proc/sys/kernel/io_uring_disabled");
+      if (disabled == "2") return "io_uring is disabled on this machine (kernel.io_uring_disabled=2)";
+      if (disabled == "1") {
+        return "io_uring is restricted to the group kernel.io_uring_group and this process is not "
+               "in it (kernel.io_uring_disabled=1)";
+      }
+      return "io_uring_setup is not permitted (a seccomp filter blocks it, as container runtimes' "
+             "default profiles do)";
+    }
+    case ENOMEM:
+      return "io_uring_setup: cannot allocate memory (the locked-memory limit, ulimit -l, may be "
+             "too low on kernels before 5.12)";
+    default:
+      return fmt::format("io_uring_setup failed: {}", std::strerror(error));
+  }
+}
+
+struct RingGuard {
+  io_uring* ring;
+  ~RingGuard() { io_uring_queue_exit(ring); }
+};
+
+}  // namespace
+
+std::string uring_unavailable_reason() {
+  io_uring ring{};
+  io_uring_params params{};
+  if (const int r = io_uring_queue_init_params(8, &ring, &params); r < 0) return setup_failure(-r);
+  RingGuard guard{&ring};
+  if ((params.features & IORING_FEAT_CQE_SKIP) == 0) {
+    return "the kernel's io_uring lacks CQE_SKIP_SUCCESS (needs Linux 5.17 or later)";
+  }
+  const std::unique_ptr<io_uring_probe, void (*)(io_uring_probe*)> probe(
+      io_uring_get_probe_ring(&ring), io_uring_free_probe);
+  if (!probe) return "the kernel cannot report its io_uring opcodes (needs Linux 5.6 or later)";
+  const std::pair<int, const char*> needed[] = {{IORING_OP_OPENAT, "OPENAT"},
+                                                {IORING_OP_WRITE, "WRITE"},
+                                                {IORING_OP_FSYNC, "FSYNC"},
+                                                {IORING_OP_TIMEOUT, "TIMEOUT"},
+                                                {IORING_OP_CLOSE, "CLOSE"}};
+  for (const auto& [op, name] : needed) {
+    if (!io_uring_opcode_supported(probe.get(), op)) {
+      return fmt::format("the kernel's io_uring lacks the {} operation", name);
+    }
+  }
+  if (const int r = io_uring_register_files_sparse(&ring, 1); r < 0) {
+    return fmt::format("cannot register a sparse fixed-file table for direct descriptors: {} "
+                       "(needs Linux 5.19 or later)",
+                       std::strerror(-r));
+  }
+  return {};
+}
+
+std::string describe_uring_unavailable(const std::vector<std::string>& reasons,
+                                       const std::vector<std::string>& hosts) {
+  std::map<std::string, std::vector<std::size_t>> ranks_by_reason;
+  for (std::size_t rank = 0; rank < reasons.size(); ++rank) {
+    if (!reasons[rank].empty()) ranks_by_reason[reasons[rank]].push_back(rank);
+  }
+  if (ranks_by_reason.empty()) return {};
+  std::string message = "--engine uring cannot run here:";
+  for (const auto& [reason, ranks] : ranks_by_reason) {
+    std::string where;
+    if (ranks.size() == reasons.size()) {
+      where = reasons.size() == 1 ? "" : "on every rank";
+    } else {
+      where = fmt::format("on {} {}", ranks.size() == 1 ? "rank" : "ranks", ranks.front());
+      for (std::size_t i = 1; i < ranks.size() && i < 8; ++i) where += fmt::format(",{}", ranks[i]);
+      if (ranks.size() > 8) where += fmt::format(" and {} more", ranks.size() - 8);
+      if (ranks.front() < hosts.size()) where += fmt::format(" (host {})", hosts[ranks.front()]);
+    }
+    message += where.empty() ? fmt::format(" {}", reason) : fmt::format(" {}: {}", where, reason);
+    message += ';';
+  }
+  message.back() = '.';
+  message += " Use --engine posix.";
+  return message;
+}
+
+}  // namespace mpiwrite

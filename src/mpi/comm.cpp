@@ -1,0 +1,248 @@
+#include "mpiwrite/mpi/comm.hpp"
+
+#include <mpi.h>
+
+#include <boost/mpi/collectives.hpp>
+#include <boost/mpi/environment.hpp>
+#include <boost/serialization/string.hpp>
+#include <boost/serialization/vector.hpp>
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <functional>
+#include <thread>
+
+namespace mpiwrite {
+
+// Non-intrusive Boost.Serialization, kept here so the core library needs no Boost.
+template <class Archive>
+void serialize(Archive& ar, RunConfig& c, unsigned /*version*/) {
+  ar & c.files & c.lines & c.text & c.dir & c.pattern & c.threads & c.partition & c.write_mode &
+      c.engine & c.queue_depth & c.fsync & c.repetitions & c.warmup & c.overwrite & c.cleanup & c.format &
+      c.output & c.per_rank & c.dry_run & c.sweep_threads & c.compare & c.max_concurrency &
+      c.seed & c.chunk & c.slow_ranks & c.slow_delay_us & c.verify & c.timeout_s;
+}
+
+template <class Archive>
+void serialize(Archive& ar, Progression& p, unsigned /*version*/) {
+  ar & p.first & p.count & p.stride;
+}
+
+template <class Archive>
+void serialize(Archive& ar, RankFigures& f, unsigned /*version*/) {
+  ar & f.rank & f.elapsed_s & f.files & f.bytes & f.start_s;
+}
+
+template <class Archive>
+void serialize(Archive& ar, RankClockSample& s, unsigned /*version*/) {
+  ar & s.rank & s.start_ns & s.end_ns & s.files & s.bytes;
+}
+
+namespace comm {
+
+constexpr int kRoot = 0;
+
+namespace {
+
+// Completes `request`, sleeping between tests rather than spinning.
+void wait_quietly(MPI_Request& request) {
+  int done = 0;
+  MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+  while (!done) {
+    std::this_thread::sleep_for(std::chrono::microseconds(50));
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+  }
+}
+
+}  // namespace
+
+void quiet_barrier(const mpi::communicator& comm) {
+  MPI_Request request;
+  MPI_Ibarrier(MPI_Comm(comm), &request);
+  wait_quietly(request);
+}
+
+int broadcast_int(const mpi::communicator& world, int value) {
+  mpi::broadcast(world, value, kRoot);
+  return value;
+}
+
+std::uint64_t broadcast_u64(const mpi::communicator& world, std::uint64_t value) {
+  mpi::broadcast(world, value, kRoot);
+  return value;
+}
+
+void broadcast_config(const mpi::communicator& world, RunConfig& config) {
+  mpi::broadcast(world, config, kRoot);
+}
+
+void broadcast_string(const mpi::communicator& world, std::string& value) {
+  mpi::broadcast(world, value, kRoot);
+}
+
+Progression scatter_slices(const mpi::communicator& world, const std::vector<Progression>& slices) {
+  Progression mine;
+  if (world.rank() == kRoot) {
+    mpi::scatter(world, slices, mine, kRoot);
+  } else {
+    mpi::scatter(world, mine, kRoot);
+  }
+  return mine;
+}
+
+Agreement agree(const mpi::communicator& world, const std::string& local_failure) {
+  Agreement result;
+  int ok = local_failure.empty() ? 1 : 0;
+  int all_ok = 0;
+  MPI_Request request;
+  MPI_Iallreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, MPI_Comm(world), &request);
+  wait_quietly(request);
+  result.all_ok = all_ok != 0;
+  if (result.all_ok) return result;
+  // Only on failure: gather the messages (a rare, slow path).
+  std::vector<std::string> messages;
+  mpi::gather(world, local_failure, messages, kRoot);
+  for (std::size_t rank = 0; rank < messages.size(); ++rank) {
+    if (!messages[rank].empty()) {
+      result.failures.push_back("rank " + std::to_string(rank) + ": " + messages[rank]);
+    }
+  }
+  return result;
+}
+
+int max_int(const mpi::communicator& world, int value) {
+  int max = 0;
+  MPI_Request request;
+  MPI_Iallreduce(&value, &max, 1, MPI_INT, MPI_MAX, MPI_Comm(world), &request);
+  wait_quietly(request);
+  return max;
+}
+
+std::vector<RankFigures> gather_figures(const mpi::communicator& world, const RankFigures& mine) {
+  std::vector<RankFigures> all;
+  mpi::gather(world, mine, all, kRoot);
+  return all;
+}
+
+std::vector<RankClockSample> gather_clock_samples(const mpi::communicator& comm,
+                                                  const RankClockSample& mine) {
+  std::vector<RankClockSample> all;
+  mpi::gather(comm, mine, all, kRoot);
+  return all;
+}
+
+std::vector<int> broadcast_ints(const mpi::communicator& world, std::vector<int> values) {
+  mpi::broadcast(world, values, kRoot);
+  return values;
+}
+
+ClockOffsets measure_clock_offsets(const mpi::communicator& world, const std::vector<int>& domain,
+                                   const std::function<std::int64_t()>& now_ns) {
+  constexpr int kExchanges = 16;  // the best of 16 round trips: queueing rarely hits them all
+  constexpr int kTag = 7101;
+  ClockOffsets result;
+  const int me = world.rank();
+  if (me == kRoot) {
+    result.offset_ns.assign(domain.size(), 0);
+    std::vector<std::int64_t> of_leader(domain.size(), 0);
+    for (std::size_t leader = 1; leader < domain.size(); ++leader) {
+      if (domain[leader] != static_cast<int>(leader) || domain[leader] == domain[kRoot]) continue;
+      std::vector<ClockExchange> exchanges(kExchanges);
+      for (ClockExchange& e : exchanges) {
+        e.sent_ns = now_ns();
+        world.send(static_cast<int>(leader), kTag, e.sent_ns);
+        world.recv(static_cast<int>(leader), kTag, e.remote_ns);
+        e.received_ns = now_ns();
+      }
+      const ClockOffset offset = estimate_offset(exchanges);
+      of_leader[leader] = offset.offset_ns;
+      result.error_ns = std::max(result.error_ns, offset.error_ns);
+      result.largest_ns = std::max(result.largest_ns, std::abs(offset.offset_ns));
+    }
+    for (std::size_t r = 0; r < domain.size(); ++r) {
+      result.offset_ns[r] = of_leader[static_cast<std::size_t>(domain[r])];
+    }
+  } else if (domain[static_cast<std::size_t>(me)] == me && domain[kRoot] != me) {
+    for (int i = 0; i < kExchanges; ++i) {
+      std::int64_t ping = 0;
+      world.recv(kRoot, kTag, ping);
+      world.send(kRoot, kTag, now_ns());
+    }
+  }
+  // The ranks not in an exchange wait here asleep: spinning in the next collective they would
+  // take the CPU from a leader on the same node and stretch every round trip by a time slice.
+  quiet_barrier(world);
+  return result;
+}
+
+void reduce_histogram(const mpi::communicator& world, LatencyHistogram& h) {
+  auto& counts = h.counts();
+  if (world.rank() == kRoot) {
+    auto merged = counts;
+    mpi::reduce(world, counts.data(), static_cast<int>(counts.size()), merged.data(),
+                std::plus<std::uint64_t>(), kRoot);
+    counts = merged;
+  } else {
+    mpi::reduce(world, counts.data(), static_cast<int>(counts.size()),
+                std::plus<std::uint64_t>(), kRoot);
+  }
+  const std::uint64_t count = sum_to_root(world, h.count());
+  const std::uint64_t total = sum_to_root(world, h.total_ns());
+  std::uint64_t max = h.max_ns();
+  if (world.rank() == kRoot) {
+    mpi::reduce(world, h.max_ns(), max, mpi::maximum<std::uint64_t>(), kRoot);
+  } else {
+    mpi::reduce(world, h.max_ns(), mpi::maximum<std::uint64_t>(), kRoot);
+  }
+  h.set_totals(count, total, max);
+}
+
+std::uint64_t sum_to_root(const mpi::communicator& world, std::uint64_t value) {
+  std::uint64_t sum = value;
+  if (world.rank() == kRoot) {
+    mpi::reduce(world, value, sum, std::plus<std::uint64_t>(), kRoot);
+  } else {
+    mpi::reduce(world, value, std::plus<std::uint64_t>(), kRoot);
+  }
+  return sum;
+}
+
+double max_to_root(const mpi::communicator& world, double value) {
+  double max = value;
+  if (world.rank() == kRoot) {
+    mpi::reduce(world, value, max, mpi::maximum<double>(), kRoot);
+  } else {
+    mpi::reduce(world, value, mpi::maximum<double>(), kRoot);
+  }
+  return max;
+}
+
+std::vector<std::string> gather_host_names(const mpi::communicator& world) {
+  std::vector<std::string> names;
+  mpi::gather(world, mpi::environment::processor_name(), names, kRoot);
+  return names;
+}
+
+std::vector<std::string> gather_strings(const mpi::communicator& world, const std::string& mine) {
+  std::vector<std::string> all;
+  mpi::gather(world, mine, all, kRoot);
+  return all;
+}
+
+std::vector<int> gather_ints(const mpi::communicator& world, int mine) {
+  std::vector<int> all;
+  mpi::gather(world, mine, all, kRoot);
+  return all;
+}
+
+std::string mpi_library_version() {
+  char text[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+  int length = 0;
+  MPI_Get_library_version(text, &length);
+  std::string version(text, static_cast<std::size_t>(length));
+  // Open MPI appends release details on further lines; the first line names the library.
+  return version.substr(0, version.find_first_of("\r\n,"));
+}
+
+}  // namespace comm
+}  // namespace mpiwrite

@@ -1,0 +1,152 @@
+#pragma once
+// Wording shared by the human-readable reporters, so table and markdown say the same thing.
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "mpiwrite/core/run_report.hpp"
+#include "mpiwrite/core/text_escape.hpp"
+
+namespace mpiwrite::describe {
+
+inline std::string plural(std::uint64_t n, const char* word) {
+  return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
+}
+
+// How many of the asked timed repetitions a point measured: "5", "3 of 5" (an interrupted
+// run), or "not measured" (it never completed one, so it has no figures at all).
+inline std::string measured(std::size_t repetitions, unsigned asked) {
+  if (repetitions == 0) return "not measured";
+  if (repetitions < asked) return fmt::format("{} of {}", repetitions, asked);
+  return fmt::format("{}", repetitions);
+}
+
+// "4 ranks x 2 threads on 1 host", or what a sweep or comparison measured.
+inline std::string layout(const RunReport& r) {
+  const std::string ranks = plural(static_cast<std::uint64_t>(r.context.ranks), "rank");
+  const std::string hosts = plural(r.context.hosts.size(), "host");
+  switch (r.kind) {
+    case RunKind::Run:
+      return fmt::format("{} x {} on {}", ranks, plural(r.context.threads, "thread"), hosts);
+    case RunKind::Sweep:
+      return fmt::format("sweep of threads per rank over {}, {} launched on {}",
+                         plural(r.points.size(), "point"), ranks, hosts);
+    case RunKind::Compare:
+      return fmt::format("processes vs threads vs hybrid{} over {}, {} launched on {}",
+                         r.config.engine == Engine::Uring ? " vs async (io_uring)" : "",
+                         plural(r.points.size(), "point"), ranks, hosts);
+  }
+  return {};
+}
+
+// "100 files of 1400 B (100 write() calls of 14 B each)"
+inline std::string workload(const RunConfig& c) {
+  const std::uint64_t line = c.text.size() + 1;
+  const std::string writes = c.write_mode == WriteMode::Line
+                                 ? fmt::format("{} of {} B each", plural(c.lines, "write"), line)
+                                 : std::string("one write() each");
+  const std::string partition =
+      c.partition == Partition::Dynamic
+          ? fmt::format("dynamic partition (chunks of {})", c.chunk)
+          : fmt::format("{} partition", to_string(c.partition));
+  std::string slow;
+  for (int rank : c.slow_ranks) slow += fmt::format("{}{}", slow.empty() ? "" : ",", rank);
+  if (!slow.empty()) slow = fmt::format(", rank(s) {} slowed by {} us per file", slow, c.slow_delay_us);
+  // In a comparison the uring engine is the async column only; the others run posix.
+  const std::string engine =
+      c.engine != Engine::Uring ? fmt::format("{} engine", to_string(c.engine))
+      : c.compare              ? std::string("posix engine, and uring for the async column")
+                               : fmt::format("uring engine (queue depth {} per thread)", c.queue_depth);
+  return fmt::format("{} of {} B ({}{}), {}, {}{}", plural(c.files, "file"),
+                     c.file_size_bytes(), writes, c.fsync ? ", fsync before close" : "",
+                     partition, engine, slow);
+}
+
+inline std::string repetitions(const RunReport& r) {
+  const RunConfig& c = r.config;
+  const std::string each = r.kind == RunKind::Run ? "" : " per point";
+  const std::string how =
+      r.kind != RunKind::Run
+          ? fmt::format("points interleaved in shuffled rounds (seed {}), every repetition "
+                        "creates fresh files in its own directory", r.seed)
+      : c.overwrite ? std::string("files truncated and rewritten in place (--overwrite)")
+                    : std::string("every repetition creates fresh files");
+  return fmt::format("{} timed + {} warm-up{}; {}", plural(c.repetitions, "repetition"), c.warmup,
+                     each, how);
+}
+
+// The lines every human format adds after its header: interruption and memory.
+inline std::vector<std::string> notes(const RunReport& r) {
+  std::vector<std::string> lines;
+  if (r.interrupted_by) {
+    lines.push_back(fmt::format("INTERRUPTED by {}: only the repetitions that completed are "
+                                "reported; the one under way was discarded",
+                                signal_name(r.interrupted_by)));
+    if (!r.saved_copy.empty()) {
+      lines.push_back(fmt::format("the whole report is also saved in {} (after a signal the "
+                                  "launcher may cut standard output short)",
+                                  printable(r.saved_copy)));
+    }
+    if (r.cleanup.in_background) {
+      lines.push_back("scratch files: being removed in the background after this report "
+                      "(a leftover .mpiwrite-*.trash directory is removed by the next run)");
+    }
+  }
+  const auto& rss = r.context.peak_rss_kib;
+  if (!rss.empty()) {
+    const auto max = std::max_element(rss.begin(), rss.end());
+    lines.push_back(fmt::format("peak resident memory per rank: max {:.1f} MiB (rank {})",
+                                static_cast<double>(*max) / 1024.0, max - rss.begin()));
+  }
+  return lines;
+}
+
+inline constexpr const char* kTiming =
+    "makespan = the earliest rank start after an MPI barrier to the last rank's last close "
+    "(uring: its completion), every rank on one CLOCK_MONOTONIC axis; rates = total / makespan";
+
+// "95 % CI 0.004900-0.005300" or why there is none. The median's interval needs 6 repetitions.
+inline std::string interval(const std::optional<Interval>& ci, const char* format = "{:.6f}") {
+  if (!ci) return "-";
+  return fmt::format("{}-{}", fmt::format(fmt::runtime(format), ci->low),
+                     fmt::format(fmt::runtime(format), ci->high));
+}
+
+// The comparison's verdict for a row: "p = 0.0022", and why no winner was named.
+inline std::string verdict(const ComparisonRow& row) {
+  if (!row.verdict) return "-";
+  const Verdict& v = row.verdict->verdict;
+  const std::string p = fmt::format("p = {:.2g}", v.test.p_value);
+  switch (v.outcome) {
+    case Outcome::AFaster:
+      return fmt::format("{:.2f}x faster than {}, {}", v.ratio, row.verdict->runner_up, p);
+    case Outcome::BFaster:  // cannot happen for the fastest by median; said plainly if it does
+      return fmt::format("slower than {}, {}", row.verdict->runner_up, p);
+    case Outcome::NoDifference:
+      return fmt::format("no clear winner: {} vs {} not significant, {}", row.verdict->fastest,
+                         row.verdict->runner_up, p);
+    case Outcome::BelowNoise:
+      return fmt::format("no clear winner: {} vs {} within {:.0f} % noise, {}", row.verdict->fastest,
+                         row.verdict->runner_up, 100 * kNoiseThreshold, p);
+    case Outcome::TooFewRepetitions:
+      return fmt::format("no clear winner: too few repetitions (-r {} needed)", v.repetitions_needed);
+  }
+  return {};
+}
+
+// The warnings of the statistics: the run's, then each point's with its label.
+inline std::vector<std::string> statistics_warnings(const RunReport& r) {
+  std::vector<std::string> lines = r.warnings;
+  for (const PointReport& p : r.points) {
+    for (const std::string& w : p.warnings) {
+      lines.push_back(r.kind == RunKind::Run ? w : fmt::format("point {} ({}): {}", p.spec.label(),
+                                                               to_string(p.spec.mode), w));
+    }
+  }
+  return lines;
+}
+
+}  // namespace mpiwrite::describe

@@ -1,0 +1,252 @@
+// JSON with a schema version: the full configuration, the context, every repetition with its
+// per-rank figures, and the summary. Field meanings are in docs/metrics.md.
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "mpiwrite/report/json_text.hpp"
+#include "mpiwrite/core/run_report.hpp"
+#include "mpiwrite/report/reporters.hpp"
+
+namespace mpiwrite {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json config_json(const RunConfig& c) {
+  return {{"files", c.files},
+          {"lines", c.lines},
+          {"text", c.text},
+          {"file_size_bytes", c.file_size_bytes()},
+          {"dir", c.dir},
+          {"pattern", c.pattern},
+          {"threads", c.threads},
+          {"partition", to_string(c.partition)},
+          {"write_mode", to_string(c.write_mode)},
+          {"engine", to_string(c.engine)},
+          {"queue_depth", c.queue_depth},
+          {"fsync", c.fsync},
+          {"repetitions", c.repetitions},
+          {"warmup", c.warmup},
+          {"overwrite", c.overwrite},
+          {"cleanup", c.cleanup},
+          {"format", to_string(c.format)},
+          {"output", c.output},
+          {"per_rank", c.per_rank},
+          {"sweep_threads", c.sweep_threads},
+          {"compare", c.compare},
+          {"max_concurrency", c.max_concurrency},
+          {"chunk", c.chunk},
+          {"slow_ranks", c.slow_ranks},
+          {"slow_delay_us", c.slow_delay_us},
+          {"verify", c.verify},
+          {"timeout_s", c.timeout_s}};
+}
+
+Json context_json(const RunContext& x) {
+  Json hosts = Json::array();
+  for (const HostRanks& h : x.hosts) {
+    hosts.push_back({{"host", h.host}, {"rank_count", h.ranks.size()}, {"ranks", h.ranks}});
+  }
+  return {{"mpiwrite_version", x.mpiwrite_version},
+          {"ranks", x.ranks},
+          {"threads_per_rank", x.threads},
+          {"hosts", hosts},
+          {"mpi_library", x.mpi_library},
+          {"directory", x.directory},
+          {"filesystem", x.filesystem},
+          {"started_utc", x.started_utc},
+          {"cpus_of_rank", x.cpus_of_rank},
+          {"writer_fd_tables", x.private_fd_tables ? "private" : "shared"},
+          {"peak_rss_kib", x.peak_rss_kib},
+          {"warnings", setup_warnings(x)}};
+}
+
+Json hosts_json(const RepetitionFigures& rep, const std::vector<HostRanks>& hosts) {
+  Json result = Json::array();
+  for (const HostFigures& h : per_host(rep, hosts)) {
+    result.push_back({{"host", h.host},
+                      {"ranks", h.ranks},
+                      {"files", h.files},
+                      {"bytes", h.bytes},
+                      {"slowest_rank_s", h.slowest_s},
+                      {"last_done_s", h.last_done_s}});
+  }
+  return result;
+}
+
+Json repetition_json(const RepetitionFigures& rep, const std::vector<HostRanks>& hosts,
+                     bool outlier) {
+  Json ranks = Json::array();
+  for (const RankFigures& r : rep.ranks) {
+    ranks.push_back(
+        {{"rank", r.rank}, {"start_s", r.start_s}, {"elapsed_s", r.elapsed_s}, {"files", r.files}, {"bytes", r.bytes}});
+  }
+  return {{"index", rep.index},
+          {"makespan_s", rep.makespan_s},
+          {"first_done_s", rep.first_done_s},
+          {"last_done_s", rep.makespan_s},
+          {"start_spread_s", rep.start_spread_s},
+          {"slowest_rank_s", rep.slowest_s},
+          {"fastest_rank_s", rep.fastest_s},
+          {"mean_rank_s", rep.mean_s},
+          {"imbalance", rep.imbalance},
+          {"outlier", outlier},
+          {"files", rep.files},
+          {"bytes", rep.bytes},
+          {"files_per_s", rep.files_per_s},
+          {"mib_per_s", rep.mib_per_s},
+          {"latency_us",
+           {{"p50", rep.latency.p50_us},
+            {"p90", rep.latency.p90_us},
+            {"p99", rep.latency.p99_us},
+            {"max", rep.latency.max_us},
+            {"mean", rep.latency.mean_us}}},
+          {"ranks", ranks},
+          {"hosts", hosts_json(rep, hosts)},
+          {"verify", rep.verified ? Json{{"elapsed_s", rep.verify.elapsed_s},
+                                         {"files_checked", rep.verify.files_checked},
+                                         {"mismatches", rep.verify.mismatches}}
+                                  : Json(nullptr)}};
+}
+
+// null when absent: an unmeasured point or baseline has no figure, and 0 would read as one.
+Json optional_json(const std::optional<double>& value) { return value ? Json(*value) : Json(nullptr); }
+
+Json interval_json(const std::optional<Interval>& i) {
+  if (!i) return nullptr;
+  return {{"low", i->low}, {"high", i->high}, {"level", i->level}};
+}
+
+Json estimate_json(const std::optional<double>& value, const std::optional<Interval>& ci) {
+  if (!value) return nullptr;
+  return {{"estimate", *value}, {"ci", interval_json(ci)}};
+}
+
+Json summary_json(const SeriesSummary& m) {
+  if (m.count == 0) return nullptr;
+  Json outliers = nullptr;
+  if (m.fences) {
+    std::vector<std::size_t> numbers;
+    for (std::size_t i : m.outliers) numbers.push_back(i + 1);
+    outliers = {{"low_fence", m.fences->low}, {"high_fence", m.fences->high}, {"repetitions", numbers}};
+  }
+  return {{"count", m.count}, {"mean", m.mean},   {"stddev", m.stddev},
+          {"cv", m.cv},       {"median", m.median}, {"median_ci", interval_json(m.median_ci)},
+          {"min", m.min},     {"max", m.max},     {"q1", m.q1},
+          {"q3", m.q3},       {"outliers", outliers}};
+}
+
+Json point_json(const PointReport& p, const std::vector<HostRanks>& hosts, unsigned asked) {
+  Json repetitions = Json::array();
+  for (const RepetitionFigures& rep : p.repetitions) {
+    const bool outlier = std::binary_search(p.makespan.outliers.begin(), p.makespan.outliers.end(),
+                                            std::size_t{rep.index - 1});
+    repetitions.push_back(repetition_json(rep, hosts, outlier));
+  }
+  return {{"label", p.spec.label()},
+          {"mode", to_string(p.spec.mode)},
+          {"ranks", p.spec.ranks},
+          {"threads", p.spec.threads},
+          {"engine", to_string(p.spec.engine)},
+          {"queue_depth", p.spec.queue_depth},
+          {"concurrency", p.spec.concurrency()},
+          {"repetitions", repetitions},
+          {"summary",
+           {{"repetitions_measured", p.repetitions.size()},
+            {"repetitions_asked", asked},
+            {"makespan_s", summary_json(p.makespan)},
+            {"speedup", estimate_json(p.speedup, p.speedup_ci)},
+            {"efficiency", estimate_json(p.efficiency, p.efficiency_ci)},
+            {"warnings", p.warnings}}}};
+}
+
+Json cell_json(const std::optional<ModeCell>& cell) {
+  if (!cell) return nullptr;
+  return {{"label", cell->label},
+          {"repetitions_measured", cell->repetitions},
+          {"median_s", optional_json(cell->median_s)},
+          {"median_ci", interval_json(cell->median_ci)},
+          {"mean_s", optional_json(cell->mean_s)},
+          {"speedup", estimate_json(cell->speedup, cell->speedup_ci)},
+          {"efficiency", estimate_json(cell->efficiency, cell->efficiency_ci)}};
+}
+
+Json verdict_json(const std::optional<RowVerdict>& row) {
+  if (!row) return nullptr;
+  const Verdict& v = row->verdict;
+  return {{"fastest", row->fastest},
+          {"runner_up", row->runner_up},
+          {"outcome", outcome_name(v.outcome)},
+          {"p_value", v.test.p_value},
+          {"exact", v.test.exact},
+          {"prob_faster", v.test.prob_x_smaller},
+          {"ratio", {{"estimate", v.ratio}, {"ci", interval_json(v.ratio_ci)}}},
+          {"repetitions_needed", v.outcome == Outcome::TooFewRepetitions
+                                     ? Json(v.repetitions_needed)
+                                     : Json(nullptr)}};
+}
+
+Json comparison_json(const std::vector<ComparisonRow>& rows) {
+  Json result = Json::array();
+  for (const ComparisonRow& row : rows) {
+    result.push_back({{"concurrency", row.concurrency},
+                      {"processes", cell_json(row.processes)},
+                      {"threads", cell_json(row.threads)},
+                      {"hybrid", cell_json(row.hybrid)},
+                      {"async", cell_json(row.async)},
+                      {"winner", row.winner.empty() ? Json(nullptr) : Json(row.winner)},
+                      {"verdict", verdict_json(row.verdict)}});
+  }
+  return result;
+}
+
+}  // namespace
+
+void write_json(const RunReport& r, std::ostream& out) {
+  Json points = Json::array();
+  for (const PointReport& p : r.points) points.push_back(point_json(p, r.context.hosts, r.config.repetitions));
+  Json doc = {
+      {"schema_version", kJsonSchemaVersion},
+      {"kind", to_string(r.kind)},
+      {"config", config_json(r.config)},
+      {"context", context_json(r.context)},
+      {"timing",
+       {{"clock", "CLOCK_MONOTONIC (std::chrono::steady_clock)"},
+        {"phase", "open, writes, optional fsync and close of every file a rank owns"},
+        {"start", "after an MPI barrier; each rank reads its clock at its own start and end"},
+        {"makespan", "from the earliest rank start to the latest rank end, on one time axis: "
+                     "ranks of one kernel share CLOCK_MONOTONIC; other kernels' clocks are "
+                     "corrected by offsets measured by ping-pong (error bound in clock)"},
+        {"aggregate", "rates are totals divided by the makespan"}}},
+      {"clock",
+       {{"source", "CLOCK_MONOTONIC"},
+        {"domains", r.context.clock_domains},
+        {"offset_error_s", r.context.clock_offset_error_s},
+        {"largest_offset_s", r.context.clock_largest_offset_s}}},
+      {"statistics",
+       {{"confidence_level", kConfidenceLevel},
+        {"alpha", kSignificanceLevel},
+        {"noise_threshold", kNoiseThreshold},
+        {"median_ci", "order statistics"},
+        {"ratio_ci", "percentile bootstrap of the ratio of medians; above 5e7 draws the large-sample delta method"},
+        {"bootstrap_resamples", kBootstrapResamples},
+        {"bootstrap_seed", r.seed},
+        {"test", "Mann-Whitney U, two-sided"},
+        {"outliers", "Tukey fences, 1.5 IQR"},
+        {"warnings", r.warnings}}},
+      {"seed", r.seed},
+      {"interrupted", r.interrupted_by ? Json(signal_name(r.interrupted_by)) : Json(nullptr)},
+      {"report_copy", r.saved_copy.empty() ? Json(nullptr) : Json(r.saved_copy)},
+      {"points", points}};
+  if (r.kind == RunKind::Compare) doc["comparison"] = comparison_json(r.comparison);
+  doc["cleanup"] = {{"ran", r.cleanup.ran},
+                    {"elapsed_s", r.cleanup.elapsed_s},
+                    {"files_removed", r.cleanup.files_removed},
+                    {"in_background", r.cleanup.in_background},
+                    {"failed", r.cleanup.failed}};
+  out << dump_lossless(doc, 2) << '\n';
+}
+
+}  // namespace mpiwrite

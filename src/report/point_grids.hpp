@@ -1,0 +1,16 @@
+#pragma once
+// The rows the human formats show: repetitions of a run, the points of a sweep or comparison,
+// and the processes / threads / hybrid comparison.
+
+#include "mpiwrite/report/grid.hpp"
+#include "mpiwrite/core/run_report.hpp"
+
+namespace mpiwrite {
+
+Grid repetitions_grid(const PointReport& point, bool per_rank);
+Grid points_grid(const RunReport& report);
+Grid comparison_grid(const RunReport& report);
+// Per host over the point's repetitions (shown when more than one host took part).
+Grid hosts_grid(const PointReport& point, const std::vector<HostRanks>& hosts);
+
+}  // namespace mpiwrite

@@ -1,0 +1,91 @@
+// The people-facing report: aligned columns with units in the headers.
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <ostream>
+
+#include "describe.hpp"
+#include "mpiwrite/core/run_report.hpp"
+#include "mpiwrite/report/reporters.hpp"
+#include "mpiwrite/core/text_escape.hpp"
+#include "point_grids.hpp"
+
+namespace mpiwrite {
+
+namespace {
+
+void write_header(const RunReport& r, std::ostream& out) {
+  const RunContext& x = r.context;
+  fmt::print(out, "mpiwrite {}: {}\n", x.mpiwrite_version, describe::layout(r));
+  fmt::print(out, "workload:  {}\n", describe::workload(r.config));
+  fmt::print(out, "directory: {} ({})\n", printable(x.directory), x.filesystem);
+  fmt::print(out, "runs:      {}\n", describe::repetitions(r));
+  fmt::print(out, "timing:    {}\n", describe::kTiming);
+  for (const std::string& warning : setup_warnings(x)) fmt::print(out, "WARNING:   {}\n", warning);
+  for (const std::string& note : describe::notes(r)) fmt::print(out, "{}\n", note);
+  fmt::print(out, "\n");
+}
+
+void write_run(const RunReport& r, std::ostream& out) {
+  const PointReport& point = r.points.front();
+  print_aligned(repetitions_grid(point, r.config.per_rank), out);
+  const SeriesSummary& m = point.makespan;
+  if (!point.measured()) {  // interrupted during the first: no figures, not zeros
+    fmt::print(out, "\nmakespan: not measured (no timed repetition of {} completed)\n",
+               r.config.repetitions);
+  } else {
+    const std::string over =
+        m.count < r.config.repetitions
+            ? fmt::format("{} of {} repetitions", m.count, r.config.repetitions)
+            : describe::plural(m.count, "repetition");
+    fmt::print(out,
+               "\nmakespan over {} [s]: median {:.6f} ({})  mean {:.6f} +- {:.6f} "
+               "(CV {:.1f}%)  min {:.6f}  max {:.6f}\n",
+               over, m.median,
+               m.median_ci ? "95% CI " + describe::interval(m.median_ci)
+                           : std::string("no 95% CI below 6 repetitions"),
+               m.mean, m.stddev, 100 * m.cv, m.min, m.max);
+    if (!m.outliers.empty()) fmt::print(out, "* an outlier (outside Tukey's fences, 1.5 IQR)\n");
+  }
+  if (!point.repetitions.empty()) {
+    const RepetitionFigures& last = point.repetitions.back();
+    fmt::print(out, "files written per repetition: {} ({} bytes)\n", last.files, last.bytes);
+  }
+  if (r.context.hosts.size() > 1) {
+    fmt::print(out, "\nper host (files and bytes of the last repetition):\n");
+    print_aligned(hosts_grid(point, r.context.hosts), out);
+  }
+}
+
+}  // namespace
+
+void write_table(const RunReport& report, std::ostream& out) {
+  write_header(report, out);
+  if (report.kind == RunKind::Run) {
+    write_run(report, out);
+  } else {
+    print_aligned(points_grid(report), out);
+    if (report.kind == RunKind::Compare) {
+      fmt::print(out, "\nat equal concurrency (speedup and efficiency of the medians against 1x1; a "
+                      "winner only when significantly faster, alpha {}):\n", kSignificanceLevel);
+      print_aligned(comparison_grid(report), out);
+    }
+    // --per-rank: every point's repetitions with their ranks, the rows the CSV has.
+    for (const PointReport& point : report.points) {
+      if (!report.config.per_rank) break;
+      fmt::print(out, "\nper rank, point {} ({}): {}\n", point.spec.label(), to_string(point.spec.mode),
+                 describe::measured(point.repetitions.size(), report.config.repetitions));
+      if (point.measured()) print_aligned(repetitions_grid(point, true), out);
+    }
+  }
+  const std::vector<std::string> warnings = describe::statistics_warnings(report);
+  if (!warnings.empty()) fmt::print(out, "\n");
+  for (const std::string& w : warnings) fmt::print(out, "WARNING: {}\n", w);
+  if (report.cleanup.ran) {
+    fmt::print(out, "removal phase (not in any write time): {} removed in {:.6f} s{}\n",
+               describe::plural(report.cleanup.files_removed, "file"), report.cleanup.elapsed_s,
+               report.cleanup.failed ? "; FAILED (see the errors above): what is left stays" : "");
+  }
+}
+
+}  // namespace mpiwrite

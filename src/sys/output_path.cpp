@@ -1,0 +1,242 @@
+#include "mpiwrite/sys/output_path.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <linux/magic.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
+#include <filesystem>
+#include <optional>
+#include <system_error>
+
+#include "mpiwrite/core/errors.hpp"
+#include "mpiwrite/core/file_namer.hpp"
+
+namespace mpiwrite {
+
+namespace {
+
+constexpr int kMaxLinks = 40;  // the kernel's limit (ELOOP)
+
+std::string describe(int error) { return std::generic_category().message(error); }
+
+[[noreturn]] void refuse(const std::string& given, const std::string& why) {
+  throw UsageError(fmt::format("--output {}: {}", given, why));
+}
+
+std::string parent_of(const std::string& path) {
+  const std::size_t slash = path.find_last_of('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+std::string base_of(const std::string& path) { return path.substr(path.find_last_of('/') + 1); }
+
+// procfs and sysfs hold kernel interfaces: their links name kernel objects (/proc/self/fd/1
+// -> "pipe:[123]"), and their files can be written but never replaced by another file.
+bool on_kernel_fs(const std::string& dir) {
+  struct statfs info {};
+  return ::statfs(dir.c_str(), &info) == 0 &&
+         (info.f_type == PROC_SUPER_MAGIC || info.f_type == SYSFS_MAGIC);
+}
+
+// Where a symbolic link leads, as a path usable from the working directory.
+std::string link_target(const std::string& given, const std::string& link) {
+  std::string target(PATH_MAX, '\0');
+  const ssize_t length = ::readlink(link.c_str(), target.data(), target.size());
+  if (length < 0) refuse(given, describe(errno));
+  target.resize(static_cast<std::size_t>(length));
+  return target.starts_with('/') ? target : parent_of(link) + "/" + target;
+}
+
+OutputTarget::Kind kind_of(mode_t mode, const std::string& file) {
+  using Kind = OutputTarget::Kind;
+  if (S_ISDIR(mode)) return Kind::Directory;
+  if (S_ISSOCK(mode)) return Kind::Socket;
+  if (S_ISREG(mode) && !on_kernel_fs(parent_of(file))) return Kind::Regular;
+  return Kind::Special;
+}
+
+// stat() and the path's identity, if it exists (following links).
+std::optional<struct stat> stat_of(const std::string& path) {
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0) return std::nullopt;
+  return info;
+}
+
+bool same_file(const struct stat& a, const struct stat& b) {
+  return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+// The absolute path with every symbolic link and "." / ".." resolved, as far as the path
+// exists; the rest is appended as written. Without a trailing '/'.
+std::optional<std::string> resolved(const std::string& path) {
+  std::error_code error;
+  // absolute first: weakly_canonical leaves a relative path none of which exists relative.
+  const std::filesystem::path absolute = std::filesystem::absolute(path, error);
+  if (error) return std::nullopt;
+  std::string result = std::filesystem::weakly_canonical(absolute, error).string();
+  if (error || result.empty()) return std::nullopt;
+  while (result.size() > 1 && result.ends_with('/')) result.pop_back();
+  return result;
+}
+
+// The two paths name the same place: the same inode when both exist (any spelling, bind
+// mounts included), otherwise the same resolved path.
+bool same_place(const std::string& a, const std::string& b) {
+  const auto sa = stat_of(a), sb = stat_of(b);
+  if (sa && sb) return same_file(*sa, *sb);
+  const auto ra = resolved(a), rb = resolved(b);
+  return ra && rb && *ra == *rb;
+}
+
+// The directory a new file (or the temporary file of a replacement) is created in.
+void require_directory(const std::string& given, const std::string& dir) {
+  struct stat info {};
+  if (::stat(dir.c_str(), &info) != 0) {
+    if (errno == ENOENT) {
+      refuse(given, fmt::format("its directory {} does not exist (mpiwrite does not create it)", dir));
+    }
+    if (errno == ENOTDIR) refuse(given, "a part of its path is not a directory");
+    refuse(given, fmt::format("{}: {}", dir, describe(errno)));
+  }
+  if (!S_ISDIR(info.st_mode)) refuse(given, "a part of its path is not a directory");
+  if (on_kernel_fs(dir)) refuse(given, fmt::format("no file can be created in {}", dir));
+  if (::faccessat(AT_FDCWD, dir.c_str(), W_OK | X_OK, AT_EACCESS) != 0) {
+    if (errno == EROFS) refuse(given, fmt::format("{} is on a read-only file system", dir));
+    if (errno == EACCES) refuse(given, fmt::format("no permission to create a file in {}", dir));
+    refuse(given, fmt::format("{}: {}", dir, describe(errno)));
+  }
+}
+
+// A device, FIFO or kernel file written in place.
+void require_writable(const std::string& given, const std::string& file) {
+  if (::faccessat(AT_FDCWD, file.c_str(), W_OK, AT_EACCESS) != 0) {
+    if (errno == EROFS) refuse(given, "it is on a read-only file system");
+    if (errno == EACCES) refuse(given, "no permission to write to it");
+    refuse(given, describe(errno));
+  }
+}
+
+void require_usable(const std::string& given, const OutputTarget& t) {
+  using Kind = OutputTarget::Kind;
+  const std::string where = t.through_link ? fmt::format(" (where its links lead: {})", t.file) : "";
+  switch (t.kind) {
+    case Kind::Directory: refuse(given, "is a directory" + where);
+    case Kind::Socket: refuse(given, "is a socket" + where);
+    case Kind::Absent:
+    case Kind::Regular: require_directory(given, parent_of(t.file)); return;
+    case Kind::Special: require_writable(given, t.file); return;
+    case Kind::ProcLink: {
+      const auto info = stat_of(t.file);
+      if (!info) refuse(given, describe(errno));
+      if (S_ISDIR(info->st_mode)) refuse(given, "is a directory");
+      if (S_ISSOCK(info->st_mode)) refuse(given, "is a socket");
+      require_writable(given, t.file);
+      return;
+    }
+  }
+}
+
+struct FutureDir {
+  std::string path;  // as given
+  bool created;      // absent now: mpiwrite creates it (and --cleanup removes it)
+};
+
+// --dir as the run will have it, or nothing when prepare_directory will refuse it anyway.
+std::optional<FutureDir> future_dir(const std::string& dir) {
+  struct stat info {};
+  if (::stat(dir.c_str(), &info) == 0) {
+    if (!S_ISDIR(info.st_mode)) return std::nullopt;
+    return FutureDir{dir, false};
+  }
+  if (errno != ENOENT || ::lstat(dir.c_str(), &info) == 0) return std::nullopt;  // dangling link
+  return FutureDir{dir, true};
+}
+
+}  // namespace
+
+OutputTarget follow_output(const std::string& given) {
+  OutputTarget t;
+  t.file = given;
+  for (int hop = 0; hop <= kMaxLinks; ++hop) {
+    struct stat info {};
+    if (::lstat(t.file.c_str(), &info) != 0) {
+      if (errno == ENOTDIR) refuse(given, "a part of its path is not a directory");
+      if (errno != ENOENT) refuse(given, describe(errno));
+      if (t.file.ends_with('/')) refuse(given, fmt::format("{} names a directory that does not exist", t.file));
+      t.kind = OutputTarget::Kind::Absent;
+      return t;
+    }
+    if (!S_ISLNK(info.st_mode)) {
+      t.kind = kind_of(info.st_mode, t.file);
+      return t;
+    }
+    t.through_link = true;
+    if (on_kernel_fs(parent_of(t.file))) {
+      t.kind = OutputTarget::Kind::ProcLink;
+      return t;
+    }
+    t.file = link_target(given, t.file);
+  }
+  refuse(given, describe(ELOOP));
+}
+
+void check_standard_output(const RunConfig& c) {
+  struct stat out {};
+  if (::fstat(STDOUT_FILENO, &out) != 0 || !S_ISREG(out.st_mode)) return;
+  std::error_code error;
+  const std::filesystem::path file = std::filesystem::read_symlink("/proc/self/fd/1", error);
+  if (error || !file.is_absolute()) return;
+  const auto dir = future_dir(c.dir);
+  if (!dir || !same_place(parent_of(file.string()), dir->path)) return;
+  if (generates(parse_pattern(c.pattern), base_of(file.string()), c.files)) {
+    throw UsageError(fmt::format("standard output is {}, a file this run writes (--dir {}, "
+                                 "--pattern {}): the report would be written into it",
+                                 file.string(), c.dir, c.pattern));
+  }
+}
+
+void check_output_path(const RunConfig& c) {
+  if (c.output.empty()) return;
+  const std::string& given = c.output;
+  const OutputTarget t = follow_output(given);
+  // The file standard output already writes to gets the report once, through standard output
+  // (report_output.hpp): nothing to open at the end.
+  struct stat out_info {};
+  const auto info = stat_of(t.file);
+  if (info && ::fstat(STDOUT_FILENO, &out_info) == 0 && same_file(*info, out_info)) return;
+
+  // A /proc link (/dev/fd/3) to a regular file is checked as the path the kernel gives for it,
+  // so that it cannot name a data file either.
+  std::string file = t.file;
+  bool checkable = t.kind != OutputTarget::Kind::ProcLink;
+  if (!checkable && info && S_ISREG(info->st_mode)) {
+    std::error_code error;
+    const std::filesystem::path points_to = std::filesystem::read_symlink(t.file, error);
+    checkable = !error && points_to.is_absolute();
+    if (checkable) file = points_to.string();
+  }
+  if (const auto dir = future_dir(c.dir); dir && checkable) {
+    if (same_place(file, dir->path)) refuse(given, fmt::format("is --dir {} itself", c.dir));
+    const std::string parent = parent_of(file);
+    const bool in_dir = same_place(parent, dir->path);
+    if (in_dir && generates(parse_pattern(c.pattern), base_of(file), c.files)) {
+      refuse(given, fmt::format("is {}, a file this run writes (--dir {}, --pattern {}); the "
+                                "report would replace it", base_of(file), c.dir, c.pattern));
+    }
+    const auto at = resolved(file), inside = resolved(dir->path);
+    if (dir->created && c.cleanup && at && inside && at->starts_with(*inside + "/")) {
+      refuse(given, fmt::format("is inside --dir {}, which mpiwrite creates and --cleanup "
+                                "removes before the report is written", c.dir));
+    }
+    if (dir->created && in_dir) return;  // mpiwrite creates --dir (writable) before the report
+  }
+  require_usable(given, t);
+}
+
+}  // namespace mpiwrite

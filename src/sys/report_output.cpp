@@ -1,0 +1,175 @@
+#include "mpiwrite/sys/report_output.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <iostream>
+#include <stdexcept>
+#include <vector>
+
+#include "mpiwrite/core/errors.hpp"
+#include "mpiwrite/sys/output_path.hpp"
+#include "mpiwrite/sys/posix_file.hpp"
+
+namespace mpiwrite {
+
+namespace {
+
+constexpr const char* kStandardOutput = "standard output";
+
+bool writes_to_stdout(const std::ostream& out) { return out.rdbuf() == std::cout.rdbuf(); }
+
+std::string directory_of(const std::string& path) {
+  const std::size_t slash = path.find_last_of('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+// The temporary file of a replacement: removed unless it was renamed over the target.
+class TemporaryFile {
+ public:
+  TemporaryFile(const std::string& given, const std::string& target) {
+    // A short fixed name, so a long FILE still leaves room; O_EXCL never reuses a name.
+    for (int attempt = 0; !fd_; ++attempt) {
+      path_ = fmt::format("{}/.mpiwrite-report-{}-{}.tmp", directory_of(target), ::getpid(), attempt);
+      fd_ = UniqueFd(::open(path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
+      if (!fd_ && (errno != EEXIST || attempt == 100)) throw IoError(errno, given, "create a temporary file");
+    }
+  }
+  TemporaryFile(const TemporaryFile&) = delete;
+  TemporaryFile& operator=(const TemporaryFile&) = delete;
+  ~TemporaryFile() {
+    if (!path_.empty()) ::unlink(path_.c_str());
+  }
+  int fd() const { return fd_.get(); }
+  int close() { return fd_.close(); }
+  const std::string& path() const { return path_; }
+  void keep() { path_.clear(); }  // renamed: nothing to remove
+
+ private:
+  std::string path_;
+  UniqueFd fd_;
+};
+
+void check(int error, const std::string& given, const char* operation) {
+  if (error != 0) throw IoError(error, given, operation);
+}
+
+int errno_unless(bool ok) { return ok ? 0 : errno; }
+
+void write_in_place(const std::string& given, const std::string& target, const std::string& text);
+
+void replace_file(const std::string& given, const std::string& target, const std::string& text) {
+  struct stat old {};
+  const bool existing = ::stat(target.c_str(), &old) == 0 && S_ISREG(old.st_mode);
+  TemporaryFile temporary(given, target);
+  check(write_all(temporary.fd(), text.data(), text.size()), given, "write");
+  if (existing) {
+    // Root replacing another user's report must not take it over (chown first: it clears
+    // set-id bits, which the chmod then restores as they were).
+    if (::geteuid() == 0 && (old.st_uid != ::geteuid() || old.st_gid != ::getegid())) {
+      check(errno_unless(::fchown(temporary.fd(), old.st_uid, old.st_gid) == 0), given, "chown");
+    }
+    check(errno_unless(::fchmod(temporary.fd(), old.st_mode & 07777) == 0), given, "chmod");
+  }
+  check(errno_unless(::fsync(temporary.fd()) == 0), given, "fsync");
+  check(temporary.close(), given, "close");
+  if (::rename(temporary.path().c_str(), target.c_str()) != 0) {
+    // A sticky directory (/tmp) refuses to replace another user's file that the user may
+    // still write: then write it in place, as a shell's `>` would, rather than lose the report.
+    const int error = errno;
+    if (existing && (error == EPERM || error == EACCES) && ::access(target.c_str(), W_OK) == 0) {
+      return write_in_place(given, target, text);  // the temporary file goes with `temporary`
+    }
+    check(error, given, "rename");
+  }
+  temporary.keep();
+  // The rename itself is durable once the directory is synced; some file systems cannot
+  // (EINVAL), which leaves the rename as durable as they make it.
+  const UniqueFd dir(::open(directory_of(target).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (dir && ::fsync(dir.get()) != 0 && errno != EINVAL) throw IoError(errno, given, "fsync directory");
+}
+
+// Like a shell's `> FILE`: the device, FIFO or file the path leads to, truncated if it is one.
+void write_in_place(const std::string& given, const std::string& target, const std::string& text) {
+  UniqueFd fd(::open(target.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+  if (!fd) throw IoError(errno, given, "open");
+  check(write_all(fd.get(), text.data(), text.size()), given, "write");
+  struct stat info {};
+  if (::fstat(fd.get(), &info) == 0 && S_ISREG(info.st_mode)) {
+    check(errno_unless(::fsync(fd.get()) == 0), given, "fsync");
+  }
+  check(fd.close(), given, "close");
+}
+
+bool is_stdout_file(const std::string& path) {
+  struct stat file {}, out {};
+  return ::stat(path.c_str(), &file) == 0 && ::fstat(STDOUT_FILENO, &out) == 0 &&
+         file.st_dev == out.st_dev && file.st_ino == out.st_ino;
+}
+
+}  // namespace
+
+void write_standard_output(const std::string& text, std::ostream& out) {
+  if (writes_to_stdout(out)) {
+    std::cout.flush();  // anything iostreams still hold goes first
+    check(write_all(STDOUT_FILENO, text.data(), text.size()), kStandardOutput, "write");
+    return;
+  }
+  out << text << std::flush;
+  if (!out) throw IoError(EIO, kStandardOutput, "write");
+}
+
+void write_output_file(const std::string& file, const std::string& text) {
+  OutputTarget target;
+  try {
+    target = follow_output(file);
+  } catch (const UsageError& e) {  // checked before the run; whatever changed since is an I/O failure
+    throw std::runtime_error(e.what());
+  }
+  using Kind = OutputTarget::Kind;
+  if (target.kind == Kind::Directory) throw IoError(EISDIR, file, "open");
+  if (target.kind == Kind::Socket) throw IoError(ENXIO, file, "open");
+  if (target.replaced()) {
+    replace_file(file, target.file, text);
+  } else {
+    write_in_place(file, target.file, text);
+  }
+}
+
+void publish_report_text(const std::string& text, std::ostream& out, const std::string& file) {
+  std::vector<std::string> failures;
+  const auto attempt = [&](auto&& write) {
+    try {
+      write();
+    } catch (const std::exception& e) {
+      failures.emplace_back(e.what());
+    }
+  };
+  // The file first: standard output may be a pipe that nobody drains any more (a launcher
+  // that got a signal), and a write there can block until the job is killed.
+  if (!file.empty() && !(writes_to_stdout(out) && is_stdout_file(file))) {
+    attempt([&] { write_output_file(file, text); });
+  }
+  attempt([&] { write_standard_output(text, out); });
+  if (!failures.empty()) throw std::runtime_error(fmt::format("{}", fmt::join(failures, "; ")));
+}
+
+void write_new_file(const std::string& path, const std::string& text) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd < 0) throw IoError(errno, path, "open");
+  UniqueFd file(fd);
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(file.get(), text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw IoError(errno, path, "write");
+    done += static_cast<std::size_t>(n);
+  }
+  if (const int error = file.close(); error != 0) throw IoError(error, path, "close");
+}
+
+}  // namespace mpiwrite

@@ -1,0 +1,78 @@
+#include "mpiwrite/sys/scratch_remover.hpp"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <system_error>
+
+extern char** environ;
+
+namespace mpiwrite {
+
+namespace {
+
+// posix_spawn attributes and file actions as RAII values.
+struct SpawnAttributes {
+  posix_spawnattr_t value;
+  SpawnAttributes() { posix_spawnattr_init(&value); }
+  ~SpawnAttributes() { posix_spawnattr_destroy(&value); }
+};
+struct SpawnFileActions {
+  posix_spawn_file_actions_t value;
+  SpawnFileActions() { posix_spawn_file_actions_init(&value); }
+  ~SpawnFileActions() { posix_spawn_file_actions_destroy(&value); }
+};
+
+}  // namespace
+
+std::string remove_in_background(const std::vector<std::string>& paths,
+                                 const std::string& then_rmdir) {
+  if (paths.empty() && then_rmdir.empty()) return {};
+  // sh starts rm in the background and exits at once, so rm is nobody's child to reap and
+  // mpiwrite waits only for sh. The new session (POSIX_SPAWN_SETSID) is what keeps rm alive
+  // when the launcher kills the ranks; default signal handling and an empty mask undo what
+  // the rank inherited; standard streams on /dev/null, every other descriptor closed, so rm
+  // holds neither the launcher's output pipes nor MPI's sockets open.
+  const char* script =
+      "d=$1; shift; { rm -rf --one-file-system -- \"$@\"; [ -z \"$d\" ] || rmdir -- \"$d\"; } "
+      "</dev/null >/dev/null 2>&1 &";
+  std::vector<char*> argv{const_cast<char*>("sh"), const_cast<char*>("-c"),
+                          const_cast<char*>(script), const_cast<char*>("mpiwrite-remove"),
+                          const_cast<char*>(then_rmdir.c_str())};
+  for (const std::string& path : paths) argv.push_back(const_cast<char*>(path.c_str()));
+  argv.push_back(nullptr);
+
+  SpawnAttributes attributes;
+  sigset_t none, handled;
+  sigemptyset(&none);
+  sigemptyset(&handled);
+  sigaddset(&handled, SIGINT);
+  sigaddset(&handled, SIGTERM);
+  sigaddset(&handled, SIGPIPE);
+  posix_spawnattr_setsigmask(&attributes.value, &none);
+  posix_spawnattr_setsigdefault(&attributes.value, &handled);
+  posix_spawnattr_setflags(&attributes.value,
+                           POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  SpawnFileActions actions;
+  for (int fd = 0; fd <= 2; ++fd) {
+    posix_spawn_file_actions_addopen(&actions.value, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0);
+  }
+  posix_spawn_file_actions_addclosefrom_np(&actions.value, 3);
+
+  pid_t shell = 0;
+  const int error = posix_spawn(&shell, "/bin/sh", &actions.value, &attributes.value, argv.data(),
+                                environ);
+  if (error != 0) return fmt::format("/bin/sh: spawn: {}", std::generic_category().message(error));
+  int status = 0;
+  while (::waitpid(shell, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return "/bin/sh could not start rm";
+  return {};
+}
+
+}  // namespace mpiwrite

@@ -1,0 +1,45 @@
+#include "mpiwrite/core/dry_run.hpp"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+namespace mpiwrite {
+namespace {
+
+TEST(WritePlan, NamesEveryRankAndThreadWithItsFiles) {
+  RunConfig c;
+  c.files = 10;
+  c.threads = 2;
+  std::ostringstream out;
+  write_plan(c, make_points(c, 3), out);
+  const std::string text = out.str();
+  EXPECT_NE(text.find("point 3x2 (run): 3 rank(s) x 2 thread(s)"), std::string::npos) << text;
+  EXPECT_NE(text.find("rank 0 thread 0: 2 file(s), indices 1..2 step 1 (write1.txt .. write2.txt)"),
+            std::string::npos) << text;
+  EXPECT_NE(text.find("rank 2 thread 1: 1 file(s), indices 10..10 step 1"), std::string::npos);
+}
+
+TEST(WritePlan, SaysWhenAThreadHasNothing) {
+  RunConfig c;
+  c.files = 2;
+  c.partition = Partition::Cyclic;
+  std::ostringstream out;
+  write_plan(c, make_points(c, 3), out);
+  EXPECT_NE(out.str().find("rank 1 thread 0: 1 file(s), indices 2..2 step 3"), std::string::npos);
+  EXPECT_NE(out.str().find("rank 2 thread 0: no files"), std::string::npos);
+}
+
+TEST(WritePlan, DynamicSaysChunksOnDemandAndSweepsListEveryPoint) {
+  RunConfig c;
+  c.partition = Partition::Dynamic;
+  c.chunk = 5;
+  c.sweep_threads = {1, 4};
+  std::ostringstream out;
+  write_plan(c, make_points(c, 2), out);
+  EXPECT_NE(out.str().find("point 2x4 (sweep)"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("chunks of 5 files on demand"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace mpiwrite

@@ -1,0 +1,48 @@
+#include "mpiwrite/core/repetition_figures.hpp"
+
+#include <gtest/gtest.h>
+
+namespace mpiwrite {
+namespace {
+
+TEST(SummarizeRepetition, RatesUseTheSlowestRankNeverASumOfRankRates) {
+  LatencyHistogram h;
+  for (int i = 0; i < 300; ++i) h.record(10'000);
+  const RepetitionFigures r = summarize_repetition(
+      3, {{0, 2.0, 100, 1'048'576}, {1, 1.0, 100, 1'048'576}, {2, 4.0, 100, 1'048'576}}, h);
+  EXPECT_EQ(r.index, 3u);
+  EXPECT_DOUBLE_EQ(r.slowest_s, 4.0);
+  EXPECT_DOUBLE_EQ(r.fastest_s, 1.0);
+  EXPECT_DOUBLE_EQ(r.mean_s, 7.0 / 3.0);
+  EXPECT_DOUBLE_EQ(r.imbalance, 4.0);
+  EXPECT_EQ(r.files, 300u);
+  EXPECT_EQ(r.bytes, 3u * 1'048'576u);
+  EXPECT_DOUBLE_EQ(r.files_per_s, 75.0);  // 300 files / 4 s (the sum of rates would be 175)
+  EXPECT_DOUBLE_EQ(r.mib_per_s, 0.75);    // 3 MiB / 4 s
+  EXPECT_DOUBLE_EQ(r.latency.p50_us, 10.0);
+  EXPECT_DOUBLE_EQ(r.latency.mean_us, 10.0);
+  ASSERT_EQ(r.ranks.size(), 3u);
+  EXPECT_EQ(r.ranks[2].rank, 2);
+}
+
+TEST(SummarizeRepetition, ZeroTimeGivesFiniteFigures) {
+  const RepetitionFigures r = summarize_repetition(1, {{0, 0.0, 0, 0}}, LatencyHistogram{});
+  EXPECT_EQ(r.files_per_s, 0.0);
+  EXPECT_EQ(r.imbalance, 1.0);
+}
+
+TEST(SummarizeSeries, HandComputed) {
+  const SeriesSummary s = summarize_series({4.0, 1.0, 3.0, 2.0});
+  EXPECT_EQ(s.count, 4u);
+  EXPECT_DOUBLE_EQ(s.mean, 2.5);
+  EXPECT_DOUBLE_EQ(s.median, 2.5);
+  EXPECT_DOUBLE_EQ(s.min, 1.0);
+  EXPECT_DOUBLE_EQ(s.max, 4.0);
+  EXPECT_NEAR(s.stddev, 1.2909944487358056, 1e-12);  // sqrt(5/3), sample standard deviation
+  EXPECT_DOUBLE_EQ(summarize_series({5.0, 1.0, 3.0}).median, 3.0);
+  EXPECT_DOUBLE_EQ(summarize_series({7.0}).stddev, 0.0);
+  EXPECT_EQ(summarize_series({}).count, 0u);
+}
+
+}  // namespace
+}  // namespace mpiwrite
