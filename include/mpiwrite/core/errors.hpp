@@ -1,7 +1,9 @@
 #pragma once
 // The two kinds of failure mpiwrite distinguishes, and the exit codes they map to.
-// Everything that goes wrong is thrown as one of these (or carried as an IoFailure across
-// ranks) and turned into a message and an exit code in exactly one place: app.cpp.
+// Everything that goes wrong inside a rank is thrown as one of these, or returned as a
+// WriteFailure by the engines (engines/writer.hpp); across ranks it travels as the message of
+// a failed phase (comm::agree), and it becomes a message and an exit code in exactly one
+// place: the coordinator (src/app/).
 
 #include <stdexcept>
 #include <string>

@@ -1,6 +1,8 @@
 #pragma once
-// The thin MPI layer: every collective mpiwrite performs, over Boost.MPI. Nothing else in the
-// project talks to MPI except app.cpp (which calls these) and main.cpp (which starts MPI).
+// The thin MPI layer: every collective mpiwrite performs, over Boost.MPI. Only src/mpi/ talks
+// to MPI (this file, and shared_counter.hpp for --partition dynamic), plus src/app/, which
+// calls these and builds the per-point communicators, and main.cpp, which starts MPI.
+// tests/architecture/check_layers.py keeps MPI headers out of every other layer.
 
 #include <boost/mpi/communicator.hpp>
 #include <cstdint>
