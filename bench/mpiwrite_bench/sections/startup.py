@@ -34,7 +34,7 @@ class Params:
 
     @classmethod
     def smoke(cls):
-        return cls(runs=2)
+        return cls(runs=1)
 
 
 def variants(p, mpi_init_built):

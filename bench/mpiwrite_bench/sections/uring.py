@@ -76,7 +76,7 @@ class Params:
 
     @classmethod
     def smoke(cls):
-        return cls(files=200, runs=2, depths=[1, 2], modes=["line"], probe_files=50,
+        return cls(files=200, runs=2, depths=[2], modes=["line"], probe_files=50,
                    probe_runs=2, probe_depths=[1, 8], probe_variants=["regular", "direct skip coop"])
 
 
