@@ -124,6 +124,8 @@ class Scratch:
         if avail_kib < need_kib:
             raise BenchError(f"{self.tmp_root}: {avail_kib // 1024} MiB free, the local-disk "
                              f"cells need ~{need_kib // 1024} MiB")
+        if need.shm_cell_files <= 1:  # overhead, startup, scale only: no tmpfs cell
+            return need_kib, need_inodes
         shm_need = data_kib(need.shm_cell_files, file_size)
         shm_kib, shm_inodes = free_space(self.shm)
         if shm_kib < shm_need:
