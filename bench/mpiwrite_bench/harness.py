@@ -11,6 +11,7 @@ Untimed hooks: `sync` before every run; between cells (series) `sync` and drop c
 > /proc/sys/vm/drop_caches; noted and skipped when not permitted)."""
 import json
 import os
+import sys
 import subprocess
 import time
 from dataclasses import dataclass, field
@@ -140,7 +141,7 @@ def run_checked(cmd, what, env=None, stdout=subprocess.PIPE):
     full_env = None if env is None else {**os.environ, **env}
     p = subprocess.run(cmd, stdout=stdout, stderr=subprocess.PIPE, text=True, env=full_env)
     if p.returncode != 0:
-        os.sys.stderr.write(p.stderr)
+        sys.stderr.write(p.stderr)
         raise BenchError(f"{what} failed (exit {p.returncode})")
     return p.stdout
 

@@ -8,6 +8,7 @@ final cleanup syncs and leaves a timestamp (the settle marker), and a later invo
 until SETTLE seconds have passed since then before it starts. Do not delete many files on
 that file system yourself just before a run."""
 import os
+import sys
 import platform
 import shutil
 import subprocess
@@ -17,7 +18,7 @@ from dataclasses import dataclass
 
 
 def log(msg):
-    print(f"bench: {msg}", file=os.sys.stderr, flush=True)
+    print(f"bench: {msg}", file=sys.stderr, flush=True)
 
 
 class BenchError(Exception):

@@ -8,6 +8,7 @@ speedup block / dynamic with the slow rank). Across nodes every hand-out is a me
 rank 0 and back. Each run's tmpfs files go right after it; the hosts are removed at the end.
 plan() and launch() are pure, so the section is testable without namespaces."""
 import os
+import sys
 import subprocess
 from dataclasses import dataclass, field
 
@@ -88,7 +89,7 @@ def run(p, h, repo):
     with open(hostfile, "w") as f:
         f.write("mpihostA slots=2\nmpihostB slots=2\n")
     flags, env = launch(repo, h.mpirun, hostfile)
-    up = subprocess.run([os.path.join(repo, "scripts/cluster/netns-up.sh")], stdout=os.sys.stderr)
+    up = subprocess.run([os.path.join(repo, "scripts/cluster/netns-up.sh")], stdout=sys.stderr)
     try:
         if up.returncode != 0:
             raise BenchError("netns-up.sh could not make the hosts")
@@ -108,7 +109,7 @@ def run(p, h, repo):
             h.mpirun = saved
     finally:
         down = subprocess.run([os.path.join(repo, "scripts/cluster/netns-down.sh")],
-                              stdout=os.sys.stderr)
+                              stdout=sys.stderr)
     if down.returncode != 0:
         raise BenchError("netns-down.sh left something behind")
     return r.records
