@@ -19,6 +19,8 @@ if [ "${1:-}" = --test ]; then
     python3-jsonschema
     # tests/e2e/common_start.sh: the reported phase against strace's
     strace
+    # tests/bench (bench.stats): the benchmark's pure parts under pytest
+    python3-pytest
     # tests/tools/make_statistics_golden.py --check: the statistics golden file against SciPy
     python3-scipy
     # tests/cluster: a one-node Slurm (srun --mpi=pmix needs libpmix-dev's libpmix.so), its

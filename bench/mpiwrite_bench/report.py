@@ -1,0 +1,69 @@
+"""The results: bench-<UTC stamp>.json and .md in the results directory, the Markdown also on
+standard output.
+
+JSON schema "mpiwrite-bench/8" (schema_version 8; the bash script's last was
+"mpiwrite-bench/7", which had no schema_version key). What changed from /7:
+  - every section's data sits under its own key (overhead, startup, alloc, floor, dynamic,
+    dynamic_hosts, uring, scale) as {"parameters", ..., "summary"}; /7 kept the floor's
+    "cells" and "summary" at the top level and its parameters (goal_ratio, goal_min_files,
+    floor_sizes, modes, layouts, floor_idle_threads) in the top-level "parameters", and the
+    top-level "programs"; they are now in "floor".
+  - the dynamic section's "files" and "runs" moved from the top-level "parameters" into
+    "dynamic.parameters" (and "dynamic_hosts.parameters").
+  - the top-level "parameters" keep what every section shares: lines, text, file_size_bytes,
+    mpirun, mpirun_flags, warmup_runs_per_filesystem, drop_caches_permitted, plus "smoke".
+  - "invocation": the command line; startup's clock is Python's time.perf_counter (was bash
+    EPOCHREALTIME).
+The cells, runs and summaries inside each section keep /7's names and meanings."""
+import json
+import os
+import sys
+
+SCHEMA = "mpiwrite-bench/8"
+SCHEMA_VERSION = 8
+
+
+def key_of(section):
+    """The JSON key of a section: dynamic-hosts -> dynamic_hosts."""
+    return section.replace("-", "_")
+
+
+def new_meta(h, sections, started_utc, argv, smoke, software, machine):
+    return {"schema": SCHEMA, "schema_version": SCHEMA_VERSION, "sections": sections,
+            "started_utc": started_utc, "invocation": argv,
+            "parameters": {
+                "lines": h.lines, "text": h.text, "file_size_bytes": h.file_size,
+                "mpirun": h.mpirun, "mpirun_flags": h.mpirun_flags,
+                "warmup_runs_per_filesystem": h.warmup, "smoke": smoke},
+            "software": software, "machine": machine}
+
+
+def footer(meta):
+    """The machine line and the notes under the tables."""
+    m, p = meta["machine"], meta["parameters"]
+    fss = m.get("filesystems", {})
+    journal = {True: " with a journal", False: " without a journal"}
+    sw = meta["software"]
+    md = [f"Machine: {m.get('cpu', '?')}, nproc {m['nproc']}, kernel {m['kernel']}, "
+          f"{m.get('os', '?')}; local: {fss.get('local', {}).get('fstype', '?')}"
+          f"{journal.get(fss.get('local', {}).get('has_journal'), '')}, "
+          f"shm: {fss.get('shm', {}).get('fstype', '?')}. {sw['mpi']}, "
+          f"mpirun flags: `{' '.join(p['mpirun_flags'])}`. "
+          f"mpiwrite {sw.get('git_commit') or '?'}"
+          f"{' (with uncommitted changes)' if sw.get('git_dirty') else ''}.", ""]
+    return md + [f"- {n}" for n in meta["notes"]]
+
+
+def write(meta, md, out_dir, stamp):
+    """Writes both files, prints the Markdown; returns the two paths."""
+    os.makedirs(out_dir, exist_ok=True)
+    text = "\n".join(md + footer(meta)) + "\n"
+    json_path = os.path.join(out_dir, f"bench-{stamp}.json")
+    md_path = os.path.join(out_dir, f"bench-{stamp}.md")
+    with open(json_path, "w") as f:
+        json.dump(meta, f, indent=2, ensure_ascii=False)
+        f.write("\n")
+    with open(md_path, "w") as f:
+        f.write(text)
+    sys.stdout.write(text)
+    return json_path, md_path

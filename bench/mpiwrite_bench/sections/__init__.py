@@ -1,0 +1,12 @@
+"""One module per section, each a parameters dataclass (defaults = the benchmark's defaults,
+smoke() = toy sizes) plus plan (what would run: cells, variants, files kept), run (the runs,
+raw records) and summarize (the section's JSON figures and Markdown lines)."""
+from . import alloc, dynamic, dynamic_hosts, floor, overhead, scale, startup, uring
+
+# In the order they run: the three cheap, tmpfs-only ones first, so a broken build or a
+# regression shows within a minute.
+MODULES = {"overhead": overhead, "startup": startup, "alloc": alloc, "floor": floor,
+           "dynamic": dynamic, "dynamic-hosts": dynamic_hosts, "uring": uring, "scale": scale}
+DEFAULT = ["overhead", "startup", "alloc", "floor", "dynamic", "uring", "scale"]
+# Sections that touch the local disk (and so wait out the inode trap first).
+LOCAL_DISK = {"floor", "dynamic", "uring", "scale"}

@@ -1,0 +1,290 @@
+"""Section "floor": how close mpiwrite's timed write phase is to the least a program can do.
+
+For every cell {local disk, tmpfs} x FILES (100, 10,000 and 100,000 files) x {line, whole} x
+{1 rank x 1 thread, 2 ranks x 1 thread, 1 rank x 2 threads} it times new files of LINES (100)
+lines of TEXT each:
+  - mpiwrite under `mpirun -np RANKS` (`-r 1 --format json`; its repetitions[0].makespan_s:
+    from the earliest rank start after the barrier to the last rank end, steady_clock), and
+  - mpiwrite_floor (bench/floor.cpp): exactly the same system calls (openat O_CREAT|O_EXCL,
+    LINES write()s or one write(), close per file) with the same split over processes (fork)
+    and threads, nothing else, timed the same way.
+It reports the ratio of the medians, mpiwrite / floor, per cell. The goal is <= 1.05 in the
+cells of goal_min_files (10,000) files and more; a 100-file write phase lasts 0.3-15 ms,
+where Open MPI's helper threads and scheduling noise are a large share of it, so that size
+has no goal. Runs per program and cell depend on the size: a cheap, noisy 100-file cell gets
+15, up to 20,000 files 7, beyond 5 (~15 min on a 2-core VM, not an hour).
+idle_threads > 0 adds a third program, the floor with that many idle threads per process (as
+an MPI library starts helper threads): what being a multi-threaded process costs.
+File system outermost (the local disk's files stay until the end: the inode trap); on tmpfs
+each run's files go right after it (untimed): kept for a whole cell, a 100,000-file cell held
+1,000,000 files by its last run, and creates slowed as they piled up (bench-20261201T012347Z).
+Within a file system the sizes ascend: a broken setup shows early."""
+import os
+import shutil
+from dataclasses import dataclass, field
+
+from ..harness import layout, one_repetition, run_checked
+from ..scratch import BenchError, SpaceNeed, log
+from ..stats import ms, paired_ratios, summary
+
+NAME = "floor"
+FS_NAME = {"local": "local", "shm": "shm"}
+
+
+def default_runs(files):
+    """More runs where a cell is cheap and noisy, fewer where one run takes seconds."""
+    return 15 if files <= 1000 else 7 if files <= 20000 else 5
+
+
+@dataclass
+class Params:
+    files: list = field(default_factory=lambda: [100, 10_000, 100_000])
+    runs: list = field(default_factory=list)  # empty: default_runs; one: every size; or one per size
+    fs: list = field(default_factory=lambda: ["local", "shm"])
+    modes: list = field(default_factory=lambda: ["line", "whole"])
+    layouts: list = field(default_factory=lambda: ["1x1", "2x1", "1x2"])
+    goal: float = 1.05
+    goal_min_files: int = 10_000
+    idle_threads: int = 0
+
+    def __post_init__(self):
+        if len(set(self.files)) != len(self.files):
+            raise BenchError("--floor-files: a size appears twice")
+        if len(self.runs) > 1 and len(self.runs) != len(self.files):
+            raise BenchError(f"--floor-runs: give one number, or one per size of --floor-files "
+                             f"({len(self.files)})")
+        if not self.runs:
+            per = {n: default_runs(n) for n in self.files}
+        elif len(self.runs) == 1:
+            per = {n: self.runs[0] for n in self.files}
+        else:
+            per = dict(zip(self.files, self.runs))
+        self.files = sorted(self.files)
+        self.runs_per_size = per
+
+    @classmethod
+    def smoke(cls):
+        return cls(files=[100], runs=[2], modes=["line"], layouts=["2x1"])
+
+    @property
+    def programs(self):
+        return ["floor", "mpiwrite"] + (["floor-mt"] if self.idle_threads else [])
+
+
+def plan(p, h):
+    """The cells in the order they run, and what stays on the local disk."""
+    cells, need = [], SpaceNeed()
+    progs = len(p.programs)
+    for fs in p.fs:
+        for n in p.files:
+            for mode in p.modes:
+                for lay in p.layouts:
+                    cells.append({"fs": fs, "files": n, "mode": mode, "layout": lay,
+                                  "runs": p.runs_per_size[n]})
+    for n in p.files:  # per size: its cells' runs and the warm-ups, of each program
+        runs = (p.runs_per_size[n] * len(p.modes) * len(p.layouts) + h.warmup) * progs
+        if "local" in p.fs:
+            need.local_runs += runs
+            need.local_files += n * runs
+        need.shm_cell_files = max(need.shm_cell_files, n * p.runs_per_size[n] * progs)
+    return {"cells": cells, "need": need}
+
+
+def parameters(p, h):
+    return {"goal_ratio": p.goal, "goal_min_files": p.goal_min_files, "filesystems": p.fs,
+            "modes": p.modes, "layouts": p.layouts, "floor_idle_threads": p.idle_threads,
+            "programs": p.programs,
+            "floor_sizes": [{"files": n, "runs": p.runs_per_size[n]} for n in p.files],
+            "order": "per cell, runs interleaved; the first program rotates every run and every cell"}
+
+
+def one(p, h, program, d, files, ranks, threads, mode):
+    """One run into the fresh directory d; the timed phase in seconds."""
+    if program.startswith("floor"):
+        os.mkdir(d)
+        idle = p.idle_threads if program == "floor-mt" else 0
+        out = run_checked([h.bins.floor, d, str(files), str(h.lines), h.text, mode, str(ranks),
+                           str(threads)], f"mpiwrite_floor in {d}",
+                          env={"MPIWRITE_FLOOR_IDLE_THREADS": str(idle)})
+        seconds = float(out.strip())
+    else:
+        cmd = h.mpirun_cmd(ranks, h.mpiwrite_args(
+            files, d, threads, "--write-mode", mode, "--partition", "block", "--repetitions",
+            "1", "--warmup", "0", "--format", "json"))
+        seconds = one_repetition(h.run_json(cmd, f"mpiwrite in {d}"), files, ranks, threads,
+                                 f"mpiwrite in {d}")["makespan_s"]
+    h.check_dir(d, files)
+    return seconds
+
+
+def run(p, h):
+    s = h.scratch
+    progs = p.programs
+    h.note(f"Every run writes into a fresh directory; mpiwrite runs as `{h.mpirun} "
+           f"{' '.join(h.mpirun_flags)} -np R mpiwrite -t T -r 1 --format json`, the floor as a "
+           f"plain process that forks R processes of T threads.")
+    cells = plan(p, h)["cells"]
+    total = sum(2 * (p.runs_per_size[n] * len(p.modes) * len(p.layouts) + h.warmup) * len(progs)
+                for n in p.files)
+    sizes = "".join(f"{n}: {p.runs_per_size[n]}, " for n in p.files)
+    log(f"floor: {len(cells)} cells x {len(progs)} programs, sizes (files: runs per program and "
+        f"cell) {sizes}{total} runs in all with the warm-ups; local: {s.local} ({s.local_fs}), "
+        f"tmpfs: {s.shm} ({s.shm_fs})")
+    h.between_series()
+    records, cell_no = [], 0
+    for fs in p.fs:
+        base, fstype = s.base(fs)
+        for n in p.files:
+            warm(p, h, fs, base, n)
+            for mode in p.modes:
+                for lay in p.layouts:
+                    cell_no += 1
+                    records += cell(p, h, fs, base, fstype, n, mode, lay, cell_no, len(cells))
+    return records
+
+
+def warm(p, h, fs, base, n):
+    if h.warmup <= 0:
+        return
+    lay, mode = p.layouts[0], p.modes[0]
+    ranks, threads = layout(lay)
+    wdir = os.path.join(base, f"warmup-{n}")
+    os.mkdir(wdir)
+
+    def go(program, run):
+        h.scratch.touched(fs)
+        return one(p, h, program, os.path.join(wdir, f"run{run}-{program}"), n, ranks, threads,
+                   mode)
+    h.warm(p.programs, go, f"{fs} {n} files {mode} {lay}")
+    if fs == "shm":
+        shutil.rmtree(wdir, ignore_errors=True)
+    h.between_series()
+
+
+def cell(p, h, fs, base, fstype, n, mode, lay, cell_no, cells_total):
+    ranks, threads = layout(lay)
+    cdir = os.path.join(base, f"{n}-{mode}-{lay}")
+    os.mkdir(cdir)
+    runs = p.runs_per_size[n]
+
+    def go(program, run, position):
+        h.scratch.touched(fs)
+        d = os.path.join(cdir, f"run{run}-{program}")
+        sec = one(p, h, program, d, n, ranks, threads, mode)
+        if fs == "shm":
+            shutil.rmtree(d, ignore_errors=True)
+        return {"seconds": sec, "position": position}
+
+    out = h.cell(p.programs, runs, cell_no, go, lambda run, text: log(
+        f"[{cell_no}/{cells_total}] {fs} {n} files {mode} {ranks}r x {threads}t run "
+        f"{run}/{runs}: {text}"))
+    if fs == "shm":
+        shutil.rmtree(cdir, ignore_errors=True)
+    h.between_series()
+    return [{"fs": fs, "fs_type": fstype, "files": n, "mode": mode, "layout": lay,
+             "run": r["run"], "position": r[prog]["position"], "program": prog,
+             "seconds": r[prog]["seconds"]} for r in out for prog in r["order"]]
+
+
+def summarize(meta, sec, records):
+    """Fills sec (cells, summary); returns the Markdown lines."""
+    p, fp = meta["parameters"], sec["parameters"]
+    goal, goal_min, programs = fp["goal_ratio"], fp["goal_min_files"], fp["programs"]
+    cells = {}
+    for x in records:
+        key = (x["fs"], x["files"], x["mode"], x["layout"])
+        c = cells.setdefault(key, {k: x[k] for k in ("fs", "fs_type", "files", "mode", "layout")}
+                             | {"runs": {}})
+        r = c["runs"].setdefault(x["run"], {"run": x["run"], "order": []})
+        r["order"].append(x["program"])
+        r[x["program"] + "_s"] = x["seconds"]
+    out = []
+    # Grouped by size (stable: within a size, in the order they ran: file system, mode, layout).
+    for cell in sorted(cells.values(), key=lambda c: c["files"]):
+        runs = [cell["runs"][k] for k in sorted(cell["runs"])]
+        ranks, threads = layout(cell["layout"])
+        files = cell["files"]
+        c = {k: cell[k] for k in ("fs", "fs_type", "files", "mode", "layout")}
+        c.update(ranks=ranks, threads=threads, runs_per_program=len(runs), runs=runs)
+        for prog in programs:
+            s = summary([r[prog + "_s"] for r in runs if prog + "_s" in r])
+            s["us_per_file_median"] = s["median"] / files * 1e6
+            c[prog] = s
+        for prog in programs[1:]:
+            c[f"{prog}_ratio_of_medians"] = c[prog]["median"] / c["floor"]["median"]
+            c[f"{prog}_paired_ratio"] = summary(paired_ratios(runs, prog + "_s", "floor_s"))
+        c["ratio_of_medians"] = c["mpiwrite_ratio_of_medians"]
+        c["goal_applies"] = files >= goal_min
+        c["goal_met"] = c["ratio_of_medians"] <= goal if c["goal_applies"] else None
+        out.append(c)
+    sec["cells"] = out
+    with_goal = [c for c in out if c["goal_applies"]]
+    sizes = sorted({c["files"] for c in out})
+    sec["summary"] = {"cells": len(out), "cells_with_goal": len(with_goal),
+                      "cells_meeting_goal": sum(c["goal_met"] for c in with_goal),
+                      "goal_ratio": goal, "goal_min_files": goal_min,
+                      "by_files": {str(n): by_files(out, n, goal_min) for n in sizes}}
+    return markdown(meta, p, fp, sec, out, sizes, with_goal)
+
+
+def by_files(cells, n, goal_min):
+    these = [c for c in cells if c["files"] == n]
+    return {"cells": len(these), "goal_applies": n >= goal_min,
+            "cells_meeting_goal": (sum(bool(c["goal_met"]) for c in these)
+                                   if n >= goal_min else None),
+            "max_ratio_of_medians": max(c["ratio_of_medians"] for c in these)}
+
+
+def markdown(meta, p, fp, sec, out, sizes, with_goal):
+    goal, goal_min, programs = fp["goal_ratio"], fp["goal_min_files"], fp["programs"]
+    head = ["cell", "files", "runs", "floor ms median [min–max]", "mpiwrite ms median [min–max]",
+            "ratio of medians", "paired ratio median [min–max]",
+            "floor µs/file", "mpiwrite µs/file", f"≤ {goal}× (from {goal_min:,} files)"]
+    mt = "floor-mt" in programs
+    if mt:
+        head += [f"floor+{fp['floor_idle_threads']} idle threads ms median [min–max]",
+                 "mpiwrite / floor+idle (ratio of medians)"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for c in out:
+        pr = c["mpiwrite_paired_ratio"]
+        name = (f"{FS_NAME.get(c['fs'], c['fs'])} ({c['fs_type']}) · {c['mode']} · "
+                f"{c['ranks']}r×{c['threads']}t")
+        verdict = "no goal" if not c["goal_applies"] else "yes" if c["goal_met"] else "**no**"
+        row = [name, f"{c['files']:,}", str(c["runs_per_program"]), ms(c["floor"]),
+               ms(c["mpiwrite"]), f"{c['ratio_of_medians']:.3f}",
+               f"{pr['median']:.3f} [{pr['min']:.3f}–{pr['max']:.3f}]",
+               f"{c['floor']['us_per_file_median']:.1f}",
+               f"{c['mpiwrite']['us_per_file_median']:.1f}", verdict]
+        if mt:
+            row += [ms(c["floor-mt"]), f"{c['mpiwrite']['median'] / c['floor-mt']['median']:.3f}"]
+        lines.append("| " + " | ".join(row) + " |")
+    runs_text = ", ".join(f"{s['runs']} at {s['files']:,} files" for s in fp["floor_sizes"])
+    md = [f"## mpiwrite vs. the floor — {meta['started_utc']}", "",
+          f"{' / '.join(f'{n:,}' for n in sizes)} files × {p['lines']} lines of {p['text']!r} "
+          f"({p['file_size_bytes']} B/file); runs per program and cell: {runs_text}; "
+          f"interleaved (first program alternating), "
+          f"after {p['warmup_runs_per_filesystem']} untimed warm-up run(s) per program, file "
+          f"system and size; time = makespan of the write phase (earliest rank start to last "
+          f"rank end). Goal: mpiwrite ≤ {goal}× the floor (ratio of medians) in the cells of "
+          f"{goal_min:,} files and more; smaller cells (a write phase of a few ms) have no goal.",
+          ""]
+    md += lines + [""]
+    for n in sizes:
+        b = sec["summary"]["by_files"][str(n)]
+        if b["goal_applies"]:
+            md.append(f"{n:,} files: goal met in {b['cells_meeting_goal']} of {b['cells']} cells "
+                      f"(largest ratio of medians {b['max_ratio_of_medians']:.3f}).")
+        else:
+            md.append(f"{n:,} files: no goal; largest ratio of medians "
+                      f"{b['max_ratio_of_medians']:.3f} in {b['cells']} cells.")
+        md.append("")
+    if with_goal:
+        md += [f"Goal met in {sec['summary']['cells_meeting_goal']} of {len(with_goal)} cells "
+               f"with a goal.", ""]
+    else:
+        md += [f"No cell has a goal (all have fewer than {goal_min:,} files).", ""]
+    return md
+
+
+def figures(sec):
+    return [c["ratio_of_medians"] for c in sec.get("cells", [])]

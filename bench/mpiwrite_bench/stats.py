@@ -1,0 +1,49 @@
+"""Pure figures over run times: no I/O, no printing (tests/bench/test_stats.py)."""
+import statistics
+
+
+def summary(xs):
+    """Median, min, max, mean and count of a non-empty list of numbers."""
+    return {"median": statistics.median(xs), "min": min(xs), "max": max(xs),
+            "mean": statistics.fmean(xs), "n": len(xs)}
+
+
+def median(xs):
+    return statistics.median(xs)
+
+
+def ratio_of_medians(a, b):
+    """median(a) / median(b): the figure every goal is stated on."""
+    return statistics.median(a) / statistics.median(b)
+
+
+def paired_ratios(runs, a, b):
+    """runs[i][a] / runs[i][b] for every run holding both keys: the same run's two variants
+    ran back to back, so their ratio cancels drift that the medians cannot."""
+    return [r[a] / r[b] for r in runs if a in r and b in r]
+
+
+def paired_differences(runs, a, b):
+    """runs[i][a] - runs[i][b] for every run holding both keys."""
+    return [r[a] - r[b] for r in runs if a in r and b in r]
+
+
+def difference_of_medians(a, b):
+    return statistics.median(a) - statistics.median(b)
+
+
+def slope(x0, y0, x1, y1):
+    """(y1 - y0) / (x1 - x0), None when x1 <= x0: what one more x costs in y."""
+    return (y1 - y0) / (x1 - x0) if x1 > x0 else None
+
+
+def ms(s):
+    """'median [min–max]' in ms of a summary() in seconds; 3 decimals below 10 ms (a 100-file
+    write phase lasts well under 10 ms), else 1."""
+    d = 3 if s["min"] < 0.01 else 1
+    return f"{s['median'] * 1e3:.{d}f} [{s['min'] * 1e3:.{d}f}–{s['max'] * 1e3:.{d}f}]"
+
+
+def ms_of(seconds):
+    """One time in ms for the progress lines, as the bash printed it."""
+    return f"{seconds * 1e3:.3f}" if seconds < 0.01 else f"{seconds * 1e3:.1f}"

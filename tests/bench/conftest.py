@@ -1,0 +1,5 @@
+"""Puts bench/ on sys.path, as scripts/bench.sh does with PYTHONPATH."""
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "bench"))

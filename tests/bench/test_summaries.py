@@ -1,0 +1,59 @@
+"""The sections' summarize() on hand-made records: the figures the goals are stated on."""
+from mpiwrite_bench.sections import alloc, floor, startup
+
+META = {"started_utc": "2026-12-01T00:00:00Z",
+        "parameters": {"lines": 100, "text": "Hello, world!", "file_size_bytes": 1400,
+                       "mpirun": "mpirun", "warmup_runs_per_filesystem": 1}}
+
+
+def floor_record(run, position, program, seconds, files=10000):
+    return {"fs": "shm", "fs_type": "tmpfs", "files": files, "mode": "line", "layout": "1x1",
+            "run": run, "position": position, "program": program, "seconds": seconds}
+
+
+def test_floor_ratio_of_medians_and_goal():
+    records = [floor_record(1, 1, "floor", 1.0), floor_record(1, 2, "mpiwrite", 1.04),
+               floor_record(2, 1, "mpiwrite", 1.10), floor_record(2, 2, "floor", 1.0),
+               floor_record(3, 1, "floor", 2.0), floor_record(3, 2, "mpiwrite", 1.02)]
+    sec = {"parameters": {"goal_ratio": 1.05, "goal_min_files": 10000,
+                          "programs": ["floor", "mpiwrite"], "floor_idle_threads": 0,
+                          "floor_sizes": [{"files": 10000, "runs": 3}]}}
+    md = floor.summarize(META, sec, records)
+    c = sec["cells"][0]
+    assert c["ratio_of_medians"] == 1.04  # medians 1.04 / 1.0
+    assert c["mpiwrite_paired_ratio"]["median"] == 1.04  # pairs 1.04, 1.10, 0.51
+    assert c["goal_met"] is True and sec["summary"]["cells_meeting_goal"] == 1
+    assert any("| 1.040 |" in line for line in md)
+
+
+def test_floor_small_cells_have_no_goal():
+    records = [floor_record(1, 1, "floor", 1.0, 100), floor_record(1, 2, "mpiwrite", 3.0, 100)]
+    sec = {"parameters": {"goal_ratio": 1.05, "goal_min_files": 10000,
+                          "programs": ["floor", "mpiwrite"], "floor_idle_threads": 0,
+                          "floor_sizes": [{"files": 100, "runs": 1}]}}
+    floor.summarize(META, sec, records)
+    assert sec["cells"][0]["goal_met"] is None and sec["summary"]["cells_with_goal"] == 0
+
+
+def alloc_record(files, total):
+    return {"engine": "posix", "layout": "2x1", "ranks": 2, "threads": 1, "files": files,
+            "allocs_total": total, "allocs_per_process": [total // 2, total - total // 2]}
+
+
+def test_alloc_per_extra_file():
+    sec = {"parameters": {"goal_allocs_per_file": 0.001, "mode": "whole"}}
+    alloc.summarize(META, sec, [alloc_record(100000, 59230), alloc_record(1000, 59220)])
+    c = sec["cells"][0]
+    assert abs(c["allocs_per_extra_file"] - 10 / 99000) < 1e-12 and c["goal_met"]
+
+
+def test_startup_differences_over_the_baseline():
+    raw = {"variants": ["true", "mpiwrite"],
+           "runs": [{"run": 1, "order": ["true", "mpiwrite"], "true": 0.1, "mpiwrite": 0.5},
+                    {"run": 2, "order": ["mpiwrite", "true"], "true": 0.2, "mpiwrite": 0.4}]}
+    sec = {"parameters": {"np": 2, "runs": 2, "warmup": 1, "fs": "shm", "fs_type": "tmpfs"}}
+    startup.summarize(META, sec, raw)
+    d = sec["over_baseline"]["mpiwrite"]
+    assert abs(d["difference_of_medians_s"] - 0.3) < 1e-12  # 0.45 - 0.15
+    assert sorted(round(x, 9) for x in (d["paired_difference_s"]["min"],
+                                        d["paired_difference_s"]["max"])) == [0.2, 0.4]
