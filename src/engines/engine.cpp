@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <exception>
+#include <stdexcept>
 #include <utility>
 
 #include "posix_engine.hpp"

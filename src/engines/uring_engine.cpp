@@ -16,7 +16,6 @@
 // Writes are at explicit offsets (pwrite semantics: same bytes, same order within a file).
 #include "uring_engine.hpp"
 
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
