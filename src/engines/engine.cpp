@@ -38,8 +38,8 @@ void FileEngine::write(const WriteTarget& target, WorkSource& source, unsigned t
   } catch (const std::exception& e) {
     record_failure(result, stop, WriteFailure{target.dir_path, 0, "write", e.what()});
   } catch (...) {
-    record_failure(result, stop,
-                   WriteFailure{target.dir_path, 0, "write", target.dir_path + ": write: unknown exception"});
+    record_failure(result, stop, WriteFailure{target.dir_path, 0, "write",
+                                              target.dir_path + ": write: unknown exception"});
   }
 }
 
@@ -63,8 +63,8 @@ void record_failure(SliceResult& result, std::atomic<bool>& stop, WriteFailure f
 WriteFailure file_failure(const WriteTarget& target, const char* name, const char* operation,
                           int error) {
   if (error == 0) {
-    return WriteFailure{{}, 0, {},
-                        fmt::format("{}/{}: {}: {}", target.dir_path, name, operation, kNotOwnFile)};
+    return WriteFailure{
+        {}, 0, {}, fmt::format("{}/{}: {}: {}", target.dir_path, name, operation, kNotOwnFile)};
   }
   return WriteFailure{target.dir_path + "/" + name, error, operation, {}};
 }

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -61,6 +62,12 @@ struct FileRecipe {
   std::uint64_t per_file_delay_us;  // --slow-rank: before each close, inside the file's time
   const std::atomic<int>* interrupt;
 };
+
+// A file's time for its latency histogram (every engine times open → close the same way).
+inline std::uint64_t nanoseconds(std::chrono::steady_clock::duration d) {
+  return static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(d).count());
+}
 
 // One writer thread's engine. Made in, used by and destroyed in that thread only.
 class FileEngine {

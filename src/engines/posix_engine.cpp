@@ -14,10 +14,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-std::uint64_t nanoseconds(Clock::duration d) {
-  return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(d).count());
-}
-
 }  // namespace
 
 void PosixEngine::run(const WriteTarget& target, WorkSource& source, unsigned thread,

@@ -50,10 +50,6 @@ std::uint64_t offset_of(std::uint64_t t) { return t & 0xffffffff; }
 constexpr unsigned kMaxRingEntries = 32768;  // the kernel's IORING_MAX_ENTRIES
 constexpr unsigned kMaxSegmentSqes = 256;    // longer files are written in several chains
 
-std::uint64_t nanoseconds(std::chrono::steady_clock::duration d) {
-  return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(d).count());
-}
-
 // COOP_TASKRUN needs Linux 5.19 and SINGLE_ISSUER 6.0: take what the kernel has.
 void init_ring(io_uring& ring, unsigned entries) {
   const unsigned wanted[] = {IORING_SETUP_COOP_TASKRUN | IORING_SETUP_SINGLE_ISSUER,
@@ -72,7 +68,8 @@ void init_ring(io_uring& ring, unsigned entries) {
 
 UringEngine::UringEngine(const FileRecipe& recipe, unsigned queue_depth) : recipe_(recipe) {
   const unsigned depth = std::max(1u, queue_depth);
-  const unsigned fixed_sqes = 2u + (recipe_.fsync ? 1u : 0u) + (recipe_.per_file_delay_us ? 1u : 0u);
+  const unsigned fixed_sqes =
+      2u + (recipe_.fsync ? 1u : 0u) + (recipe_.per_file_delay_us ? 1u : 0u);
   const std::uint64_t writes = recipe_.mode == WriteMode::Line ? recipe_.lines : 1;
   const unsigned cap = std::max(fixed_sqes + 1, std::min(kMaxSegmentSqes, kMaxRingEntries / depth));
   segment_sqes_ = static_cast<unsigned>(std::min<std::uint64_t>(writes + fixed_sqes, cap));
@@ -85,7 +82,9 @@ UringEngine::UringEngine(const FileRecipe& recipe, unsigned queue_depth) : recip
   delay_.tv_nsec = static_cast<long long>(recipe_.per_file_delay_us % 1'000'000 * 1000);
   slots_.resize(depth);
   names_.resize(std::size_t{depth} * (kMaxNameBytes + 1));
-  for (std::uint32_t s = 0; s < depth; ++s) slots_[s].name = names_.data() + s * (kMaxNameBytes + 1);
+  for (std::uint32_t s = 0; s < depth; ++s) {
+    slots_[s].name = names_.data() + s * (kMaxNameBytes + 1);
+  }
   for (std::uint32_t s = depth; s-- > 0;) free_slots_.push_back(s);
   starting_.reserve(depth);
 }
