@@ -1,16 +1,17 @@
-// The rank's writer: a pool of worker threads, each with a private descriptor table, that take
-// their files from a WorkSource. With the uring engine each worker also owns an io_uring, made
-// in that worker (its descriptor lives in the worker's table, and the ring is single-issuer).
+// The rank's writer: a pool of worker threads, each with a private descriptor table and its
+// own engine, that take their files from a WorkSource. The pool does not know which engine it
+// runs: each worker makes its engine (make_engine) in its own thread, so that what the engine
+// holds (the uring engine's ring) lives in that worker's table, and tears it down there.
 #include <sched.h>
 
 #include <atomic>
-#include <exception>
+#include <memory>
 #include <vector>
 
 #include "mpiwrite/sys/posix_file.hpp"
 #include "mpiwrite/sys/thread_pool.hpp"
 #include "mpiwrite/engines/writer.hpp"
-#include "uring_loop.hpp"
+#include "engine.hpp"
 
 namespace mpiwrite {
 
@@ -19,18 +20,18 @@ namespace {
 class PoolWriter final : public Writer {
  public:
   explicit PoolWriter(const WriteOptions& options)
-      : loop_(options), workers_(options.threads),
+      : recipe_(options), workers_(options.threads),
         pool_(options.threads, [this](unsigned) {
           if (::unshare(CLONE_FILES) == 0) private_tables_.fetch_add(1);
         }) {
     pool_.run_on_all([&](unsigned t) {  // also: every worker has run its start hook
-      if (options.engine == Engine::Uring) workers_[t].uring = std::make_unique<UringFileLoop>(options);
+      workers_[t].engine = make_engine(options, recipe_);
     });
   }
 
-  // A ring is torn down by the worker that made it.
+  // An engine is torn down by the worker that made it.
   ~PoolWriter() override {
-    pool_.run_on_all([&](unsigned t) { workers_[t].uring.reset(); });
+    pool_.run_on_all([&](unsigned t) { workers_[t].engine.reset(); });
   }
 
   void open_target(const std::string& dir, bool exclusive) override {
@@ -46,18 +47,7 @@ class PoolWriter final : public Writer {
           Worker& w = workers_[t];
           w.result.reset();
           const WriteTarget target{w.dir_fd.get(), dir_path_, exclusive_};
-          // An exception is a failure like any other: recorded, and the other threads stop at
-          // their next file; the ranks then agree on it at the phase boundary.
-          try {
-            if (w.uring) {
-              w.uring->run(target, source, t, w.result, stop);
-            } else {
-              loop_.run(target, source, t, w.result, stop);
-            }
-          } catch (const std::exception& e) {
-            if (!w.result.failure) w.result.failure = WriteFailure{dir_path_, 0, "write", e.what()};
-            stop.store(true, std::memory_order_relaxed);
-          }
+          w.engine->write(target, source, t, w.result, stop);  // never throws
         },
         progress);
     SliceResult total;
@@ -76,10 +66,10 @@ class PoolWriter final : public Writer {
   struct Worker {
     UniqueFd dir_fd;     // valid in this worker's descriptor table only
     SliceResult result;  // reused: no allocation per repetition
-    std::unique_ptr<UringFileLoop> uring;  // the uring engine's loop and ring
+    std::unique_ptr<FileEngine> engine;  // made, used and destroyed in this worker
   };
 
-  FileLoop loop_;
+  FileRecipe recipe_;  // shared read-only by every worker's engine
   std::string dir_path_;
   bool exclusive_ = false;
   std::vector<Worker> workers_;

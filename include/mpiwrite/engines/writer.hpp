@@ -1,11 +1,12 @@
 #pragma once
-// Writer backends: write a rank's slice of files into one directory and record what happened.
-// Writers record; the coordinator (app.cpp) decides. A failed file is never counted.
+// A rank's writer: writes the files a WorkSource hands its threads into one directory and
+// records what happened. Writers record; the coordinator (src/app) decides. A failed file is
+// never counted. Which engine (posix, uring, null) does the I/O is decided once, by
+// make_engine (src/engines/engine.cpp); the engines are private to src/engines.
 
 #include <atomic>
-#include <functional>
-#include <vector>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -14,7 +15,6 @@
 #include "mpiwrite/core/created_files.hpp"
 #include "mpiwrite/core/file_namer.hpp"
 #include "mpiwrite/core/histogram.hpp"
-#include "mpiwrite/core/partition.hpp"
 #include "mpiwrite/core/work_source.hpp"
 
 namespace mpiwrite {
@@ -36,7 +36,7 @@ struct WriteOptions {
 WriteOptions write_options_from(const RunConfig& config);
 
 // The first failure seen: "PATH: OPERATION: strerror", or `text` for a failure that is not
-// one system call (an exception in a writer thread).
+// one system call (an exception in a writer thread, a name --overwrite refuses).
 struct WriteFailure {
   std::string path;
   int errno_value = 0;
@@ -55,31 +55,24 @@ struct SliceResult {
   void reset();  // empties it for the next step, keeping the memory of `created`
 };
 
-// Where one writer thread writes: a directory open in that thread's descriptor table, and its
-// path (for messages only).
-struct WriteTarget {
-  int dir_fd = -1;
-  std::string dir_path;
-  // Create every file with O_EXCL even with --overwrite: a step whose names must all be new
-  // (--overwrite --cleanup's first step into --dir), so a file put at a name during the run
-  // is refused rather than rewritten and removed.
-  bool exclusive = false;
-};
-
 // A rank's writer: a pool of `threads` worker threads (1 = sequential), started once, outside
-// any timed phase. Each worker gives itself a private file descriptor table
-// (unshare(CLONE_FILES)): every MPI rank is a multi-threaded process (Open MPI starts helper
-// threads), and with a shared table the kernel takes a reference and the file's f_pos_lock on
-// every write(), about 10% of a 14-byte write. With a private table each writer gets the
-// single-threaded fast path. The main thread, which MPI uses, keeps the shared table.
+// any timed phase, each running its own engine. Each worker gives itself a private file
+// descriptor table (unshare(CLONE_FILES)): every MPI rank is a multi-threaded process (Open
+// MPI starts helper threads), and with a shared table the kernel takes a reference and the
+// file's f_pos_lock on every write(), about 10% of a 14-byte write. With a private table each
+// writer gets the single-threaded fast path. The main thread, which MPI uses, keeps the
+// shared table.
 class Writer {
  public:
   virtual ~Writer() = default;
   // Untimed: every writer thread opens `dir` in its own table. Throws IoError. `exclusive`:
-  // see WriteTarget.
+  // create every file with O_EXCL even with --overwrite, for a step whose names must all be
+  // new (--overwrite --cleanup's first step into --dir), so that a file put at a name during
+  // the run is refused rather than rewritten and removed.
   virtual void open_target(const std::string& dir, bool exclusive = false) = 0;
   // Timed: every writer thread writes what `source` hands it into the open target. Stops at
-  // the first failure (other threads stop at their next file). I/O errors come back in
+  // the first failure (other threads stop at their next file). Never throws: I/O errors, and
+  // anything a writer thread threw (e.g. the work source), come back in
   // SliceResult::failure. If `progress` is given, the calling thread runs it every ~50 µs
   // until the writers finish (a dynamic source needs MPI progress on the main thread).
   virtual SliceResult write(WorkSource& source, const std::function<void()>& progress = {}) = 0;
@@ -90,27 +83,7 @@ class Writer {
   virtual bool private_fd_tables() const = 0;
 };
 
+// Throws IoError if the engine cannot start (the uring engine's ring, in each worker).
 std::unique_ptr<Writer> make_writer(const WriteOptions& options);
-
-// The per-thread loop every writer runs over its part (writers/file_loop.cpp).
-class FileLoop {
- public:
-  explicit FileLoop(const WriteOptions& options);
-  // Writes every chunk `source` hands thread `thread`.
-  void run(const WriteTarget& target, WorkSource& source, unsigned thread, SliceResult& result,
-           std::atomic<bool>& stop) const;
-
- private:
-  void run_posix(const WriteTarget& target, const Progression& part, FileNamer& namer,
-                 SliceResult& result, std::atomic<bool>& stop) const;
-  void run_null(const Progression& part, FileNamer& namer, SliceResult& result,
-                std::atomic<bool>& stop) const;
-  bool interrupted() const;
-
-  WriteOptions options_;
-  std::string line_;   // text + '\n'
-  std::string whole_;  // the whole file, only in Whole mode
-  int exclusive_flags_ = 0;  // O_CREAT | O_EXCL: every file new
-};
 
 }  // namespace mpiwrite

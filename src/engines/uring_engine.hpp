@@ -1,6 +1,6 @@
 #pragma once
-// The uring engine's per-thread loop (docs/uring.md): up to --queue-depth files in flight
-// through one io_uring owned by the thread that created it.
+// The uring engine (docs/uring.md): up to --queue-depth files in flight through one io_uring
+// owned by the thread that created it. Private to src/engines; made by make_engine.
 
 #include <liburing.h>
 
@@ -10,24 +10,26 @@
 #include <string>
 #include <vector>
 
-#include "mpiwrite/engines/writer.hpp"
+#include "engine.hpp"
 
 namespace mpiwrite {
 
-class UringFileLoop {
+class UringEngine final : public FileEngine {
  public:
-  // Creates the ring and its fixed-file table (one slot per file in flight) in the calling
-  // thread, which must be the only one to use it. Throws IoError if the kernel refuses.
-  explicit UringFileLoop(const WriteOptions& options);
-  ~UringFileLoop();
-  UringFileLoop(const UringFileLoop&) = delete;
-  UringFileLoop& operator=(const UringFileLoop&) = delete;
+  // Creates the ring and its fixed-file table (one slot per file in flight, `queue_depth`)
+  // in the calling thread, which must be the only one to use it. Throws IoError if the
+  // kernel refuses.
+  UringEngine(const FileRecipe& recipe, unsigned queue_depth);
+  ~UringEngine() override;
+  UringEngine(const UringEngine&) = delete;
+  UringEngine& operator=(const UringEngine&) = delete;
 
-  // Writes every file `source` hands thread `thread`, keeping up to queue_depth in flight.
-  // Stops starting files at the first failure, on `stop` or on an interrupt, and returns
-  // once nothing is in flight.
+ protected:
+  // Keeps up to queue_depth files in flight, across the chunks of `source`. Stops starting
+  // files at the first failure, on `stop` or on an interrupt, and returns once nothing is in
+  // flight (or the ring itself failed: recorded as the failure of io_uring_enter).
   void run(const WriteTarget& target, WorkSource& source, unsigned thread, SliceResult& result,
-           std::atomic<bool>& stop);
+           std::atomic<bool>& stop) override;
 
  private:
   using Clock = std::chrono::steady_clock;
@@ -50,17 +52,14 @@ class UringFileLoop {
   void queue_cleanup_close(std::uint32_t slot);
   bool open_to_rewrite(std::uint32_t slot);
   void complete(const io_uring_cqe& cqe, Clock::time_point now);
-  void record_failure(std::uint32_t slot, const char* operation, int error);
+  void mark_failed(std::uint32_t slot, const char* operation, int error);
   void fail(std::uint32_t slot, const char* operation, int error);
   void fail_closed(std::uint32_t slot, int error);
   void finish(std::uint32_t slot);
-  bool interrupted() const;
+  bool start_files(FileNamer& namer, WorkSource& source, unsigned thread);
+  bool submit_and_complete();
 
-  WriteOptions options_;
-  std::string line_;   // text + '\n'
-  std::string whole_;  // the whole file, only in Whole mode
-  std::uint64_t file_bytes_ = 0;
-  int open_flags_ = 0;
+  const FileRecipe& recipe_;
   unsigned segment_sqes_ = 0;  // the most operations one linked chain may hold
   io_uring ring_{};
   __kernel_timespec delay_{};  // --slow-rank's per-file delay, as a linked timeout

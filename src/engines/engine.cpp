@@ -1,0 +1,72 @@
+// The engine seam: the file recipe, the one choice of engine, and the one way failures are
+// recorded (engine.hpp).
+#include "engine.hpp"
+
+#include <fmt/format.h>
+
+#include <exception>
+#include <stdexcept>
+#include <utility>
+
+#include "posix_engine.hpp"
+#include "uring_engine.hpp"
+
+namespace mpiwrite {
+
+FileRecipe::FileRecipe(const WriteOptions& options)
+    : pattern(options.pattern),
+      mode(options.mode),
+      lines(options.lines),
+      line(options.text + '\n'),
+      file_bytes(line.size() * options.lines),
+      fsync(options.fsync),
+      overwrite(options.overwrite),
+      per_file_delay_us(options.per_file_delay_us),
+      interrupt(options.interrupt) {
+  if (mode == WriteMode::Whole) {
+    whole.reserve(file_bytes);
+    for (std::uint64_t i = 0; i < lines; ++i) whole += line;
+  }
+}
+
+void FileEngine::write(const WriteTarget& target, WorkSource& source, unsigned thread,
+                       SliceResult& result, std::atomic<bool>& stop) noexcept {
+  // An exception is a failure like any other: recorded, and the other threads stop at their
+  // next file; the ranks then agree on it at the phase boundary.
+  try {
+    run(target, source, thread, result, stop);
+  } catch (const std::exception& e) {
+    record_failure(result, stop, WriteFailure{target.dir_path, 0, "write", e.what()});
+  } catch (...) {
+    record_failure(result, stop, WriteFailure{target.dir_path, 0, "write",
+                                              target.dir_path + ": write: unknown exception"});
+  }
+}
+
+std::unique_ptr<FileEngine> make_engine(const WriteOptions& options, const FileRecipe& recipe) {
+  switch (options.engine) {
+    case Engine::Posix:
+      return std::make_unique<PosixEngine>(recipe);
+    case Engine::Null:
+      return std::make_unique<NullEngine>(recipe);
+    case Engine::Uring:
+      return std::make_unique<UringEngine>(recipe, options.queue_depth);
+  }
+  throw std::logic_error("make_engine: unknown engine");
+}
+
+void record_failure(SliceResult& result, std::atomic<bool>& stop, WriteFailure failure) {
+  if (!result.failure) result.failure = std::move(failure);
+  stop.store(true, std::memory_order_relaxed);
+}
+
+WriteFailure file_failure(const WriteTarget& target, const char* name, const char* operation,
+                          int error) {
+  if (error == 0) {
+    return WriteFailure{
+        {}, 0, {}, fmt::format("{}/{}: {}: {}", target.dir_path, name, operation, kNotOwnFile)};
+  }
+  return WriteFailure{target.dir_path + "/" + name, error, operation, {}};
+}
+
+}  // namespace mpiwrite

@@ -1,0 +1,102 @@
+#pragma once
+// The engine seam (private to src/engines): what every file is and how it is opened
+// (FileRecipe, built once per writer), the per-thread interface every engine implements
+// (FileEngine: posix, null, uring), the one place that picks the engine (make_engine), and
+// the one way engines report a failure (record_failure). The pool (pool_writer.cpp) runs an
+// engine per worker without knowing which.
+
+#include <fcntl.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "mpiwrite/core/file_namer.hpp"
+#include "mpiwrite/core/partition.hpp"
+#include "mpiwrite/core/work_source.hpp"
+#include "mpiwrite/engines/writer.hpp"
+#include "mpiwrite/sys/posix_file.hpp"
+
+namespace mpiwrite {
+
+// Where one writer thread writes: a directory open in that thread's descriptor table, and its
+// path (for messages only). `exclusive`: see Writer::open_target.
+struct WriteTarget {
+  int dir_fd = -1;
+  std::string dir_path;
+  bool exclusive = false;
+};
+
+// Every file of a run: its name, its bytes, and how it is opened, set up once from the
+// options and shared read-only by every engine of a writer.
+struct FileRecipe {
+  explicit FileRecipe(const WriteOptions& options);
+
+  // Whether files in `target` are rewritten in place (--overwrite, not an exclusive step):
+  // opened by open_for_overwrite, which checks what it opened. Otherwise every file is new.
+  bool rewrites(const WriteTarget& target) const { return overwrite && !target.exclusive; }
+  // How a new file is created: O_EXCL refuses every existing name, links included (and
+  // O_NOFOLLOW says so). A regular descriptor adds O_CLOEXEC; an io_uring direct descriptor
+  // cannot (the kernel refuses it there, and no exec can inherit one).
+  static constexpr int kCreateFlags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW;
+  // Opens file `name` in `target` into a regular descriptor, as the run opens its files:
+  // rewritten, or created new. -1 and errno on failure; errno 0: a name --overwrite refuses.
+  int open(const WriteTarget& target, const char* name) const {
+    return rewrites(target) ? open_for_overwrite(target.dir_fd, name, true)
+                            : sys::openat(target.dir_fd, name, kCreateFlags | O_CLOEXEC, 0644);
+  }
+  bool interrupted() const {
+    return interrupt != nullptr && interrupt->load(std::memory_order_relaxed) != 0;
+  }
+
+  FilePattern pattern;
+  WriteMode mode;
+  std::uint64_t lines;
+  std::string line;   // text + '\n'
+  std::string whole;  // the whole file, only in Whole mode
+  std::uint64_t file_bytes;
+  bool fsync;
+  bool overwrite;
+  std::uint64_t per_file_delay_us;  // --slow-rank: before each close, inside the file's time
+  const std::atomic<int>* interrupt;
+};
+
+// A file's time for its latency histogram (every engine times open → close the same way).
+inline std::uint64_t nanoseconds(std::chrono::steady_clock::duration d) {
+  return static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(d).count());
+}
+
+// One writer thread's engine. Made in, used by and destroyed in that thread only.
+class FileEngine {
+ public:
+  virtual ~FileEngine() = default;
+  // Writes every file `source` hands thread `thread` into `target`, adding to `result`. Stops
+  // at the first failure, on `stop` or on an interrupt. Never throws: a failed system call,
+  // and anything thrown on the way (the work source, the ring), is recorded in
+  // result.failure (record_failure), which also sets `stop` for the other threads. Every
+  // file it took is in result.created, less those it did not create or removed again.
+  void write(const WriteTarget& target, WorkSource& source, unsigned thread,
+             SliceResult& result, std::atomic<bool>& stop) noexcept;
+
+ protected:
+  // The engine's loop: one virtual call per run, none per file. May throw (write() records).
+  virtual void run(const WriteTarget& target, WorkSource& source, unsigned thread,
+                   SliceResult& result, std::atomic<bool>& stop) = 0;
+};
+
+// The one choice of engine: options.engine. Call it in the thread that will use the engine
+// (the uring engine's ring belongs to it). `recipe` must outlive the engine. Throws IoError
+// if the engine cannot start.
+std::unique_ptr<FileEngine> make_engine(const WriteOptions& options, const FileRecipe& recipe);
+
+// Keeps the thread's first failure, and tells the other threads to stop at their next file.
+void record_failure(SliceResult& result, std::atomic<bool>& stop, WriteFailure failure);
+// The failure of `operation` on file `name` in `target` with errno `error`; error 0 (only
+// from open_for_overwrite): the name is not a file --overwrite may write.
+WriteFailure file_failure(const WriteTarget& target, const char* name, const char* operation,
+                          int error);
+
+}  // namespace mpiwrite

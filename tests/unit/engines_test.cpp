@@ -1,0 +1,267 @@
+// The engine seam (src/engines/engine.hpp, private to the engines): the engine is chosen from
+// the configuration in one place, the file recipe is what every engine writes and how it
+// opens, and every engine reports a failure the same way.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <sys/resource.h>
+
+#include <atomic>
+#include <cerrno>
+#include <csignal>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "engine.hpp"
+#include "mpiwrite/engines/uring_support.hpp"
+#include "posix_engine.hpp"
+#include "temp_dir.hpp"
+#include "uring_engine.hpp"
+
+namespace mpiwrite {
+namespace {
+
+using testing::TempDir;
+
+bool uring_available() { return uring_unavailable_reason().empty(); }
+
+WriteOptions options_for(Engine engine, WriteMode mode = WriteMode::Whole) {
+  RunConfig config;
+  config.engine = engine;
+  config.lines = 3;
+  config.write_mode = mode;
+  return write_options_from(config);
+}
+
+// What one engine did with `slice` in `dir` (the engine made and used in this thread, as a
+// pool worker does), with `dir` taken out of the failure, so that engines run in different
+// directories compare equal.
+SliceResult run_engine(const WriteOptions& options, const std::string& dir,
+                       const Progression& slice, bool exclusive = false) {
+  const FileRecipe recipe(options);
+  const std::unique_ptr<FileEngine> engine = make_engine(options, recipe);
+  const UniqueFd dir_fd = open_directory(dir);
+  const WriteTarget target{dir_fd.get(), dir, exclusive};
+  StaticSource source(slice, 1, Partition::Block);
+  SliceResult result;
+  std::atomic<bool> stop{false};
+  engine->write(target, source, 0, result, stop);
+  EXPECT_EQ(stop.load(), result.failure.has_value());  // a failure stops the other threads
+  if (result.failure) {
+    for (std::string* text : {&result.failure->path, &result.failure->text}) {
+      if (text->rfind(dir, 0) == 0) text->erase(0, dir.size());
+    }
+  }
+  return result;
+}
+
+TEST(EngineChoice, TheConfiguredEngineIsTheOneMade) {
+  for (Engine engine : {Engine::Posix, Engine::Null, Engine::Uring}) {
+    if (engine == Engine::Uring && !uring_available()) continue;
+    const WriteOptions options = options_for(engine);
+    const FileRecipe recipe(options);
+    const std::unique_ptr<FileEngine> made = make_engine(options, recipe);
+    EXPECT_EQ(dynamic_cast<PosixEngine*>(made.get()) != nullptr, engine == Engine::Posix);
+    EXPECT_EQ(dynamic_cast<NullEngine*>(made.get()) != nullptr, engine == Engine::Null);
+    EXPECT_EQ(dynamic_cast<UringEngine*>(made.get()) != nullptr, engine == Engine::Uring);
+  }
+}
+
+TEST(FileRecipe, HoldsTheLineAndTheWholeFile) {
+  WriteOptions options = options_for(Engine::Posix, WriteMode::Line);
+  options.text = "ab";
+  const FileRecipe line(options);
+  EXPECT_EQ(line.line, "ab\n");
+  EXPECT_EQ(line.file_bytes, 9u);
+  EXPECT_TRUE(line.whole.empty());  // built only when it is written
+  options.mode = WriteMode::Whole;
+  EXPECT_EQ(FileRecipe(options).whole, "ab\nab\nab\n");
+}
+
+TEST(FileRecipe, RewritesOnlyWithOverwriteOutsideAnExclusiveStep) {
+  WriteOptions options = options_for(Engine::Posix);
+  EXPECT_FALSE(FileRecipe(options).rewrites(WriteTarget{}));
+  options.overwrite = true;
+  const FileRecipe recipe(options);
+  EXPECT_TRUE(recipe.rewrites(WriteTarget{-1, "d", false}));
+  EXPECT_FALSE(recipe.rewrites(WriteTarget{-1, "d", true}));
+  constexpr int kWanted = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW;
+  EXPECT_EQ(FileRecipe::kCreateFlags & kWanted, kWanted);
+}
+
+// The engines that do I/O, and the same failure from each.
+std::vector<WriteOptions> io_engines() {
+  std::vector<WriteOptions> all{options_for(Engine::Posix)};
+  if (uring_available()) all.push_back(options_for(Engine::Uring));  // queue depth 1
+  return all;
+}
+
+void expect_same_failure(const std::vector<SliceResult>& results) {
+  ASSERT_FALSE(results.empty());
+  ASSERT_TRUE(results[0].failure);
+  for (const SliceResult& r : results) {
+    ASSERT_TRUE(r.failure);
+    EXPECT_EQ(r.failure->path, results[0].failure->path);
+    EXPECT_EQ(r.failure->errno_value, results[0].failure->errno_value);
+    EXPECT_EQ(r.failure->operation, results[0].failure->operation);
+    EXPECT_EQ(r.failure->message(), results[0].failure->message());
+    EXPECT_EQ(r.files, results[0].files);
+  }
+}
+
+TEST(EngineFailures, AnExistingNameIsTheFailureOfItsOpen) {
+  std::vector<SliceResult> results;
+  for (const WriteOptions& options : io_engines()) {
+    TempDir dir;
+    testing::write_text(dir / "write3.txt", "precious");
+    results.push_back(run_engine(options, dir.path(), {1, 5, 1}));
+    EXPECT_EQ(testing::read_file(dir / "write3.txt"), "precious");
+  }
+  expect_same_failure(results);
+  EXPECT_EQ(results[0].failure->errno_value, EEXIST);
+  EXPECT_EQ(results[0].failure->operation, "open");
+  EXPECT_EQ(results[0].files, 2u);
+}
+
+TEST(EngineFailures, AnExclusiveStepRefusesAnExistingNameEvenWithOverwrite) {
+  std::vector<SliceResult> results;
+  for (WriteOptions options : io_engines()) {
+    options.overwrite = true;
+    TempDir dir;
+    testing::write_text(dir / "write1.txt", "precious");
+    results.push_back(run_engine(options, dir.path(), {1, 2, 1}, true));
+    EXPECT_EQ(testing::read_file(dir / "write1.txt"), "precious");
+  }
+  expect_same_failure(results);
+  EXPECT_EQ(results[0].failure->errno_value, EEXIST);
+}
+
+TEST(EngineFailures, OverwriteOfADirectoryIsTheFailureOfItsOpen) {
+  std::vector<SliceResult> results;
+  for (WriteOptions options : io_engines()) {
+    options.overwrite = true;
+    TempDir dir;
+    std::filesystem::create_directory(dir / "write2.txt");
+    results.push_back(run_engine(options, dir.path(), {1, 3, 1}));
+  }
+  expect_same_failure(results);
+  EXPECT_EQ(results[0].failure->path, "/write2.txt");
+  EXPECT_EQ(results[0].failure->errno_value, EISDIR);
+  EXPECT_EQ(results[0].files, 1u);
+}
+
+TEST(EngineFailures, OverwriteRefusesAHardLinkWithTheSameMessage) {
+  std::vector<SliceResult> results;
+  for (WriteOptions options : io_engines()) {
+    options.overwrite = true;
+    TempDir dir;
+    testing::write_text(dir / "outside", "precious");
+    std::filesystem::create_hard_link(dir / "outside", dir / "write1.txt");
+    results.push_back(run_engine(options, dir.path(), {1, 2, 1}));
+    EXPECT_EQ(testing::read_file(dir / "outside"), "precious");
+  }
+  expect_same_failure(results);
+  EXPECT_EQ(results[0].failure->errno_value, 0);
+  EXPECT_EQ(results[0].failure->message(), "/write1.txt: open: " + std::string(kNotOwnFile));
+  EXPECT_EQ(results[0].files, 0u);
+}
+
+// A write over the file-size limit (EFBIG): the failure of the write, and no incomplete file.
+TEST(EngineFailures, AFailedWriteIsTheFailureOfTheWriteAndLeavesNoFile) {
+  std::vector<SliceResult> results;
+  rlimit old{};
+  ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &old), 0);
+  ::signal(SIGXFSZ, SIG_IGN);  // EFBIG instead of the signal
+  for (WriteOptions options : io_engines()) {
+    options.lines = 400;  // 5600 B, over the limit below
+    options.mode = WriteMode::Line;
+    TempDir dir;
+    rlimit small = old;
+    small.rlim_cur = 4096;
+    ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
+    results.push_back(run_engine(options, dir.path(), {1, 2, 1}));
+    ::setrlimit(RLIMIT_FSIZE, &old);
+    EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
+  }
+  ::signal(SIGXFSZ, SIG_DFL);
+  expect_same_failure(results);
+  EXPECT_EQ(results[0].failure->path, "/write1.txt");
+  EXPECT_EQ(results[0].failure->errno_value, EFBIG);
+  EXPECT_EQ(results[0].failure->operation, "write");
+}
+
+// A directory removed after it was opened: the first open fails with ENOENT, in every engine.
+TEST(EngineFailures, ARemovedDirectoryIsTheFailureOfTheFirstOpen) {
+  std::vector<SliceResult> results;
+  for (const WriteOptions& options : io_engines()) {
+    TempDir dir;
+    const std::string gone = dir / "gone";
+    std::filesystem::create_directory(gone);
+    const FileRecipe recipe(options);
+    const std::unique_ptr<FileEngine> engine = make_engine(options, recipe);
+    const UniqueFd dir_fd = open_directory(gone);
+    std::filesystem::remove(gone);
+    StaticSource source({1, 3, 1}, 1, Partition::Block);
+    SliceResult result;
+    std::atomic<bool> stop{false};
+    engine->write(WriteTarget{dir_fd.get(), gone, false}, source, 0, result, stop);
+    ASSERT_TRUE(result.failure);
+    EXPECT_EQ(result.failure->path, gone + "/write1.txt");
+    result.failure->path.erase(0, gone.size());
+    results.push_back(result);
+  }
+  expect_same_failure(results);
+  EXPECT_EQ(results[0].failure->errno_value, ENOENT);
+  EXPECT_EQ(results[0].failure->operation, "open");
+}
+
+class ThrowingSource final : public WorkSource {
+ public:
+  explicit ThrowingSource(bool standard) : standard_(standard) {}
+  bool next(unsigned, Progression&) override {
+    if (standard_) throw std::runtime_error("the source broke");
+    throw 42;
+  }
+
+ private:
+  bool standard_;
+};
+
+// Whatever is thrown inside an engine comes back as its failure, from every engine alike.
+TEST(EngineFailures, AnythingThrownBecomesTheFailure) {
+  for (Engine kind : {Engine::Posix, Engine::Null, Engine::Uring}) {
+    if (kind == Engine::Uring && !uring_available()) continue;
+    for (bool standard : {true, false}) {
+      const WriteOptions options = options_for(kind);
+      const FileRecipe recipe(options);
+      const std::unique_ptr<FileEngine> engine = make_engine(options, recipe);
+      const WriteTarget target{-1, "/some/dir", false};
+      ThrowingSource source(standard);
+      SliceResult result;
+      std::atomic<bool> stop{false};
+      engine->write(target, source, 0, result, stop);
+      ASSERT_TRUE(result.failure) << to_string(kind);
+      EXPECT_TRUE(stop.load());
+      EXPECT_EQ(result.failure->path, "/some/dir");
+      EXPECT_EQ(result.failure->operation, "write");
+      EXPECT_EQ(result.failure->message(),
+                standard ? "the source broke" : "/some/dir: write: unknown exception");
+    }
+  }
+}
+
+TEST(EngineFailures, TheFirstFailureIsKept) {
+  SliceResult result;
+  std::atomic<bool> stop{false};
+  const WriteTarget target{-1, "/d", false};
+  record_failure(result, stop, file_failure(target, "a", "open", EEXIST));
+  record_failure(result, stop, file_failure(target, "b", "write", ENOSPC));
+  EXPECT_TRUE(stop.load());
+  EXPECT_EQ(result.failure->message(), "/d/a: open: File exists");
+}
+
+}  // namespace
+}  // namespace mpiwrite
