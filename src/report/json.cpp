@@ -1,6 +1,5 @@
 // JSON with a schema version: the full configuration, the context, every repetition with its
 // per-rank figures, and the summary. Field meanings are in docs/metrics.md.
-#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <ostream>
 
@@ -138,12 +137,28 @@ Json summary_json(const SeriesSummary& m) {
           {"q3", m.q3},       {"outliers", outliers}};
 }
 
+// The point's rate at each statistic of its makespans; null when it was not measured.
+Json rates_json(const std::optional<MakespanRates>& r) {
+  if (!r) return nullptr;
+  return {{"at_mean", r->at_mean}, {"at_median", r->at_median}, {"at_min", r->at_min}, {"at_max", r->at_max}};
+}
+
+Json host_summaries_json(const std::vector<HostSummary>& hosts) {
+  Json result = Json::array();
+  for (const HostSummary& h : hosts) {
+    result.push_back({{"host", h.host},
+                      {"ranks", h.ranks},
+                      {"files", h.files},
+                      {"bytes", h.bytes},
+                      {"slowest_rank_s", {{"median", h.slowest_median_s}, {"max", h.slowest_max_s}}}});
+  }
+  return result;
+}
+
 Json point_json(const PointReport& p, const std::vector<HostRanks>& hosts, unsigned asked) {
   Json repetitions = Json::array();
   for (const RepetitionFigures& rep : p.repetitions) {
-    const bool outlier = std::binary_search(p.makespan.outliers.begin(), p.makespan.outliers.end(),
-                                            std::size_t{rep.index - 1});
-    repetitions.push_back(repetition_json(rep, hosts, outlier));
+    repetitions.push_back(repetition_json(rep, hosts, p.is_outlier(rep.index)));
   }
   return {{"label", p.spec.label()},
           {"mode", to_string(p.spec.mode)},
@@ -159,7 +174,12 @@ Json point_json(const PointReport& p, const std::vector<HostRanks>& hosts, unsig
             {"makespan_s", summary_json(p.makespan)},
             {"speedup", estimate_json(p.speedup, p.speedup_ci)},
             {"efficiency", estimate_json(p.efficiency, p.efficiency_ci)},
-            {"warnings", p.warnings}}}};
+            {"warnings", p.warnings},
+            {"files", p.measured() ? Json(p.files) : Json(nullptr)},
+            {"bytes", p.measured() ? Json(p.bytes) : Json(nullptr)},
+            {"files_per_s", rates_json(p.files_per_s)},
+            {"mib_per_s", rates_json(p.mib_per_s)},
+            {"hosts", host_summaries_json(p.hosts)}}}};
 }
 
 Json cell_json(const std::optional<ModeCell>& cell) {

@@ -325,6 +325,7 @@ TEST(PerHost, SumsFilesAndTakesTheSlowestRankOfEachHost) {
 TEST(Reporters, TwoHostsGetPerHostRows) {
   RunReport r = sample_report(Format::Table, false);
   r.context.hosts = group_ranks_by_host({"node1", "node2"});
+  summarize_report(r);  // the per-host figures are of the hosts
   expect_golden("table_two_hosts.txt", render(r));
   r.config.format = Format::Json;
   const auto doc = nlohmann::json::parse(render(r));
@@ -340,6 +341,7 @@ RunReport hostile_report(Format format) {
   r.config.pattern = "w\x80{}.txt";
   r.context.directory = "/data/a\nb|c\x1b[2J\xfe";
   r.context.hosts = group_ranks_by_host({"node|1", "node\n\xff"});
+  summarize_report(r);  // the per-host figures are of the hosts
   return r;
 }
 
