@@ -2,9 +2,12 @@
 // per-rank figures, and the summary. Field meanings are in docs/metrics.md.
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <string>
+#include <type_traits>
 
-#include "mpiwrite/report/json_text.hpp"
+#include "mpiwrite/core/config_fields.hpp"
 #include "mpiwrite/core/run_report.hpp"
+#include "mpiwrite/report/json_text.hpp"
 #include "mpiwrite/report/reporters.hpp"
 
 namespace mpiwrite {
@@ -13,34 +16,25 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
+template <typename T>
+Json config_value(const T& value) {
+  if constexpr (std::is_enum_v<T>) {
+    return std::string(to_string(value));
+  } else {
+    return value;
+  }
+}
+
+// Every field of visit_config_fields the report keeps, under its name, in its order.
 Json config_json(const RunConfig& c) {
-  return {{"files", c.files},
-          {"lines", c.lines},
-          {"text", c.text},
-          {"file_size_bytes", c.file_size_bytes()},
-          {"dir", c.dir},
-          {"pattern", c.pattern},
-          {"threads", c.threads},
-          {"partition", to_string(c.partition)},
-          {"write_mode", to_string(c.write_mode)},
-          {"engine", to_string(c.engine)},
-          {"queue_depth", c.queue_depth},
-          {"fsync", c.fsync},
-          {"repetitions", c.repetitions},
-          {"warmup", c.warmup},
-          {"overwrite", c.overwrite},
-          {"cleanup", c.cleanup},
-          {"format", to_string(c.format)},
-          {"output", c.output},
-          {"per_rank", c.per_rank},
-          {"sweep_threads", c.sweep_threads},
-          {"compare", c.compare},
-          {"max_concurrency", c.max_concurrency},
-          {"chunk", c.chunk},
-          {"slow_ranks", c.slow_ranks},
-          {"slow_delay_us", c.slow_delay_us},
-          {"verify", c.verify},
-          {"timeout_s", c.timeout_s}};
+  Json json = Json::object();
+  visit_config_fields(c, [&](const ConfigField& field, const auto& value) {
+    if (!field.in_report) return;
+    json[std::string(field.name)] = config_value(value);
+    // The derived size stands after the text it is made of, where it always stood.
+    if (field.name == "text") json["file_size_bytes"] = c.file_size_bytes();
+  });
+  return json;
 }
 
 Json context_json(const RunContext& x) {
