@@ -18,7 +18,8 @@ void summarize_report(RunReport& report) {
 std::optional<PeakMemory> largest_peak_rss(const RunContext& x) {
   if (x.peak_rss_kib.empty()) return std::nullopt;
   const auto max = std::max_element(x.peak_rss_kib.begin(), x.peak_rss_kib.end());
-  return PeakMemory{static_cast<int>(max - x.peak_rss_kib.begin()), static_cast<double>(*max) / 1024.0};
+  return PeakMemory{static_cast<int>(max - x.peak_rss_kib.begin()),
+                    static_cast<double>(*max) / 1024.0};
 }
 
 std::vector<std::string> setup_warnings(const RunContext& x) {

@@ -190,7 +190,9 @@ const std::string kCsvHeader = header();
 void write_csv(const RunReport& r, std::ostream& out) {
   fmt::print(out, "{}\n", header());
   for (const PointReport& p : r.points) {
-    for (const RepetitionFigures& rep : p.repetitions) write_repetition(p, rep, r.config.per_rank, out);
+    for (const RepetitionFigures& rep : p.repetitions) {
+      write_repetition(p, rep, r.config.per_rank, out);
+    }
     write_summary(p, out);
   }
   // A run cut short says so in its last row: the `mode` column names the signal.

@@ -134,7 +134,10 @@ Json summary_json(const SeriesSummary& m) {
 // The point's rate at each statistic of its makespans; null when it was not measured.
 Json rates_json(const std::optional<MakespanRates>& r) {
   if (!r) return nullptr;
-  return {{"at_mean", r->at_mean}, {"at_median", r->at_median}, {"at_min", r->at_min}, {"at_max", r->at_max}};
+  return {{"at_mean", r->at_mean},
+          {"at_median", r->at_median},
+          {"at_min", r->at_min},
+          {"at_max", r->at_max}};
 }
 
 Json host_summaries_json(const std::vector<HostSummary>& hosts) {

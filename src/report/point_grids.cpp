@@ -20,7 +20,8 @@ Grid repetitions_grid(const PointReport& point, bool per_rank) {
   if (verified) g.header.insert(g.header.end(), {"verify [s]", "verified"});
   for (const RepetitionFigures& rep : point.repetitions) {
     // An outlier by Tukey's fences is marked, not dropped: the summary keeps every repetition.
-    g.rows.push_back({fmt::format("{}{}", rep.index, point.is_outlier(rep.index) ? "*" : ""), seconds(rep.makespan_s),
+    g.rows.push_back({fmt::format("{}{}", rep.index, point.is_outlier(rep.index) ? "*" : ""),
+                      seconds(rep.makespan_s),
                       seconds(rep.first_done_s), seconds(rep.start_spread_s), seconds(rep.slowest_s),
                       seconds(rep.fastest_s), fmt::format("{:.2f}x", rep.imbalance),
                       fmt::format("{:.1f}", rep.files_per_s), fmt::format("{:.2f}", rep.mib_per_s),

@@ -98,7 +98,8 @@ RunConfig round_trip(const RunConfig& sent) {
 TEST(ConfigFields, TheMpiSerializationCarriesEveryField) {
   const RunConfig sent = changed_everywhere();
   const auto expected = fields_of(sent);
-  const auto text = fields_of(round_trip<boost::archive::text_oarchive, boost::archive::text_iarchive>(sent));
+  const auto text =
+      fields_of(round_trip<boost::archive::text_oarchive, boost::archive::text_iarchive>(sent));
   const auto binary =
       fields_of(round_trip<boost::archive::binary_oarchive, boost::archive::binary_iarchive>(sent));
   for (const auto& [name, value] : expected) {

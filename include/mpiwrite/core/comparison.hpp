@@ -57,8 +57,9 @@ struct PointReport {
   std::vector<double> makespans() const;  // in the order measured
 };
 
-// Fills makespan, the rates, the warnings, then speedup and efficiency against points[0] (the baseline:
-// make_points puts it first). `seed` seeds the bootstrap (each point its own stream of it).
+// Fills makespan, the rates, the warnings, then speedup and efficiency against points[0] (the
+// baseline: make_points puts it first). `seed` seeds the bootstrap (each point its own stream
+// of it). The hosts are filled by summarize_report, which knows them.
 void summarize_points(std::vector<PointReport>& points, std::uint64_t seed = 0);
 
 // Warnings about the run as a whole: too few repetitions for any comparison it asks for to
