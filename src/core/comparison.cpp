@@ -49,7 +49,31 @@ std::vector<std::string> series_warnings(const SeriesSummary& m, const std::vect
   return warnings;
 }
 
+// Per second of each makespan statistic: 0 rather than infinity for a time of 0 (the null
+// engine on a coarse clock), so reports and JSON stay finite.
+MakespanRates rates(double amount, const SeriesSummary& m) {
+  const auto per_second = [amount](double seconds) { return seconds > 0 ? amount / seconds : 0.0; };
+  return {per_second(m.mean), per_second(m.median), per_second(m.min), per_second(m.max)};
+}
+
+void summarize_rates(PointReport& p) {
+  p.files = p.bytes = 0;
+  p.files_per_s.reset();
+  p.mib_per_s.reset();
+  if (!p.measured()) return;
+  const RepetitionFigures last = p.repetitions.back();
+  p.files = last.files;
+  p.bytes = last.bytes;
+  p.files_per_s = rates(static_cast<double>(p.files), p.makespan);
+  p.mib_per_s = rates(static_cast<double>(p.bytes) / (1024.0 * 1024.0), p.makespan);
+}
+
 }  // namespace
+
+bool PointReport::is_outlier(unsigned index) const {
+  return index > 0 && std::binary_search(makespan.outliers.begin(), makespan.outliers.end(),
+                                         std::size_t{index - 1});
+}
 
 std::vector<double> PointReport::makespans() const {
   std::vector<double> values;
@@ -63,6 +87,7 @@ void summarize_points(std::vector<PointReport>& points, std::uint64_t seed) {
     const std::vector<double> values = p.makespans();
     p.makespan = summarize_series(values);
     p.warnings = series_warnings(p.makespan, values);
+    summarize_rates(p);
   }
   if (points.empty()) return;
   const PointReport& base = points.front();

@@ -36,9 +36,9 @@ RepetitionFigures summarize_repetition(unsigned index, std::vector<RankFigures> 
   r.slowest_s = slowest->elapsed_s;
   r.fastest_s = fastest->elapsed_s;
   double sum = 0;
-  r.first_done_s = ranks.front().start_s + ranks.front().elapsed_s;
+  r.first_done_s = ranks.front().done_s();
   for (const RankFigures& rank : ranks) {
-    const double done = rank.start_s + rank.elapsed_s;
+    const double done = rank.done_s();
     r.makespan_s = std::max(r.makespan_s, done);
     r.first_done_s = std::min(r.first_done_s, done);
     r.start_spread_s = std::max(r.start_spread_s, rank.start_s);

@@ -8,43 +8,18 @@
 
 namespace mpiwrite {
 
-std::vector<HostRanks> group_ranks_by_host(const std::vector<std::string>& host_of_rank) {
-  std::vector<HostRanks> hosts;
-  std::map<std::string, std::size_t> position;
-  for (std::size_t rank = 0; rank < host_of_rank.size(); ++rank) {
-    const auto [it, inserted] = position.emplace(host_of_rank[rank], hosts.size());
-    if (inserted) hosts.push_back({host_of_rank[rank], {}});
-    hosts[it->second].ranks.push_back(static_cast<int>(rank));
-  }
-  return hosts;
-}
-
 void summarize_report(RunReport& report) {
   summarize_points(report.points, report.seed);
   if (report.kind == RunKind::Compare) report.comparison = compare_rows(report.points, report.seed);
   report.warnings = comparison_warnings(report.points, report.config.repetitions);
+  for (PointReport& p : report.points) p.hosts = summarize_hosts(p.repetitions, report.context.hosts);
 }
 
-std::vector<HostFigures> per_host(const RepetitionFigures& rep,
-                                  const std::vector<HostRanks>& hosts) {
-  std::map<int, std::size_t> host_of_rank;
-  for (std::size_t h = 0; h < hosts.size(); ++h) {
-    for (int rank : hosts[h].ranks) host_of_rank[rank] = h;
-  }
-  std::vector<HostFigures> figures(hosts.size());
-  for (const RankFigures& rank : rep.ranks) {
-    const auto found = host_of_rank.find(rank.rank);
-    if (found == host_of_rank.end()) continue;
-    HostFigures& f = figures[found->second];
-    f.host = hosts[found->second].host;
-    f.ranks.push_back(rank.rank);
-    f.files += rank.files;
-    f.bytes += rank.bytes;
-    f.slowest_s = std::max(f.slowest_s, rank.elapsed_s);
-    f.last_done_s = std::max(f.last_done_s, rank.start_s + rank.elapsed_s);
-  }
-  std::erase_if(figures, [](const HostFigures& f) { return f.ranks.empty(); });
-  return figures;
+std::optional<PeakMemory> largest_peak_rss(const RunContext& x) {
+  if (x.peak_rss_kib.empty()) return std::nullopt;
+  const auto max = std::max_element(x.peak_rss_kib.begin(), x.peak_rss_kib.end());
+  return PeakMemory{static_cast<int>(max - x.peak_rss_kib.begin()),
+                    static_cast<double>(*max) / 1024.0};
 }
 
 std::vector<std::string> setup_warnings(const RunContext& x) {

@@ -12,16 +12,12 @@
 #include <functional>
 #include <thread>
 
+#include "mpiwrite/mpi/config_serialization.hpp"
+
 namespace mpiwrite {
 
-// Non-intrusive Boost.Serialization, kept here so the core library needs no Boost.
-template <class Archive>
-void serialize(Archive& ar, RunConfig& c, unsigned /*version*/) {
-  ar & c.files & c.lines & c.text & c.dir & c.pattern & c.threads & c.partition & c.write_mode &
-      c.engine & c.queue_depth & c.fsync & c.repetitions & c.warmup & c.overwrite & c.cleanup & c.format &
-      c.output & c.per_rank & c.dry_run & c.sweep_threads & c.compare & c.max_concurrency &
-      c.seed & c.chunk & c.slow_ranks & c.slow_delay_us & c.verify & c.timeout_s;
-}
+// Non-intrusive Boost.Serialization, kept here so the core library needs no Boost (RunConfig's
+// is in config_serialization.hpp, from the one list of its fields).
 
 template <class Archive>
 void serialize(Archive& ar, Progression& p, unsigned /*version*/) {

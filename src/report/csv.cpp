@@ -3,54 +3,87 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
-#include <algorithm>
-#include <cstring>
+#include <iterator>
 #include <optional>
-#include <string>
 #include <ostream>
+#include <string>
+#include <tuple>
 #include <vector>
 
 #include "mpiwrite/core/run_report.hpp"
-#include "mpiwrite/report/reporters.hpp"
 #include "mpiwrite/core/text_escape.hpp"
+#include "mpiwrite/report/reporters.hpp"
 
 namespace mpiwrite {
 
-// The columns after queue_depth came with mpiwrite 0.4 (schema 4); the first 22 keep their
-// places, so scripts that read them by position still work.
-const char* const kCsvHeader =
-    "row,mode,ranks,threads,repetition,rank,files,bytes,elapsed_s,fastest_s,mean_s,imbalance,"
-    "files_per_s,mib_per_s,p50_us,p90_us,p99_us,max_us,speedup,efficiency,engine,queue_depth,"
-    "start_s,first_done_s,start_spread_s,slowest_rank_s,outlier,cv,ci_low,ci_high,"
-    "speedup_ci_low,speedup_ci_high,efficiency_ci_low,efficiency_ci_high";
-
 namespace {
 
-constexpr std::size_t kFirstColumns = 20;  // before engine and queue_depth
-constexpr std::size_t kLaterColumns = 12;  // after them
-
-// The cells of the columns after queue_depth, by name.
-struct Later {
-  std::string start_s, first_done_s, start_spread_s, slowest_rank_s, outlier, cv, ci_low, ci_high,
-      speedup_ci_low, speedup_ci_high, efficiency_ci_low, efficiency_ci_high;
+// One CSV row by column name; a row kind fills the cells it has, the rest stay empty.
+struct CsvRow {
+  std::string row, mode, ranks, threads, repetition, rank, files, bytes, elapsed_s, fastest_s,
+      mean_s, imbalance, files_per_s, mib_per_s, p50_us, p90_us, p99_us, max_us, speedup,
+      efficiency, engine, queue_depth, start_s, first_done_s, start_spread_s, slowest_rank_s,
+      outlier, cv, ci_low, ci_high, speedup_ci_low, speedup_ci_high, efficiency_ci_low,
+      efficiency_ci_high;
 };
 
-// Prints the cells, empty cells after them, the point's engine and queue depth, then the later
-// columns. Every cell goes through csv_field, so a cell with a comma, quote or newline stays
-// one cell.
-void print_row(std::ostream& out, std::vector<std::string> cells, const PointSpec& spec,
-               const Later& later = {}) {
-  cells.resize(kFirstColumns);
-  cells.emplace_back(to_string(spec.engine));
-  cells.push_back(fmt::format("{}", spec.queue_depth));
-  for (const std::string* c : {&later.start_s, &later.first_done_s, &later.start_spread_s,
-                               &later.slowest_rank_s, &later.outlier, &later.cv, &later.ci_low,
-                               &later.ci_high, &later.speedup_ci_low, &later.speedup_ci_high,
-                               &later.efficiency_ci_low, &later.efficiency_ci_high}) {
-    cells.push_back(*c);
-  }
-  static_assert(kLaterColumns == 12);
-  for (std::string& c : cells) c = csv_field(c);
+struct Column {
+  const char* header;
+  std::string CsvRow::*cell;
+};
+
+// The columns in order: the header and every row are printed from this one list, so they
+// cannot disagree. The columns after queue_depth came with mpiwrite 0.4 (schema 4); the
+// first 22 keep their places, so scripts that read them by position still work.
+constexpr Column kColumns[] = {
+    {"row", &CsvRow::row},
+    {"mode", &CsvRow::mode},
+    {"ranks", &CsvRow::ranks},
+    {"threads", &CsvRow::threads},
+    {"repetition", &CsvRow::repetition},
+    {"rank", &CsvRow::rank},
+    {"files", &CsvRow::files},
+    {"bytes", &CsvRow::bytes},
+    {"elapsed_s", &CsvRow::elapsed_s},
+    {"fastest_s", &CsvRow::fastest_s},
+    {"mean_s", &CsvRow::mean_s},
+    {"imbalance", &CsvRow::imbalance},
+    {"files_per_s", &CsvRow::files_per_s},
+    {"mib_per_s", &CsvRow::mib_per_s},
+    {"p50_us", &CsvRow::p50_us},
+    {"p90_us", &CsvRow::p90_us},
+    {"p99_us", &CsvRow::p99_us},
+    {"max_us", &CsvRow::max_us},
+    {"speedup", &CsvRow::speedup},
+    {"efficiency", &CsvRow::efficiency},
+    {"engine", &CsvRow::engine},
+    {"queue_depth", &CsvRow::queue_depth},
+    {"start_s", &CsvRow::start_s},
+    {"first_done_s", &CsvRow::first_done_s},
+    {"start_spread_s", &CsvRow::start_spread_s},
+    {"slowest_rank_s", &CsvRow::slowest_rank_s},
+    {"outlier", &CsvRow::outlier},
+    {"cv", &CsvRow::cv},
+    {"ci_low", &CsvRow::ci_low},
+    {"ci_high", &CsvRow::ci_high},
+    {"speedup_ci_low", &CsvRow::speedup_ci_low},
+    {"speedup_ci_high", &CsvRow::speedup_ci_high},
+    {"efficiency_ci_low", &CsvRow::efficiency_ci_low},
+    {"efficiency_ci_high", &CsvRow::efficiency_ci_high},
+};
+static_assert(std::size(kColumns) * sizeof(std::string) == sizeof(CsvRow),
+              "every CsvRow cell has its column");
+
+std::string header() {
+  std::vector<std::string> names;
+  for (const Column& c : kColumns) names.emplace_back(c.header);
+  return fmt::format("{}", fmt::join(names, ","));
+}
+
+// Every cell goes through csv_field, so a cell with a comma, quote or newline stays one cell.
+void print_row(std::ostream& out, const CsvRow& row) {
+  std::vector<std::string> cells;
+  for (const Column& c : kColumns) cells.push_back(csv_field(row.*c.cell));
   fmt::print(out, "{}\n", fmt::join(cells, ","));
 }
 
@@ -59,82 +92,115 @@ std::string cell(const T& value) {
   return fmt::format("{}", value);
 }
 
-// Empty when absent (speedup against an unmeasured baseline).
+// Empty when absent (speedup against an unmeasured baseline, an interval below 6 repetitions).
 std::string optional_cell(const std::optional<double>& value) { return value ? cell(*value) : ""; }
+std::string low(const std::optional<Interval>& i) { return i ? cell(i->low) : ""; }
+std::string high(const std::optional<Interval>& i) { return i ? cell(i->high) : ""; }
 
-void write_point(const PointReport& p, bool per_rank, std::ostream& out) {
-  const std::string mode(to_string(p.spec.mode));
-  const std::string ranks = cell(p.spec.ranks), threads = cell(p.spec.threads);
-  const std::vector<std::size_t>& outliers = p.makespan.outliers;
-  for (const RepetitionFigures& rep : p.repetitions) {
-    Later later;
-    later.first_done_s = cell(rep.first_done_s);
-    later.start_spread_s = cell(rep.start_spread_s);
-    later.slowest_rank_s = cell(rep.slowest_s);
-    const bool outlier = std::binary_search(outliers.begin(), outliers.end(), std::size_t{rep.index - 1});
-    later.outlier = cell(outlier ? 1 : 0);
-    print_row(out, {"repetition", mode, ranks, threads, cell(rep.index), "", cell(rep.files),
-                    cell(rep.bytes), cell(rep.makespan_s), cell(rep.fastest_s), cell(rep.mean_s),
-                    cell(rep.imbalance), cell(rep.files_per_s), cell(rep.mib_per_s),
-                    cell(rep.latency.p50_us), cell(rep.latency.p90_us), cell(rep.latency.p99_us),
-                    cell(rep.latency.max_us)},
-              p.spec, later);
-    if (!per_rank) continue;
-    for (const RankFigures& rank : rep.ranks) {
-      Later at;
-      at.start_s = cell(rank.start_s);
-      print_row(out, {"rank", mode, ranks, threads, cell(rep.index), cell(rank.rank),
-                      cell(rank.files), cell(rank.bytes), cell(rank.elapsed_s)},
-                p.spec, at);
-    }
+// The cells every row of a point starts with.
+CsvRow point_row(const char* kind, const PointReport& p) {
+  CsvRow row;
+  row.row = kind;
+  row.mode = to_string(p.spec.mode);
+  row.ranks = cell(p.spec.ranks);
+  row.threads = cell(p.spec.threads);
+  row.engine = to_string(p.spec.engine);
+  row.queue_depth = cell(p.spec.queue_depth);
+  return row;
+}
+
+void write_repetition(const PointReport& p, const RepetitionFigures& rep, bool per_rank,
+                      std::ostream& out) {
+  CsvRow row = point_row("repetition", p);
+  row.repetition = cell(rep.index);
+  row.files = cell(rep.files);
+  row.bytes = cell(rep.bytes);
+  row.elapsed_s = cell(rep.makespan_s);
+  row.fastest_s = cell(rep.fastest_s);
+  row.mean_s = cell(rep.mean_s);
+  row.imbalance = cell(rep.imbalance);
+  row.files_per_s = cell(rep.files_per_s);
+  row.mib_per_s = cell(rep.mib_per_s);
+  row.p50_us = cell(rep.latency.p50_us);
+  row.p90_us = cell(rep.latency.p90_us);
+  row.p99_us = cell(rep.latency.p99_us);
+  row.max_us = cell(rep.latency.max_us);
+  row.first_done_s = cell(rep.first_done_s);
+  row.start_spread_s = cell(rep.start_spread_s);
+  row.slowest_rank_s = cell(rep.slowest_s);
+  row.outlier = cell(p.is_outlier(rep.index) ? 1 : 0);
+  print_row(out, row);
+  if (!per_rank) return;
+  for (const RankFigures& rank : rep.ranks) {
+    CsvRow r = point_row("rank", p);
+    r.repetition = cell(rep.index);
+    r.rank = cell(rank.rank);
+    r.files = cell(rank.files);
+    r.bytes = cell(rank.bytes);
+    r.elapsed_s = cell(rank.elapsed_s);
+    r.start_s = cell(rank.start_s);
+    print_row(out, r);
   }
-  // elapsed_s is the statistic of the makespan over the timed repetitions; files_per_s is the
-  // files of one repetition over that time (not for stddev). A point that was never measured
-  // (an interrupted run) keeps its rows with empty cells: no figure rather than a 0.
+}
+
+// elapsed_s is the statistic of the makespan over the timed repetitions; files_per_s is the
+// point's rate at it (PointReport::files_per_s; none for stddev). A point that was never
+// measured (an interrupted run) keeps its rows with empty cells: no figure rather than a 0.
+void write_summary(const PointReport& p, std::ostream& out) {
   const bool measured = p.measured();
-  const std::string files = measured ? cell(p.repetitions.back().files) : "";
-  const std::string bytes = measured ? cell(p.repetitions.back().bytes) : "";
-  const double files_n = measured ? static_cast<double>(p.repetitions.back().files) : 0.0;
   const SeriesSummary& m = p.makespan;
+  const MakespanRates rate = p.files_per_s.value_or(MakespanRates{});
   const auto figure = [&](double value) { return measured ? cell(value) : std::string(); };
-  const std::pair<const char*, double> rows[] = {
-      {"mean", m.mean}, {"median", m.median}, {"min", m.min}, {"max", m.max}};
-  const auto low = [](const std::optional<Interval>& i) { return i ? cell(i->low) : std::string(); };
-  const auto high = [](const std::optional<Interval>& i) { return i ? cell(i->high) : std::string(); };
-  for (const auto& [name, seconds] : rows) {
-    std::vector<std::string> cells{name, mode, ranks, threads, "", "", files, bytes, figure(seconds),
-                                   "", "", "", figure(seconds > 0 ? files_n / seconds : 0.0)};
-    Later later;
+  const std::tuple<const char*, double, double> rows[] = {{"mean", m.mean, rate.at_mean},
+                                                          {"median", m.median, rate.at_median},
+                                                          {"min", m.min, rate.at_min},
+                                                          {"max", m.max, rate.at_max}};
+  for (const auto& [name, seconds, files_per_s] : rows) {
+    CsvRow row = point_row(name, p);
+    row.files = measured ? cell(p.files) : "";
+    row.bytes = measured ? cell(p.bytes) : "";
+    row.elapsed_s = figure(seconds);
+    row.files_per_s = figure(files_per_s);
     // Speedup and efficiency are of the medians (docs/metrics.md), so the median row has them,
     // with the median's interval and theirs.
     if (std::string_view(name) == "median") {
-      cells.resize(kFirstColumns);
-      cells[18] = optional_cell(p.speedup);
-      cells[19] = optional_cell(p.efficiency);
-      later.ci_low = low(m.median_ci);
-      later.ci_high = high(m.median_ci);
-      later.speedup_ci_low = low(p.speedup_ci);
-      later.speedup_ci_high = high(p.speedup_ci);
-      later.efficiency_ci_low = low(p.efficiency_ci);
-      later.efficiency_ci_high = high(p.efficiency_ci);
+      row.speedup = optional_cell(p.speedup);
+      row.efficiency = optional_cell(p.efficiency);
+      row.ci_low = low(m.median_ci);
+      row.ci_high = high(m.median_ci);
+      row.speedup_ci_low = low(p.speedup_ci);
+      row.speedup_ci_high = high(p.speedup_ci);
+      row.efficiency_ci_low = low(p.efficiency_ci);
+      row.efficiency_ci_high = high(p.efficiency_ci);
     }
-    print_row(out, std::move(cells), p.spec, later);
+    print_row(out, row);
   }
-  Later spread;
+  CsvRow spread = point_row("stddev", p);
+  spread.files = measured ? cell(p.files) : "";
+  spread.bytes = measured ? cell(p.bytes) : "";
+  spread.elapsed_s = figure(m.stddev);
   spread.cv = figure(m.cv);
-  print_row(out, {"stddev", mode, ranks, threads, "", "", files, bytes, figure(m.stddev)}, p.spec,
-            spread);
+  print_row(out, spread);
 }
 
 }  // namespace
 
+const std::string kCsvHeader = header();
+
 void write_csv(const RunReport& r, std::ostream& out) {
-  fmt::print(out, "{}\n", kCsvHeader);
-  for (const PointReport& p : r.points) write_point(p, r.config.per_rank, out);
+  fmt::print(out, "{}\n", header());
+  for (const PointReport& p : r.points) {
+    for (const RepetitionFigures& rep : p.repetitions) {
+      write_repetition(p, rep, r.config.per_rank, out);
+    }
+    write_summary(p, out);
+  }
   // A run cut short says so in its last row: the `mode` column names the signal.
   if (r.interrupted_by) {
-    fmt::print(out, "interrupted,{}{}\n", signal_name(r.interrupted_by),
-               std::string(std::count(kCsvHeader, kCsvHeader + std::strlen(kCsvHeader), ',') - 1, ','));
+    CsvRow row;
+    row.row = "interrupted";
+    row.mode = signal_name(r.interrupted_by);
+    print_row(out, row);
   }
 }
 

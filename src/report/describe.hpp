@@ -3,7 +3,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -44,9 +43,8 @@ inline std::string layout(const RunReport& r) {
 
 // "100 files of 1400 B (100 write() calls of 14 B each)"
 inline std::string workload(const RunConfig& c) {
-  const std::uint64_t line = c.text.size() + 1;
   const std::string writes = c.write_mode == WriteMode::Line
-                                 ? fmt::format("{} of {} B each", plural(c.lines, "write"), line)
+                                 ? fmt::format("{} of {} B each", plural(c.lines, "write"), c.line_bytes())
                                  : std::string("one write() each");
   const std::string partition =
       c.partition == Partition::Dynamic
@@ -95,11 +93,9 @@ inline std::vector<std::string> notes(const RunReport& r) {
                       "(a leftover .mpiwrite-*.trash directory is removed by the next run)");
     }
   }
-  const auto& rss = r.context.peak_rss_kib;
-  if (!rss.empty()) {
-    const auto max = std::max_element(rss.begin(), rss.end());
-    lines.push_back(fmt::format("peak resident memory per rank: max {:.1f} MiB (rank {})",
-                                static_cast<double>(*max) / 1024.0, max - rss.begin()));
+  if (const std::optional<PeakMemory> peak = largest_peak_rss(r.context)) {
+    lines.push_back(fmt::format("peak resident memory per rank: max {:.1f} MiB (rank {})", peak->mib,
+                                peak->rank));
   }
   return lines;
 }

@@ -1,11 +1,13 @@
 // JSON with a schema version: the full configuration, the context, every repetition with its
 // per-rank figures, and the summary. Field meanings are in docs/metrics.md.
-#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <string>
+#include <type_traits>
 
-#include "mpiwrite/report/json_text.hpp"
+#include "mpiwrite/core/config_fields.hpp"
 #include "mpiwrite/core/run_report.hpp"
+#include "mpiwrite/report/json_text.hpp"
 #include "mpiwrite/report/reporters.hpp"
 
 namespace mpiwrite {
@@ -14,34 +16,25 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
+template <typename T>
+Json config_value(const T& value) {
+  if constexpr (std::is_enum_v<T>) {
+    return std::string(to_string(value));
+  } else {
+    return value;
+  }
+}
+
+// Every field of visit_config_fields the report keeps, under its name, in its order.
 Json config_json(const RunConfig& c) {
-  return {{"files", c.files},
-          {"lines", c.lines},
-          {"text", c.text},
-          {"file_size_bytes", c.file_size_bytes()},
-          {"dir", c.dir},
-          {"pattern", c.pattern},
-          {"threads", c.threads},
-          {"partition", to_string(c.partition)},
-          {"write_mode", to_string(c.write_mode)},
-          {"engine", to_string(c.engine)},
-          {"queue_depth", c.queue_depth},
-          {"fsync", c.fsync},
-          {"repetitions", c.repetitions},
-          {"warmup", c.warmup},
-          {"overwrite", c.overwrite},
-          {"cleanup", c.cleanup},
-          {"format", to_string(c.format)},
-          {"output", c.output},
-          {"per_rank", c.per_rank},
-          {"sweep_threads", c.sweep_threads},
-          {"compare", c.compare},
-          {"max_concurrency", c.max_concurrency},
-          {"chunk", c.chunk},
-          {"slow_ranks", c.slow_ranks},
-          {"slow_delay_us", c.slow_delay_us},
-          {"verify", c.verify},
-          {"timeout_s", c.timeout_s}};
+  Json json = Json::object();
+  visit_config_fields(c, [&](const ConfigField& field, const auto& value) {
+    if (!field.in_report) return;
+    json[std::string(field.name)] = config_value(value);
+    // The derived size stands after the text it is made of, where it always stood.
+    if (field.name == "text") json["file_size_bytes"] = c.file_size_bytes();
+  });
+  return json;
 }
 
 Json context_json(const RunContext& x) {
@@ -138,12 +131,31 @@ Json summary_json(const SeriesSummary& m) {
           {"q3", m.q3},       {"outliers", outliers}};
 }
 
+// The point's rate at each statistic of its makespans; null when it was not measured.
+Json rates_json(const std::optional<MakespanRates>& r) {
+  if (!r) return nullptr;
+  return {{"at_mean", r->at_mean},
+          {"at_median", r->at_median},
+          {"at_min", r->at_min},
+          {"at_max", r->at_max}};
+}
+
+Json host_summaries_json(const std::vector<HostSummary>& hosts) {
+  Json result = Json::array();
+  for (const HostSummary& h : hosts) {
+    result.push_back({{"host", h.host},
+                      {"ranks", h.ranks},
+                      {"files", h.files},
+                      {"bytes", h.bytes},
+                      {"slowest_rank_s", {{"median", h.slowest_median_s}, {"max", h.slowest_max_s}}}});
+  }
+  return result;
+}
+
 Json point_json(const PointReport& p, const std::vector<HostRanks>& hosts, unsigned asked) {
   Json repetitions = Json::array();
   for (const RepetitionFigures& rep : p.repetitions) {
-    const bool outlier = std::binary_search(p.makespan.outliers.begin(), p.makespan.outliers.end(),
-                                            std::size_t{rep.index - 1});
-    repetitions.push_back(repetition_json(rep, hosts, outlier));
+    repetitions.push_back(repetition_json(rep, hosts, p.is_outlier(rep.index)));
   }
   return {{"label", p.spec.label()},
           {"mode", to_string(p.spec.mode)},
@@ -159,7 +171,12 @@ Json point_json(const PointReport& p, const std::vector<HostRanks>& hosts, unsig
             {"makespan_s", summary_json(p.makespan)},
             {"speedup", estimate_json(p.speedup, p.speedup_ci)},
             {"efficiency", estimate_json(p.efficiency, p.efficiency_ci)},
-            {"warnings", p.warnings}}}};
+            {"warnings", p.warnings},
+            {"files", p.measured() ? Json(p.files) : Json(nullptr)},
+            {"bytes", p.measured() ? Json(p.bytes) : Json(nullptr)},
+            {"files_per_s", rates_json(p.files_per_s)},
+            {"mib_per_s", rates_json(p.mib_per_s)},
+            {"hosts", host_summaries_json(p.hosts)}}}};
 }
 
 Json cell_json(const std::optional<ModeCell>& cell) {

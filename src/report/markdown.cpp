@@ -46,7 +46,7 @@ void write_markdown(const RunReport& r, std::ostream& out) {
     }
     if (r.context.hosts.size() > 1) {
       fmt::print(out, "\nPer host (files and bytes of the last repetition):\n\n");
-      print_markdown(hosts_grid(r.points.front(), r.context.hosts), out);
+      print_markdown(hosts_grid(r.points.front()), out);
     }
   }
   const std::vector<std::string> warnings = describe::statistics_warnings(r);

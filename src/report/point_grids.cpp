@@ -1,8 +1,5 @@
 #include "point_grids.hpp"
 
-#include <algorithm>
-#include <map>
-
 #include "describe.hpp"
 
 namespace mpiwrite {
@@ -21,11 +18,10 @@ Grid repetitions_grid(const PointReport& point, bool per_rank) {
          {}};
   const bool verified = !point.repetitions.empty() && point.repetitions.front().verified;
   if (verified) g.header.insert(g.header.end(), {"verify [s]", "verified"});
-  const std::vector<std::size_t>& outliers = point.makespan.outliers;
   for (const RepetitionFigures& rep : point.repetitions) {
     // An outlier by Tukey's fences is marked, not dropped: the summary keeps every repetition.
-    const bool outlier = std::binary_search(outliers.begin(), outliers.end(), std::size_t{rep.index - 1});
-    g.rows.push_back({fmt::format("{}{}", rep.index, outlier ? "*" : ""), seconds(rep.makespan_s),
+    g.rows.push_back({fmt::format("{}{}", rep.index, point.is_outlier(rep.index) ? "*" : ""),
+                      seconds(rep.makespan_s),
                       seconds(rep.first_done_s), seconds(rep.start_spread_s), seconds(rep.slowest_s),
                       seconds(rep.fastest_s), fmt::format("{:.2f}x", rep.imbalance),
                       fmt::format("{:.1f}", rep.files_per_s), fmt::format("{:.2f}", rep.mib_per_s),
@@ -41,7 +37,7 @@ Grid repetitions_grid(const PointReport& point, bool per_rank) {
     }
     if (!per_rank) continue;
     for (const RankFigures& rank : rep.ranks) {
-      g.rows.push_back({fmt::format("rank {}", rank.rank), seconds(rank.start_s + rank.elapsed_s),
+      g.rows.push_back({fmt::format("rank {}", rank.rank), seconds(rank.done_s()),
                         "", seconds(rank.start_s), seconds(rank.elapsed_s), "", "",
                         fmt::format("{} files", rank.files)});
       g.rows.back().resize(g.header.size());
@@ -62,13 +58,12 @@ Grid points_grid(const RunReport& r) {
     if (!p.measured()) {  // no figures at all, not zeros that read as a result
       row.resize(g.header.size() - 1, "-");
     } else {
-      const double files = static_cast<double>(p.repetitions.front().files);
       const SeriesSummary& m = p.makespan;
       row.insert(row.end(), {seconds(m.median), describe::interval(m.median_ci), seconds(m.mean),
                              seconds(m.stddev), fmt::format("{:.1f}%", 100 * m.cv), seconds(m.min),
                              seconds(m.max), ratio(p.speedup), describe::interval(p.speedup_ci, "{:.2f}"),
                              ratio(p.efficiency),
-                             fmt::format("{:.1f}", m.median > 0 ? files / m.median : 0.0)});
+                             fmt::format("{:.1f}", p.files_per_s->at_median)});
     }
     row.push_back(describe::measured(p.repetitions.size(), r.config.repetitions));
     g.rows.push_back(std::move(row));
@@ -117,18 +112,11 @@ Grid comparison_grid(const RunReport& r) {
   return g;
 }
 
-Grid hosts_grid(const PointReport& point, const std::vector<HostRanks>& hosts) {
+Grid hosts_grid(const PointReport& point) {
   Grid g{{"host", "ranks", "files", "bytes", "slowest rank median [s]", "slowest rank max [s]"}, {}};
-  std::map<std::string, std::vector<double>> slowest;
-  std::vector<HostFigures> last;
-  for (const RepetitionFigures& rep : point.repetitions) {
-    last = per_host(rep, hosts);
-    for (const HostFigures& h : last) slowest[h.host].push_back(h.slowest_s);
-  }
-  for (const HostFigures& h : last) {
-    const SeriesSummary s = summarize_series(slowest[h.host]);
+  for (const HostSummary& h : point.hosts) {
     g.rows.push_back({h.host, fmt::format("{}", fmt::join(h.ranks, ",")), fmt::format("{}", h.files),
-                      fmt::format("{}", h.bytes), seconds(s.median), seconds(s.max)});
+                      fmt::format("{}", h.bytes), seconds(h.slowest_median_s), seconds(h.slowest_max_s)});
   }
   return g;
 }

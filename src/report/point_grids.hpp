@@ -11,6 +11,6 @@ Grid repetitions_grid(const PointReport& point, bool per_rank);
 Grid points_grid(const RunReport& report);
 Grid comparison_grid(const RunReport& report);
 // Per host over the point's repetitions (shown when more than one host took part).
-Grid hosts_grid(const PointReport& point, const std::vector<HostRanks>& hosts);
+Grid hosts_grid(const PointReport& point);
 
 }  // namespace mpiwrite

@@ -53,7 +53,7 @@ void write_run(const RunReport& r, std::ostream& out) {
   }
   if (r.context.hosts.size() > 1) {
     fmt::print(out, "\nper host (files and bytes of the last repetition):\n");
-    print_aligned(hosts_grid(point, r.context.hosts), out);
+    print_aligned(hosts_grid(point), out);
   }
 }
 

@@ -1,9 +1,11 @@
 // Each reporter against a golden file. To accept an intended change of format, run the test
 // with MPIWRITE_UPDATE_GOLDEN=1 and review the diff of tests/golden/.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -273,6 +275,40 @@ TEST(Reporters, CsvRowsHaveTheHeaderColumnCount) {
   EXPECT_EQ(rows, 2 + 4 + 5);  // repetitions, rank rows, summary rows
 }
 
+// Files/s per point is computed once (summarize_report): the CSV's median row, the JSON's
+// summary and the table's and markdown's points grid print the same number.
+TEST(Reporters, EveryFormatPrintsTheSameFilesPerSecondOfAPoint) {
+  const RunReport compare = sample_comparison(Format::Json);
+  const auto doc = nlohmann::json::parse(render(compare));
+  std::map<std::string, double> json_rate;  // by label
+  for (const auto& point : doc.at("points")) {
+    json_rate[point.at("label")] = point.at("summary").at("files_per_s").at("at_median");
+  }
+  RunReport csv = compare;
+  csv.config.format = Format::Csv;
+  std::istringstream lines(render(csv));
+  std::string line;
+  std::size_t median_rows = 0;
+  while (std::getline(lines, line)) {
+    std::vector<std::string> cells;
+    std::istringstream row(line);
+    for (std::string cell; std::getline(row, cell, ',');) cells.push_back(cell);
+    if (cells.at(0) != "median") continue;
+    ++median_rows;
+    const double rate = json_rate.at(cells.at(2) + "x" + cells.at(3));
+    EXPECT_EQ(cells.at(12), fmt::format("{}", rate)) << line;  // files_per_s
+  }
+  EXPECT_EQ(median_rows, json_rate.size());
+  for (const Format format : {Format::Table, Format::Markdown}) {
+    RunReport human = compare;
+    human.config.format = format;
+    const std::string text = render(human);
+    for (const auto& [label, rate] : json_rate) {
+      EXPECT_NE(text.find(fmt::format(" {:.1f} ", rate)), std::string::npos) << label;
+    }
+  }
+}
+
 TEST(SetupWarnings, MoreThreadsThanBoundCpusIsSaidOnceInEveryFormat) {
   RunReport r = sample_report(Format::Table, false);
   EXPECT_TRUE(setup_warnings(r.context).empty());
@@ -325,6 +361,7 @@ TEST(PerHost, SumsFilesAndTakesTheSlowestRankOfEachHost) {
 TEST(Reporters, TwoHostsGetPerHostRows) {
   RunReport r = sample_report(Format::Table, false);
   r.context.hosts = group_ranks_by_host({"node1", "node2"});
+  summarize_report(r);  // the per-host figures are of the hosts
   expect_golden("table_two_hosts.txt", render(r));
   r.config.format = Format::Json;
   const auto doc = nlohmann::json::parse(render(r));
@@ -340,6 +377,7 @@ RunReport hostile_report(Format format) {
   r.config.pattern = "w\x80{}.txt";
   r.context.directory = "/data/a\nb|c\x1b[2J\xfe";
   r.context.hosts = group_ranks_by_host({"node|1", "node\n\xff"});
+  summarize_report(r);  // the per-host figures are of the hosts
   return r;
 }
 

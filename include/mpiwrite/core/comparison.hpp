@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "mpiwrite/core/host_figures.hpp"
 #include "mpiwrite/core/points.hpp"
 #include "mpiwrite/core/repetition_log.hpp"
 #include "mpiwrite/core/repetition_figures.hpp"
@@ -19,6 +20,12 @@ namespace mpiwrite {
 inline constexpr double kHighVariation = 0.10;
 // A first repetition this much slower than the median of the others suggests --warmup.
 inline constexpr double kSlowFirstRepetition = 1.25;
+
+// A rate at each statistic of a point's makespans (see PointReport::files_per_s): at_min is
+// the rate of the shortest makespan, so the highest.
+struct MakespanRates {
+  double at_mean = 0, at_median = 0, at_min = 0, at_max = 0;
+};
 
 struct PointReport {
   explicit PointReport(PointSpec point = {}) : spec(point) {}
@@ -36,13 +43,23 @@ struct PointReport {
   std::optional<double> efficiency = 1.0;
   std::optional<Interval> speedup_ci, efficiency_ci;
   std::vector<std::string> warnings;  // about this point's series (high variation, slow first)
+  // The files and bytes of one repetition (the last measured; 0 when not measured) over each
+  // statistic of the makespans: files_per_s.at_median = files / makespan.median. Absent when
+  // not measured; 0 for a time of 0.
+  std::uint64_t files = 0, bytes = 0;
+  std::optional<MakespanRates> files_per_s, mib_per_s;
+  // Per host over the repetitions (summarize_report, which knows the hosts).
+  std::vector<HostSummary> hosts;
 
   bool measured() const { return !repetitions.empty(); }
+  // Whether the repetition numbered `index` (1-based) is an outlier by Tukey's fences.
+  bool is_outlier(unsigned index) const;
   std::vector<double> makespans() const;  // in the order measured
 };
 
-// Fills makespan, the warnings, then speedup and efficiency against points[0] (the baseline:
-// make_points puts it first). `seed` seeds the bootstrap (each point its own stream of it).
+// Fills makespan, the rates, the warnings, then speedup and efficiency against points[0] (the
+// baseline: make_points puts it first). `seed` seeds the bootstrap (each point its own stream
+// of it). The hosts are filled by summarize_report, which knows them.
 void summarize_points(std::vector<PointReport>& points, std::uint64_t seed = 0);
 
 // Warnings about the run as a whole: too few repetitions for any comparison it asks for to

@@ -65,8 +65,9 @@ struct RunConfig {
   std::vector<int> slow_ranks;
   std::uint64_t slow_delay_us = 1000;
 
-  // Bytes in one file: every line is `text` followed by '\n'.
-  std::uint64_t file_size_bytes() const { return lines * (text.size() + 1); }
+  // Bytes in one line (`text` followed by '\n') and in one file.
+  std::uint64_t line_bytes() const { return text.size() + 1; }
+  std::uint64_t file_size_bytes() const { return lines * line_bytes(); }
 };
 
 // Throws UsageError naming the first offending option. Values that CLI11 already range-checks

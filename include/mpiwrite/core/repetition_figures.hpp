@@ -21,6 +21,8 @@ struct RankFigures {
   // When the rank started, seconds after the repetition's common start (the earliest start of
   // any rank, on one time axis: see common_clock.hpp). 0 for the first rank to start.
   double start_s = 0;
+
+  double done_s() const { return start_s + elapsed_s; }  // its end, after the common start
 };
 
 struct LatencyFigures {

@@ -3,11 +3,13 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "mpiwrite/core/comparison.hpp"
 #include "mpiwrite/core/config.hpp"
+#include "mpiwrite/core/host_figures.hpp"
 #include "mpiwrite/core/points.hpp"
 #include "mpiwrite/core/repetition_figures.hpp"
 
@@ -16,11 +18,6 @@ namespace mpiwrite {
 // 3: unmeasured figures are null, cleanup.in_background. 4: the makespan from a common start,
 // intervals, tests and warnings (docs/metrics.md, "JSON"; docs/report.schema.json).
 inline constexpr int kJsonSchemaVersion = 4;
-
-struct HostRanks {
-  std::string host;
-  std::vector<int> ranks;
-};
 
 struct RunContext {
   std::string mpiwrite_version;
@@ -70,27 +67,20 @@ struct RunReport {
   std::string saved_copy;
 };
 
-// The statistics of every point, the comparison rows (--compare) and the run's warnings, from
-// the repetitions; the bootstrap is seeded with report.seed. Pure.
+// The statistics of every point (with its rates and, from context.hosts, its hosts), the
+// comparison rows (--compare) and the run's warnings, from the repetitions; the bootstrap is
+// seeded with report.seed. Every figure a reporter prints is computed here. Pure.
 void summarize_report(RunReport& report);
+
+// The rank with the largest peak resident set size and that size in MiB; none when unknown.
+struct PeakMemory {
+  int rank = 0;
+  double mib = 0;
+};
+std::optional<PeakMemory> largest_peak_rss(const RunContext& context);
 
 // "SIGINT", "SIGTERM", or "signal N".
 std::string signal_name(int signal);
-
-// One repetition's ranks grouped by host: their files and bytes summed, and the time of the
-// host's slowest rank. Hosts with no rank in the repetition (a smaller point) are left out.
-struct HostFigures {
-  std::string host;
-  std::vector<int> ranks;
-  std::uint64_t files = 0;
-  std::uint64_t bytes = 0;
-  double slowest_s = 0;    // the longest own duration of the host's ranks
-  double last_done_s = 0;  // the host's last rank end, after the job's common start
-};
-std::vector<HostFigures> per_host(const RepetitionFigures& rep, const std::vector<HostRanks>& hosts);
-
-// Groups processor names (index = rank) into hosts, in order of each host's first rank.
-std::vector<HostRanks> group_ranks_by_host(const std::vector<std::string>& host_of_rank);
 
 // Warnings about the setup that make figures misleading, e.g. more writer threads than the CPUs
 // a rank is bound to (mpirun binds each rank to one core by default).

@@ -3,6 +3,7 @@
 // computed here: summarize_report in core/run_report.hpp does that) onto an injected stream.
 
 #include <ostream>
+#include <string>
 
 #include "mpiwrite/core/run_report.hpp"
 
@@ -15,6 +16,6 @@ void write_csv(const RunReport& report, std::ostream& out);
 void write_json(const RunReport& report, std::ostream& out);
 
 // The CSV header, fixed and documented in docs/metrics.md.
-extern const char* const kCsvHeader;
+extern const std::string kCsvHeader;
 
 }  // namespace mpiwrite

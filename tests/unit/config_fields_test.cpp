@@ -1,0 +1,193 @@
+// The one list of RunConfig's fields (core/config_fields.hpp) against the places that must
+// carry every field: the command line, the MPI serialization and the JSON report's config. A
+// field added to RunConfig fails to compile until it is listed (a static_assert on the
+// aggregate's field count); a listed field that one of these places misses fails here.
+#include "mpiwrite/core/config_fields.hpp"
+
+#include <gtest/gtest.h>
+
+#include <boost/archive/binary_iarchive.hpp>
+#include <boost/archive/binary_oarchive.hpp>
+#include <boost/archive/text_iarchive.hpp>
+#include <boost/archive/text_oarchive.hpp>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "mpiwrite/core/cli.hpp"
+#include "mpiwrite/core/run_report.hpp"
+#include "mpiwrite/mpi/config_serialization.hpp"
+#include "mpiwrite/report/reporters.hpp"
+
+namespace mpiwrite {
+namespace {
+
+using Json = nlohmann::json;
+
+const RunConfig kDefaults{};
+
+// Every field by name, as the JSON report spells it (enums by name).
+std::map<std::string, Json> fields_of(const RunConfig& c) {
+  std::map<std::string, Json> fields;
+  visit_config_fields(c, [&](const ConfigField& field, const auto& value) {
+    using T = std::decay_t<decltype(value)>;
+    if constexpr (std::is_enum_v<T>) {
+      fields[std::string(field.name)] = std::string(to_string(value));
+    } else {
+      fields[std::string(field.name)] = value;
+    }
+  });
+  return fields;
+}
+
+// Every field away from its default, through the list itself: a place that drops a field
+// shows it as its default.
+RunConfig changed_everywhere() {
+  RunConfig c;
+  visit_config_fields(c, [](const ConfigField&, auto& value) {
+    using T = std::decay_t<decltype(value)>;
+    if constexpr (std::is_same_v<T, bool>) {
+      value = !value;
+    } else if constexpr (std::is_enum_v<T>) {
+      value = static_cast<T>(static_cast<int>(value) + 1);  // every default is the first
+    } else if constexpr (std::is_arithmetic_v<T>) {
+      value = static_cast<T>(value + 7);
+    } else if constexpr (std::is_same_v<T, std::string>) {
+      value += "-changed";
+    } else {
+      value.push_back(3);  // a list
+    }
+  });
+  return c;
+}
+
+TEST(ConfigFields, ListsEveryFieldOnceByItsName) {
+  std::set<std::string> names;
+  std::size_t visits = 0;
+  visit_config_fields(kDefaults, [&](const ConfigField& field, const auto&) {
+    ++visits;
+    names.emplace(field.name);
+  });
+  EXPECT_EQ(visits, kConfigFieldCount);  // the count the static_assert holds RunConfig to
+  EXPECT_EQ(names.size(), visits) << "a name is listed twice";
+}
+
+TEST(ConfigFields, TheChangedConfigDiffersInEveryField) {
+  const auto changed = fields_of(changed_everywhere());
+  const auto defaults = fields_of(kDefaults);
+  for (const auto& [name, value] : defaults) EXPECT_NE(changed.at(name), value) << name;
+}
+
+template <class Out, class In>
+RunConfig round_trip(const RunConfig& sent) {
+  std::stringstream wire;
+  {
+    Out out(wire);
+    out << sent;
+  }
+  RunConfig received;
+  In in(wire);
+  in >> received;
+  return received;
+}
+
+TEST(ConfigFields, TheMpiSerializationCarriesEveryField) {
+  const RunConfig sent = changed_everywhere();
+  const auto expected = fields_of(sent);
+  const auto text =
+      fields_of(round_trip<boost::archive::text_oarchive, boost::archive::text_iarchive>(sent));
+  const auto binary =
+      fields_of(round_trip<boost::archive::binary_oarchive, boost::archive::binary_iarchive>(sent));
+  for (const auto& [name, value] : expected) {
+    EXPECT_EQ(text.at(name), value) << name << " (text archive)";
+    EXPECT_EQ(binary.at(name), value) << name << " (binary archive)";
+  }
+}
+
+TEST(ConfigFields, TheJsonReportEchoesEveryFieldButTheTwoItLeavesOut) {
+  RunReport report;
+  report.config = changed_everywhere();
+  std::ostringstream out;
+  write_json(report, out);
+  const Json config = Json::parse(out.str()).at("config");
+  const auto expected = fields_of(report.config);
+  std::set<std::string> keys{"file_size_bytes"};  // derived, not a field
+  visit_config_fields(report.config, [&](const ConfigField& field, const auto&) {
+    const std::string name(field.name);
+    if (!field.in_report) {
+      EXPECT_FALSE(config.contains(name)) << name << " is documented as left out";
+      return;
+    }
+    keys.insert(name);
+    ASSERT_TRUE(config.contains(name)) << name;
+    EXPECT_EQ(config.at(name), expected.at(name)) << name;
+  });
+  for (const auto& [key, value] : config.items()) EXPECT_TRUE(keys.count(key)) << key << " is no field";
+}
+
+CliOutcome parse(std::vector<std::string> words) {
+  words.insert(words.begin(), "mpiwrite");
+  std::vector<const char*> argv;
+  for (const std::string& w : words) argv.push_back(w.c_str());
+  return parse_command_line(static_cast<int>(argv.size()), argv.data());
+}
+
+// For every field, options that set it and the value it then has. A field added to the list
+// without an entry here (and an option in core/cli.cpp) fails the test below.
+struct OptionCase {
+  std::vector<std::string> words;
+  Json value;
+};
+const std::map<std::string, OptionCase>& option_cases() {
+  static const std::map<std::string, OptionCase> cases{
+      {"files", {{"--files", "7"}, 7}},
+      {"lines", {{"-l", "3"}, 3}},
+      {"text", {{"--text", "hi"}, "hi"}},
+      {"dir", {{"-d", "elsewhere"}, "elsewhere"}},
+      {"pattern", {{"--pattern", "f{}.dat"}, "f{}.dat"}},
+      {"threads", {{"-t", "3"}, 3}},
+      {"partition", {{"--partition", "cyclic"}, "cyclic"}},
+      {"write_mode", {{"--write-mode", "whole"}, "whole"}},
+      {"engine", {{"--engine", "null"}, "null"}},
+      {"queue_depth", {{"--engine", "uring", "-q", "5"}, 5}},
+      {"fsync", {{"--fsync"}, true}},
+      {"repetitions", {{"-r", "4"}, 4}},
+      {"warmup", {{"--warmup", "2"}, 2}},
+      {"overwrite", {{"--overwrite"}, true}},
+      {"cleanup", {{"--cleanup"}, true}},
+      {"format", {{"--format", "json"}, "json"}},
+      {"output", {{"-o", "out.txt"}, "out.txt"}},
+      {"per_rank", {{"--per-rank"}, true}},
+      {"dry_run", {{"--dry-run"}, true}},
+      {"sweep_threads", {{"--sweep-threads", "1,2"}, {1, 2}}},
+      {"compare", {{"--compare"}, true}},
+      {"max_concurrency", {{"--max-concurrency", "6"}, 6}},
+      {"seed", {{"--seed", "99"}, 99}},
+      {"chunk", {{"--chunk", "5"}, 5}},
+      {"slow_ranks", {{"--slow-rank", "0,2"}, {0, 2}}},
+      {"slow_delay_us", {{"--slow-delay-us", "12"}, 12}},
+      {"verify", {{"--verify"}, true}},
+      {"timeout_s", {{"--timeout", "30"}, 30}},
+  };
+  return cases;
+}
+
+TEST(ConfigFields, AnOptionSetsEveryField) {
+  visit_config_fields(kDefaults, [&](const ConfigField& field, const auto&) {
+    const std::string name(field.name);
+    const auto found = option_cases().find(name);
+    ASSERT_NE(found, option_cases().end()) << name << " has no command-line case here";
+    const CliOutcome parsed = parse(found->second.words);
+    ASSERT_TRUE(parsed.run) << name << ": " << parsed.message;
+    EXPECT_EQ(fields_of(parsed.config).at(name), found->second.value) << name;
+    EXPECT_NE(fields_of(kDefaults).at(name), found->second.value) << name << ": pick a non-default value";
+  });
+  EXPECT_EQ(option_cases().size(), kConfigFieldCount) << "a case for a field that is not listed";
+}
+
+}  // namespace
+}  // namespace mpiwrite
