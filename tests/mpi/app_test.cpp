@@ -130,6 +130,28 @@ TEST(Run, CompareMeasuresEveryPointWithItsOwnRanksAndRemovesItsFiles) {
   EXPECT_TRUE(fs::is_empty(tmp.path() + "/d"));  // every step's scratch directory is gone
 }
 
+// Every rank plans for itself (plan_rank): what the ranks write, read back and remove must
+// still add up to every file exactly once, with any partition.
+TEST(Run, VerifyAndRemovalCoverEveryFileWhateverThePartition) {
+  for (const char* partition : {"block", "cyclic", "dynamic"}) {
+    SharedTempDir tmp;
+    const Outcome o = run_with({"-n", "29", "-l", "2", "-t", "2", "--partition", partition, "-r",
+                                "2", "--warmup", "1", "--verify", "--cleanup", "--format", "json",
+                                "-d", tmp.path() + "/d"});
+    ASSERT_EQ(o.code, 0) << partition << ": " << o.err;
+    if (world.rank() != 0) continue;
+    const auto doc = nlohmann::json::parse(o.out);
+    for (const auto& rep : doc.at("points").at(0).at("repetitions")) {
+      EXPECT_EQ(rep.at("files"), 29) << partition;
+      EXPECT_EQ(rep.at("verify").at("files_checked"), 29) << partition;
+      EXPECT_EQ(rep.at("verify").at("mismatches"), 0) << partition;
+    }
+    // A warm-up and a timed repetition in scratch directories, the last in --dir.
+    EXPECT_EQ(doc.at("cleanup").at("files_removed"), 3 * 29) << partition;
+    EXPECT_FALSE(fs::exists(tmp.path() + "/d")) << partition;  // --cleanup removed what it made
+  }
+}
+
 TEST(Run, DynamicPartitionWritesEveryFileOnceAndASlowRankWritesFewer) {
   SharedTempDir tmp;
   const std::string slow = std::to_string(world.size() - 1);
