@@ -67,7 +67,8 @@ class Coordinator {
       if (cli.run) {
         guarded([&] { validate_for_world(cli.config, world_.size()); }, cli.message);
         if (!cli.message.empty()) {
-          cli = {false, cli.config, kExitUsage, "mpiwrite: error: " + printable(cli.message) + "\n"};
+          cli = {false, cli.config, kExitUsage,
+                 "mpiwrite: error: " + printable(cli.message) + "\n"};
         }
       }
     }
@@ -86,7 +87,8 @@ class Coordinator {
   // exit 2.
   int check_engine() {
     if (run_.config.engine != Engine::Uring) return kContinue;
-    const std::vector<std::string> reasons = comm::gather_strings(world_, uring_unavailable_reason());
+    const std::vector<std::string> reasons =
+        comm::gather_strings(world_, uring_unavailable_reason());
     const std::vector<std::string> hosts = comm::gather_host_names(world_);
     const std::string message = root_ ? describe_uring_unavailable(reasons, hosts) : "";
     const int code = comm::broadcast_int(world_, message.empty() ? kContinue : kExitUsage);

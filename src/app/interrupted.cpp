@@ -79,9 +79,11 @@ void remove_earlier_trash(const std::string& dir, std::ostream& err) {
   const std::vector<std::string> trash = find_trash(dir);
   if (trash.empty()) return;
   const std::string problem = remove_in_background(trash);
+  const std::string what = trash.size() == 1 ? "scratch directory" : "scratch directories";
+  const std::string doing =
+      problem.empty() ? "removing in the background" : "cannot remove: " + problem;
   err << fmt::format("mpiwrite: note: {} {} left by interrupted or killed runs in {}: {}\n",
-                     trash.size(), trash.size() == 1 ? "scratch directory" : "scratch directories",
-                     dir, problem.empty() ? "removing in the background" : "cannot remove: " + problem)
+                     trash.size(), what, dir, doing)
       << std::flush;
 }
 

@@ -15,8 +15,8 @@ namespace mpiwrite {
 namespace mpi = boost::mpi;
 
 std::int64_t now_ns() {
-  using Clock = std::chrono::steady_clock;
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch()).count();
+  const auto since_epoch = std::chrono::steady_clock::now().time_since_epoch();
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(since_epoch).count();
 }
 
 PhaseAgreement::PhaseAgreement(const mpi::communicator& world, std::ostream& err)
@@ -71,9 +71,9 @@ void PhaseAgreement::put_clocks_on_one_axis() {
   const std::vector<std::string> boot_ids = comm::gather_strings(world_, kernel_boot_id());
   std::vector<int> domains = root_ ? mpiwrite::clock_domains(boot_ids) : std::vector<int>{};
   domains = comm::broadcast_ints(world_, std::move(domains));
-  clock_domains_ = static_cast<int>(std::count_if(domains.begin(), domains.end(), [r = 0](int d) mutable {
-    return d == r++;
-  }));
+  // A domain is numbered by its first rank, so the domains are the ranks that lead one.
+  clock_domains_ = static_cast<int>(std::count_if(
+      domains.begin(), domains.end(), [r = 0](int d) mutable { return d == r++; }));
   if (clock_domains_ > 1) clock_offsets_ = comm::measure_clock_offsets(world_, domains, now_ns);
 }
 
