@@ -66,6 +66,7 @@ class PhaseAgreement {
   bool root() const { return root_; }
 
   // --timeout: the watchdog armed around every timed phase (seconds == 0: never fires).
+  // Until it is started, timed phases run unwatched.
   void start_watchdog(unsigned timeout_s);
 
   // Every rank's verdict on a phase; rank 0 prints each failing rank's message once.
