@@ -6,7 +6,7 @@
 #include <ostream>
 
 #include "mpiwrite/core/file_namer.hpp"
-#include "mpiwrite/core/partition.hpp"
+#include "mpiwrite/core/rank_plan.hpp"
 
 namespace mpiwrite {
 
@@ -20,14 +20,10 @@ void write_point(const RunConfig& config, const PointSpec& point, FileNamer& nam
                point.ranks - 1, config.chunk, config.files);
     return;
   }
-  const Progression all = whole_run(config.files);
   for (int rank = 0; rank < point.ranks; ++rank) {
-    const Progression slice = split(all, static_cast<std::uint64_t>(point.ranks),
-                                    static_cast<std::uint64_t>(rank), config.partition);
+    const RankPlan plan = plan_rank(config, point, rank);
     for (unsigned thread = 0; thread < point.threads; ++thread) {
-      const Progression part = point.threads == 1
-                                   ? slice
-                                   : split(slice, point.threads, thread, config.partition);
+      const Progression& part = plan.thread_writes[thread];
       if (part.count == 0) {
         fmt::print(out, "rank {} thread {}: no files\n", rank, thread);
         continue;

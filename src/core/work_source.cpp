@@ -1,17 +1,23 @@
 // Where writer threads get their files: up front (block, cyclic) or on demand (dynamic).
 #include <algorithm>
+#include <utility>
 
 #include "mpiwrite/core/work_source.hpp"
 
+#include "mpiwrite/core/rank_plan.hpp"
+
 namespace mpiwrite {
 
+StaticSource::StaticSource(std::vector<Progression> parts)
+    : parts_(std::move(parts)), handed_out_(parts_.size(), 0) {}
+
 StaticSource::StaticSource(const Progression& slice, unsigned threads, Partition partition)
-    : slice_(slice), threads_(threads), partition_(partition), handed_out_(threads, 0) {}
+    : StaticSource(thread_parts(slice, threads, partition)) {}
 
 bool StaticSource::next(unsigned thread, Progression& chunk) {
   if (handed_out_[thread]) return false;
   handed_out_[thread] = 1;
-  chunk = threads_ == 1 ? slice_ : split(slice_, threads_, thread, partition_);
+  chunk = parts_[thread];
   return chunk.count > 0;
 }
 

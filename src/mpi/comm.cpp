@@ -20,11 +20,6 @@ namespace mpiwrite {
 // is in config_serialization.hpp, from the one list of its fields).
 
 template <class Archive>
-void serialize(Archive& ar, Progression& p, unsigned /*version*/) {
-  ar & p.first & p.count & p.stride;
-}
-
-template <class Archive>
 void serialize(Archive& ar, RankFigures& f, unsigned /*version*/) {
   ar & f.rank & f.elapsed_s & f.files & f.bytes & f.start_s;
 }
@@ -74,16 +69,6 @@ void broadcast_config(const mpi::communicator& world, RunConfig& config) {
 
 void broadcast_string(const mpi::communicator& world, std::string& value) {
   mpi::broadcast(world, value, kRoot);
-}
-
-Progression scatter_slices(const mpi::communicator& world, const std::vector<Progression>& slices) {
-  Progression mine;
-  if (world.rank() == kRoot) {
-    mpi::scatter(world, slices, mine, kRoot);
-  } else {
-    mpi::scatter(world, mine, kRoot);
-  }
-  return mine;
 }
 
 Agreement agree(const mpi::communicator& world, const std::string& local_failure) {

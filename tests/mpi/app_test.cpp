@@ -13,6 +13,7 @@
 #include <set>
 #include <sstream>
 
+#include "../../src/app/phase_agreement.hpp"
 #include "../unit/temp_dir.hpp"
 
 namespace mpiwrite {
@@ -130,6 +131,28 @@ TEST(Run, CompareMeasuresEveryPointWithItsOwnRanksAndRemovesItsFiles) {
   EXPECT_TRUE(fs::is_empty(tmp.path() + "/d"));  // every step's scratch directory is gone
 }
 
+// Every rank plans for itself (plan_rank): what the ranks write, read back and remove must
+// still add up to every file exactly once, with any partition.
+TEST(Run, VerifyAndRemovalCoverEveryFileWhateverThePartition) {
+  for (const char* partition : {"block", "cyclic", "dynamic"}) {
+    SharedTempDir tmp;
+    const Outcome o = run_with({"-n", "29", "-l", "2", "-t", "2", "--partition", partition, "-r",
+                                "2", "--warmup", "1", "--verify", "--cleanup", "--format", "json",
+                                "-d", tmp.path() + "/d"});
+    ASSERT_EQ(o.code, 0) << partition << ": " << o.err;
+    if (world.rank() != 0) continue;
+    const auto doc = nlohmann::json::parse(o.out);
+    for (const auto& rep : doc.at("points").at(0).at("repetitions")) {
+      EXPECT_EQ(rep.at("files"), 29) << partition;
+      EXPECT_EQ(rep.at("verify").at("files_checked"), 29) << partition;
+      EXPECT_EQ(rep.at("verify").at("mismatches"), 0) << partition;
+    }
+    // A warm-up and a timed repetition in scratch directories, the last in --dir.
+    EXPECT_EQ(doc.at("cleanup").at("files_removed"), 3 * 29) << partition;
+    EXPECT_FALSE(fs::exists(tmp.path() + "/d")) << partition;  // --cleanup removed what it made
+  }
+}
+
 TEST(Run, DynamicPartitionWritesEveryFileOnceAndASlowRankWritesFewer) {
   SharedTempDir tmp;
   const std::string slow = std::to_string(world.size() - 1);
@@ -172,6 +195,42 @@ TEST(Run, ARegularFileAsDirectoryGivesExitTwoOnEveryRank) {
     EXPECT_NE(o.err.find("--dir " + tmp.path() + "/file is not a directory"), std::string::npos)
         << o.err;
   }
+}
+
+// The one shape of the write, verify and removal phases: the work runs on the phase's ranks
+// between the clock readings, and every rank of the world learns the verdict.
+TEST(TimedPhase, AFailingRankFailsEveryRankAndRankZeroSaysSoOnce) {
+  std::ostringstream err;
+  PhaseAgreement phases(world, err);
+  const int last = world.size() - 1;
+  // A phase of all ranks but the last (the whole world on one rank).
+  const boost::mpi::communicator some =
+      world.split(world.size() == 1 || world.rank() < last ? 0 : MPI_UNDEFINED);
+  bool ran = false, before = false, after = false;
+  TimedPhase phase;
+  phase.name = "test";
+  phase.comm = &some;
+  phase.before = [&] { before = true; };
+  phase.work = [&](std::string& failure) {
+    ran = true;
+    if (world.rank() == 0) failure = "boom";
+  };
+  phase.after = [&](const PhaseClock& clock, std::string& failure) {
+    after = true;
+    EXPECT_LE(clock.start_ns, clock.end_ns);
+    EXPECT_GE(phases.span_on_root(some, clock), 0.0);  // collective over the phase
+    EXPECT_EQ(failure, world.rank() == 0 ? "boom" : "");
+  };
+  EXPECT_FALSE(phases.timed_phase(phase));  // every rank, in the phase or not
+  const bool inside = static_cast<bool>(some);
+  EXPECT_EQ(ran, inside);
+  EXPECT_EQ(before, inside);
+  EXPECT_EQ(after, inside);
+  EXPECT_EQ(err.str(), world.rank() == 0 ? "mpiwrite: error: rank 0: boom\n" : "");
+
+  phase.work = [](std::string&) {};
+  phase.after = nullptr;
+  EXPECT_TRUE(phases.timed_phase(phase));
 }
 
 }  // namespace

@@ -62,18 +62,6 @@ TEST(ReduceHistogram, RootHoldsTheMergeOfEveryRank) {
   EXPECT_EQ(mine.max_ns(), expected.max_ns());
 }
 
-TEST(ScatterSlices, EveryRankGetsItsOwn) {
-  std::vector<Progression> slices;
-  if (world.rank() == 0) {
-    for (int r = 0; r < world.size(); ++r) {
-      slices.push_back({static_cast<std::uint64_t>(r) + 1, 5, static_cast<std::uint64_t>(world.size())});
-    }
-  }
-  const Progression mine = comm::scatter_slices(world, slices);
-  EXPECT_EQ(mine, (Progression{static_cast<std::uint64_t>(world.rank()) + 1, 5,
-                               static_cast<std::uint64_t>(world.size())}));
-}
-
 TEST(BroadcastConfig, EveryFieldArrives) {
   RunConfig c;
   if (world.rank() == 0) {

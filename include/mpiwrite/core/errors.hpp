@@ -3,7 +3,7 @@
 // Everything that goes wrong inside a rank is thrown as one of these, or returned as a
 // WriteFailure by the engines (engines/writer.hpp); across ranks it travels as the message of
 // a failed phase (comm::agree), and it becomes a message and an exit code in exactly one
-// place: the coordinator (src/app/).
+// place: guarded() in src/app/phase_agreement.hpp.
 
 #include <stdexcept>
 #include <string>

@@ -19,16 +19,16 @@ class WorkSource {
   virtual bool next(unsigned thread, Progression& chunk) = 0;
 };
 
-// Block or cyclic: thread t of T gets split(slice, T, t), once.
+// Block or cyclic: thread t gets parts[t], once (a RankPlan's thread_writes).
 class StaticSource final : public WorkSource {
  public:
+  explicit StaticSource(std::vector<Progression> parts);
+  // The parts thread_parts(slice, threads, partition) gives (rank_plan.hpp).
   StaticSource(const Progression& slice, unsigned threads, Partition partition);
   bool next(unsigned thread, Progression& chunk) override;
 
  private:
-  Progression slice_;
-  unsigned threads_;
-  Partition partition_;
+  std::vector<Progression> parts_;
   std::vector<char> handed_out_;  // one flag per thread, touched only by that thread
 };
 

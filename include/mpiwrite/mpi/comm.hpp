@@ -13,7 +13,6 @@
 #include "mpiwrite/core/common_clock.hpp"
 #include "mpiwrite/core/config.hpp"
 #include "mpiwrite/core/histogram.hpp"
-#include "mpiwrite/core/partition.hpp"
 #include "mpiwrite/core/repetition_figures.hpp"
 
 namespace mpiwrite::comm {
@@ -30,9 +29,6 @@ int broadcast_int(const mpi::communicator& world, int value);
 std::uint64_t broadcast_u64(const mpi::communicator& world, std::uint64_t value);
 void broadcast_config(const mpi::communicator& world, RunConfig& config);
 void broadcast_string(const mpi::communicator& world, std::string& value);
-
-// Rank 0 hands every rank its slice: `slices` (one per rank) is read on rank 0 only.
-Progression scatter_slices(const mpi::communicator& world, const std::vector<Progression>& slices);
 
 // Every rank says whether it failed (a non-empty message). All ranks learn whether everybody
 // succeeded; rank 0 also gets "rank N: message" for every failing rank, in rank order.

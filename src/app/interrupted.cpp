@@ -1,0 +1,90 @@
+// The interrupt path (interrupted.hpp).
+#include "interrupted.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <vector>
+
+#include "mpiwrite/sys/scratch_remover.hpp"
+#include "removal.hpp"
+#include "report_assembly.hpp"
+
+namespace mpiwrite {
+
+namespace {
+
+// Rank 0: renames the scratch root to its trash name; returns what is to be removed.
+std::string give_up_scratch(const RunState& run) {
+  if (!run.scratch_root_made) return {};
+  const std::string trash = trash_path(run.scratch_root);
+  return std::rename(run.scratch_root.c_str(), trash.c_str()) == 0 ? trash : run.scratch_root;
+}
+
+void start_background_removal(const std::string& trash, std::ostream& err) {
+  if (trash.empty()) return;
+  const std::string problem = remove_in_background({trash});
+  if (!problem.empty()) {
+    err << fmt::format("mpiwrite: warning: could not start removing {} in the background ({}); "
+                       "remove it by hand\n", trash, problem) << std::flush;
+  }
+}
+
+// Every rank, --cleanup: its share of what the run wrote into --dir, without stopping at the
+// signal (it came already). Returns whether every rank succeeded.
+bool empty_directory(const RunState& run, PhaseAgreement& phases) {
+  std::string failure;
+  guarded([&] { remove_written(run, run.directory.path, run.dir_complete, nullptr); }, failure);
+  return phases.agree(failure);
+}
+
+}  // namespace
+
+int finish_interrupted(RunState& run, PhaseAgreement& phases, RunReport& report, bool written,
+                       std::ostream& out, std::ostream& err) {
+  report.interrupted_by = run.interrupted;
+  std::string trash;
+  phases.root_step([&] { trash = give_up_scratch(run); });
+  // The removal starts before the report: writing the report to standard output may block
+  // once the launcher stops forwarding it (Open MPI 4.1's mpirun, after its signal, takes
+  // about 12 KB more), and then the launcher's kill would take the removal with it. The
+  // -o file is written before standard output for the same reason.
+  report.cleanup.in_background = !trash.empty();
+  phases.root_step([&] { start_background_removal(trash, err); });
+  int code = kExitIo;  // a run that failed has no report, interrupted or not
+  if (written) {
+    gather_peak_memory(phases.world(), report);
+    // In --dir, except when --cleanup is to remove a --dir mpiwrite made: then beside it.
+    if (phases.root() && run.config.output.empty()) report.saved_copy = interrupted_copy_path(run);
+    code = phases.root_step([&] { publish_report(report, run.config, out); });
+  }
+  const RunConfig& c = run.config;
+  bool dir_emptied = true;
+  if (c.cleanup && c.engine != Engine::Null &&
+      (run.dir_complete || run.incomplete_in(run.directory.path))) {
+    dir_emptied = empty_directory(run, phases);
+  }
+  // --dir itself, if mpiwrite made it, goes once the trash inside it is gone: a second
+  // background rm after the first (rm -rf of what is already gone is harmless), then rmdir,
+  // which leaves a directory that still holds anything.
+  if (c.cleanup && run.directory.created && dir_emptied && phases.root()) {
+    const std::string problem = remove_in_background(
+        trash.empty() ? std::vector<std::string>{} : std::vector{trash}, run.directory.path);
+    if (!problem.empty()) err << "mpiwrite: warning: " << problem << '\n' << std::flush;
+  }
+  return code == kExitOk ? 128 + run.interrupted : code;
+}
+
+void remove_earlier_trash(const std::string& dir, std::ostream& err) {
+  const std::vector<std::string> trash = find_trash(dir);
+  if (trash.empty()) return;
+  const std::string problem = remove_in_background(trash);
+  const std::string what = trash.size() == 1 ? "scratch directory" : "scratch directories";
+  const std::string doing =
+      problem.empty() ? "removing in the background" : "cannot remove: " + problem;
+  err << fmt::format("mpiwrite: note: {} {} left by interrupted or killed runs in {}: {}\n",
+                     trash.size(), what, dir, doing)
+      << std::flush;
+}
+
+}  // namespace mpiwrite

@@ -1,0 +1,94 @@
+// The phase boundaries of a run (phase_agreement.hpp).
+#include "phase_agreement.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <boost/mpi/environment.hpp>
+#include <chrono>
+
+#include "mpiwrite/sys/interrupt.hpp"
+#include "mpiwrite/sys/posix_file.hpp"
+
+namespace mpiwrite {
+
+namespace mpi = boost::mpi;
+
+std::int64_t now_ns() {
+  const auto since_epoch = std::chrono::steady_clock::now().time_since_epoch();
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(since_epoch).count();
+}
+
+PhaseAgreement::PhaseAgreement(const mpi::communicator& world, std::ostream& err)
+    : world_(world), root_(world.rank() == 0), err_(err) {}
+
+void PhaseAgreement::start_watchdog(unsigned timeout_s) {
+  watchdog_ = std::make_unique<Watchdog>(timeout_s, [this, timeout_s](const std::string& phase) {
+    // The stuck rank says so itself (once), then ends the whole job rather than hang it.
+    err_ << fmt::format("mpiwrite: error: rank {} ({}): the {} phase has not finished after {} "
+                        "s (--timeout {}); aborting the job\n",
+                        world_.rank(), mpi::environment::processor_name(), phase, timeout_s,
+                        timeout_s)
+         << std::flush;
+    MPI_Abort(MPI_COMM_WORLD, kExitTimeout);
+  });
+}
+
+void PhaseAgreement::print_error(const std::string& message) const {
+  err_ << "mpiwrite: error: " << printable(message) << '\n' << std::flush;
+}
+
+bool PhaseAgreement::agree(const std::string& local_failure) {
+  const comm::Agreement agreement = comm::agree(world_, local_failure);
+  if (root_) {
+    for (const std::string& line : agreement.failures) {
+      err_ << "mpiwrite: error: " << printable(line) << '\n';
+    }
+    err_ << std::flush;
+  }
+  return agreement.all_ok;
+}
+
+bool PhaseAgreement::timed_phase(const TimedPhase& phase) {
+  std::string failure;
+  if (phase.comm != nullptr && *phase.comm) {
+    phase.comm->barrier();  // the phase's ranks start it together
+    if (phase.before) phase.before();
+    if (watchdog_) watchdog_->arm(phase.name);
+    PhaseClock clock;
+    clock.start_ns = now_ns();
+    phase.work(failure);
+    clock.end_ns = now_ns();
+    if (watchdog_) watchdog_->disarm();
+    if (phase.after) phase.after(clock, failure);
+  }
+  return agree(failure);
+}
+
+int PhaseAgreement::agree_on_signal() { return comm::max_int(world_, interrupt_signal().load()); }
+
+void PhaseAgreement::put_clocks_on_one_axis() {
+  const std::vector<std::string> boot_ids = comm::gather_strings(world_, kernel_boot_id());
+  std::vector<int> domains = root_ ? mpiwrite::clock_domains(boot_ids) : std::vector<int>{};
+  domains = comm::broadcast_ints(world_, std::move(domains));
+  // A domain is numbered by its first rank, so the domains are the ranks that lead one.
+  clock_domains_ = static_cast<int>(std::count_if(
+      domains.begin(), domains.end(), [r = 0](int d) mutable { return d == r++; }));
+  if (clock_domains_ > 1) clock_offsets_ = comm::measure_clock_offsets(world_, domains, now_ns);
+}
+
+std::vector<RankFigures> PhaseAgreement::on_one_axis(
+    const std::vector<RankClockSample>& samples) const {
+  return on_common_axis(samples, clock_offsets_.offset_ns);
+}
+
+double PhaseAgreement::span_on_root(const mpi::communicator& comm, const PhaseClock& clock) const {
+  const std::vector<RankClockSample> all =
+      comm::gather_clock_samples(comm, {comm.rank(), clock.start_ns, clock.end_ns, 0, 0});
+  if (!root_) return 0;
+  double span = 0;
+  for (const RankFigures& f : on_one_axis(all)) span = std::max(span, f.start_s + f.elapsed_s);
+  return span;
+}
+
+}  // namespace mpiwrite

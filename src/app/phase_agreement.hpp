@@ -1,0 +1,114 @@
+#pragma once
+// The phase boundaries of a run. Every phase ends with every rank's verdict (no rank leaves a
+// phase alone, so none waits forever), and rank 0 prints each failing rank's message once.
+// The three timed phases (write, verify, removal) share one shape, timed_phase(): barrier ->
+// watchdog armed -> clock start -> work -> clock end -> disarmed -> agreement.
+
+#include <boost/mpi/communicator.hpp>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "mpiwrite/core/common_clock.hpp"
+#include "mpiwrite/core/errors.hpp"
+#include "mpiwrite/core/text_escape.hpp"
+#include "mpiwrite/mpi/comm.hpp"
+#include "mpiwrite/sys/watchdog.hpp"
+
+namespace mpiwrite {
+
+// A step's verdict that lets the run go on (every other value is the exit code).
+inline constexpr int kContinue = -1;
+
+// The monotonic clock in nanoseconds: what ranks of one kernel share (common_clock.hpp).
+std::int64_t now_ns();
+
+// Runs `step` and turns what it throws into an exit code and a message.
+template <typename Step>
+int guarded(Step&& step, std::string& message) {
+  try {
+    step();
+    return kExitOk;
+  } catch (const UsageError& e) {
+    message = e.what();
+    return kExitUsage;
+  } catch (const std::exception& e) {
+    message = e.what();
+    return kExitIo;
+  }
+}
+
+// This rank's clock readings around the work of a timed phase.
+struct PhaseClock {
+  std::int64_t start_ns = 0;
+  std::int64_t end_ns = 0;
+};
+
+// One timed phase of the ranks of `comm`. A rank outside it (comm null or a null
+// communicator) only takes part in the agreement, which is over the world.
+struct TimedPhase {
+  const char* name = "";  // the watchdog names it when it outruns --timeout
+  const boost::mpi::communicator* comm = nullptr;
+  std::function<void()> before;                    // after the barrier, untimed
+  std::function<void(std::string& failure)> work;  // timed; records what fails
+  // After the watchdog is disarmed, untimed: collective over comm (the gathers of figures).
+  std::function<void(const PhaseClock&, std::string& failure)> after;
+};
+
+class PhaseAgreement {
+ public:
+  PhaseAgreement(const boost::mpi::communicator& world, std::ostream& err);
+
+  const boost::mpi::communicator& world() const { return world_; }
+  bool root() const { return root_; }
+
+  // --timeout: the watchdog armed around every timed phase (seconds == 0: never fires).
+  // Until it is started, timed phases run unwatched.
+  void start_watchdog(unsigned timeout_s);
+
+  // Every rank's verdict on a phase; rank 0 prints each failing rank's message once.
+  bool agree(const std::string& local_failure);
+
+  // A step only rank 0 performs, followed by its verdict (an exit code) for everyone.
+  template <typename Step>
+  int root_step(Step&& step) {
+    std::string message;
+    const int code = comm::broadcast_int(world_, root_ ? guarded(step, message) : kExitOk);
+    if (root_ && code != kExitOk) print_error(message);
+    return code;
+  }
+
+  // Runs `phase` (see TimedPhase) and returns whether every rank of the world succeeded.
+  bool timed_phase(const TimedPhase& phase);
+
+  // The signal (SIGINT, SIGTERM) any rank got, or 0: all ranks learn it together.
+  int agree_on_signal();
+
+  // Ranks of one kernel share the monotonic clock; for ranks of other kernels rank 0 measures
+  // their clock's offset to its own once, here, outside any timed phase. Collective.
+  void put_clocks_on_one_axis();
+  int clock_domains() const { return clock_domains_; }
+  const comm::ClockOffsets& clock_offsets() const { return clock_offsets_; }
+  // Rank 0: every rank's samples on rank 0's time axis.
+  std::vector<RankFigures> on_one_axis(const std::vector<RankClockSample>& samples) const;
+  // A phase of `comm`'s ranks on rank 0, from the earliest start to the latest end on one time
+  // axis; 0 on the other ranks. Collective over comm.
+  double span_on_root(const boost::mpi::communicator& comm, const PhaseClock& clock) const;
+
+  // "mpiwrite: error: " and the message on one line (printable(): no terminal escape of a
+  // file name reaches the terminal).
+  void print_error(const std::string& message) const;
+
+ private:
+  const boost::mpi::communicator& world_;
+  const bool root_;
+  std::ostream& err_;
+  std::unique_ptr<Watchdog> watchdog_;
+  int clock_domains_ = 1;             // kernels (monotonic clocks) among the ranks
+  comm::ClockOffsets clock_offsets_;  // to rank 0's clock, on rank 0; empty with one kernel
+};
+
+}  // namespace mpiwrite

@@ -1,0 +1,94 @@
+// The removal phase (removal.hpp). Removal goes by what the run created: a step that
+// completed created every name 1..files in its directory (O_EXCL), and each rank removes its
+// plan's block of them, so removal is spread evenly whoever wrote them; the one step that did
+// not complete is removed by each rank from its writers' records.
+#include "removal.hpp"
+
+#include <stdexcept>
+
+#include "mpiwrite/mpi/comm.hpp"
+#include "mpiwrite/sys/interrupt.hpp"
+
+namespace mpiwrite {
+
+namespace {
+
+bool signalled() { return interrupt_signal().load() != 0; }
+
+// Every rank: the files of every executed scratch step and, with `clean_dir`, of --dir.
+// A directory that fails stops only itself: the others are still removed, and the first
+// failure is reported.
+void remove_every_file(const RunState& run, bool clean_dir, std::uint64_t& removed,
+                       std::string& failure) {
+  if (run.config.engine == Engine::Null) return;  // the null engine created no file to remove
+  auto remove_in = [&](const std::string& dir, bool all) {
+    // A signal stops the phase at once, not after visiting every directory (a comparison of
+    // 10^5 repetitions has that many), so the report goes out before the launcher's kill; the
+    // rest goes to the background removal (finish_interrupted).
+    if (signalled()) return;
+    std::string problem;
+    guarded([&] { removed += remove_written(run, dir, all, &interrupt_signal()); }, problem);
+    if (failure.empty()) failure = problem;
+  };
+  run.for_each_executed_step([&](const Step& step) {
+    if (step.scratch) remove_in(step.dir, !run.incomplete_in(step.dir));
+  });
+  if (clean_dir) remove_in(run.directory.path, run.dir_complete);
+}
+
+// Rank 0: the directories the run made, every one tried; throws the first failure.
+void remove_directories(RunState& run) {
+  std::string first;
+  auto rmdir_or_note = [&](const std::string& dir) {
+    if (signalled()) return;  // as above: the trash takes the rest
+    std::string problem;
+    guarded([&] { remove_directory(dir); }, problem);
+    if (first.empty()) first = problem;
+  };
+  run.for_each_executed_step([&](const Step& step) {
+    if (step.scratch) rmdir_or_note(step.dir);
+  });
+  if (run.scratch_root_made && !signalled()) {
+    unlock_scratch_root(run.scratch_root, run.scratch_lock);
+    rmdir_or_note(run.scratch_root);
+  }
+  if (run.config.cleanup && run.directory.created) rmdir_or_note(run.directory.path);
+  if (!first.empty()) throw std::runtime_error(first);
+}
+
+}  // namespace
+
+std::uint64_t remove_written(const RunState& run, const std::string& dir, bool all,
+                             const std::atomic<int>* stop) {
+  if (all) {
+    return remove_files(dir, run.pattern, run.world_plan.removes, stop, run.config.overwrite);
+  }
+  return remove_created(dir, run.pattern, run.incomplete->mine, stop);
+}
+
+bool remove_files_and_directories(RunState& run, PhaseAgreement& phases, RunReport& report) {
+  const RunConfig& c = run.config;
+  const bool clean_dir = c.cleanup && (run.dir_complete || run.incomplete_in(run.directory.path));
+  if (!run.scratch_root_made && !clean_dir && !(c.cleanup && run.directory.created)) return true;
+  std::uint64_t removed = 0;
+  TimedPhase phase;
+  phase.name = "removal";
+  phase.comm = &phases.world();
+  phase.work = [&](std::string& failure) { remove_every_file(run, clean_dir, removed, failure); };
+  phase.after = [&](const PhaseClock& clock, std::string& /*failure*/) {
+    const double elapsed_s = phases.span_on_root(phases.world(), clock);
+    removed = comm::sum_to_root(phases.world(), removed);
+    report.cleanup = {true, elapsed_s, removed, false, true};
+  };
+  if (!phases.timed_phase(phase)) return false;
+  if (interrupted_now(run, phases)) {
+    report.cleanup.failed = false;  // cut short, and the rest goes to the background
+    return true;
+  }
+  if (phases.root_step([&] { remove_directories(run); }) != kExitOk) return false;
+  if (interrupted_now(run, phases)) return true;  // what is left becomes trash (finish_interrupted)
+  report.cleanup.failed = false;
+  return true;
+}
+
+}  // namespace mpiwrite

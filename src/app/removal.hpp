@@ -1,0 +1,21 @@
+#pragma once
+// The removal phase after the steps: the files of the run's scratch directories, and with
+// --cleanup those it wrote into --dir; then the directories it made.
+
+#include "mpiwrite/core/run_report.hpp"
+#include "phase_agreement.hpp"
+#include "run_state.hpp"
+
+namespace mpiwrite {
+
+// Collective over the world. Timed on its own, never inside a write time (report.cleanup on
+// rank 0). Returns false when something could not be removed (said on standard error). A
+// signal stops it at once (the interrupt path hands the rest to a background removal).
+bool remove_files_and_directories(RunState& run, PhaseAgreement& phases, RunReport& report);
+
+// This rank's share of the run's files in `dir`: its plan's block of every name when the run
+// created them all (`all`), else what this rank's writers recorded. Throws IoError.
+std::uint64_t remove_written(const RunState& run, const std::string& dir, bool all,
+                             const std::atomic<int>* stop);
+
+}  // namespace mpiwrite

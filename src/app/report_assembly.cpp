@@ -1,0 +1,96 @@
+// The run's report, filled on rank 0 (report_assembly.hpp).
+#include "report_assembly.hpp"
+
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <sstream>
+#include <stdexcept>
+
+#include "mpiwrite/core/version.hpp"
+#include "mpiwrite/mpi/comm.hpp"
+#include "mpiwrite/report/reporters.hpp"
+#include "mpiwrite/sys/posix_file.hpp"
+#include "mpiwrite/sys/report_output.hpp"
+
+namespace mpiwrite {
+
+namespace {
+
+const char* report_extension(Format format) {
+  switch (format) {
+    case Format::Table: return "txt";
+    case Format::Markdown: return "md";
+    case Format::Csv: return "csv";
+    case Format::Json: return "json";
+  }
+  return "txt";
+}
+
+}  // namespace
+
+RankFacts gather_rank_facts(const boost::mpi::communicator& world,
+                            std::chrono::system_clock::time_point started) {
+  RankFacts facts;
+  facts.hosts = comm::gather_host_names(world);
+  facts.cpus = comm::gather_ints(world, usable_cpus());
+  facts.bound_by_launcher = comm::gather_ints(world, launcher_binding());
+  facts.started = started;
+  return facts;
+}
+
+void describe_run(RunReport& report, const RunState& run, const RankFacts& facts,
+                  const PhaseAgreement& phases, int world_ranks) {
+  report.config = run.config;
+  report.kind = run_kind(run.config);
+  report.seed = run.seed;
+  for (const PointSpec& spec : run.points) report.points.emplace_back(spec);
+  RunContext& x = report.context;
+  x.mpiwrite_version = kVersion;
+  x.ranks = world_ranks;
+  x.threads = run.config.threads;
+  x.hosts = group_ranks_by_host(facts.hosts);
+  x.mpi_library = comm::mpi_library_version();
+  x.directory = run.directory.path;
+  x.filesystem = run.directory.filesystem;
+  x.cpus_of_rank = facts.cpus;
+  x.started_utc = fmt::format("{:%Y-%m-%dT%H:%M:%SZ}",
+                              std::chrono::time_point_cast<std::chrono::seconds>(facts.started));
+  x.bound_by_launcher = facts.bound_by_launcher;
+  x.clock_domains = phases.clock_domains();
+  x.clock_offset_error_s = static_cast<double>(phases.clock_offsets().error_ns) / 1e9;
+  x.clock_largest_offset_s = static_cast<double>(phases.clock_offsets().largest_ns) / 1e9;
+}
+
+void gather_peak_memory(const boost::mpi::communicator& world, RunReport& report) {
+  const std::vector<int> rss = comm::gather_ints(world, static_cast<int>(peak_rss_kib()));
+  report.context.peak_rss_kib.assign(rss.begin(), rss.end());
+}
+
+std::string interrupted_copy_path(const RunState& run) {
+  const bool dir_goes = run.config.cleanup && run.directory.created;
+  const std::string where =
+      dir_goes ? std::filesystem::path(run.directory.path).parent_path().string()
+               : run.directory.path;
+  return fmt::format("{}/mpiwrite-interrupted-{}.{}", where, run.run_id,
+                     report_extension(run.config.format));
+}
+
+void publish_report(const RunReport& report, const RunConfig& config, std::ostream& out) {
+  std::ostringstream text;
+  write_report(report, text);
+  // The copy first, like -o (publish_report_text): standard output may block.
+  std::string copy_failed;
+  if (!report.saved_copy.empty()) {
+    try {
+      write_new_file(report.saved_copy, text.str());
+    } catch (const std::exception& e) {
+      copy_failed = e.what();
+    }
+  }
+  publish_report_text(text.str(), out, config.output);
+  if (!copy_failed.empty()) throw std::runtime_error(copy_failed);
+}
+
+}  // namespace mpiwrite

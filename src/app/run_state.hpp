@@ -1,0 +1,70 @@
+#pragma once
+// What the coordinator knows about the run as it goes, shared by its parts: the steps (steps.hpp),
+// the removal (removal.hpp) and the interrupt path (interrupted.hpp). Every rank holds the same
+// values, except where a member says otherwise.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "mpiwrite/core/config.hpp"
+#include "mpiwrite/core/created_files.hpp"
+#include "mpiwrite/core/file_namer.hpp"
+#include "mpiwrite/core/points.hpp"
+#include "mpiwrite/core/rank_plan.hpp"
+#include "mpiwrite/core/schedule.hpp"
+#include "mpiwrite/sys/posix_file.hpp"
+#include "mpiwrite/sys/run_directory.hpp"
+#include "phase_agreement.hpp"
+
+namespace mpiwrite {
+
+// The step whose write phase did not complete on every rank (it failed or was interrupted),
+// with what this rank's writers created in it.
+struct IncompleteStep {
+  std::string dir;
+  CreatedFiles mine;
+};
+
+struct RunState {
+  RunConfig config;
+  PreparedDirectory directory;
+  std::string run_id;
+  FilePattern pattern;
+  std::vector<PointSpec> points;
+  std::uint64_t seed = 0;
+  std::optional<StepSchedule> schedule;  // built once the run id is known
+  // This world rank's plan as one point of every rank: its share of the removal.
+  RankPlan world_plan;
+
+  std::string scratch_root;        // DIR/.mpiwrite-<run id>: every scratch directory is in it
+  bool root_made = false;          // rank 0 made the scratch root
+  UniqueFd scratch_lock;           // rank 0's flock on it: a later run sees whether we live
+  bool scratch_root_made = false;  // the same, known on every rank
+  std::uint64_t executed = 0;      // steps whose directory was made (removal walks them again)
+  std::optional<IncompleteStep> incomplete;
+  bool dir_complete = false;  // a step that wrote into --dir completed: every name there is ours
+  bool dir_touched = false;   // a step began writing into --dir
+  int interrupted = 0;        // the signal every rank agreed on, or 0
+
+  bool incomplete_in(const std::string& dir) const { return incomplete && incomplete->dir == dir; }
+
+  // Calls visit(step) for every step whose directory the run made or wrote into, in order:
+  // the schedule walked again from the same seed, rather than a list that would grow with the
+  // repetitions.
+  template <typename Visit>
+  void for_each_executed_step(Visit&& visit) const {
+    StepSchedule again(config, points, directory.path, scratch_root, seed);
+    Step step;
+    for (std::uint64_t i = 0; i < executed && again.next(step); ++i) visit(step);
+  }
+};
+
+// Whether a rank got SIGINT or SIGTERM; all ranks learn it together, at a step boundary.
+inline bool interrupted_now(RunState& run, PhaseAgreement& phases) {
+  run.interrupted = phases.agree_on_signal();
+  return run.interrupted != 0;
+}
+
+}  // namespace mpiwrite

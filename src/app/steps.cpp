@@ -1,0 +1,155 @@
+// The steps of a run (steps.hpp).
+#include "steps.hpp"
+
+#include <fmt/format.h>
+
+#include <functional>
+#include <vector>
+
+#include "mpiwrite/core/work_source.hpp"
+#include "mpiwrite/mpi/comm.hpp"
+#include "mpiwrite/mpi/shared_counter.hpp"
+#include "mpiwrite/sys/interrupt.hpp"
+
+namespace mpiwrite {
+
+StepRunner::StepRunner(RunState& run, PhaseAgreement& phases, PointResources& resources,
+                       RunReport& report)
+    : run_(run), phases_(phases), resources_(resources), report_(report) {
+  if (run_.config.verify) {
+    verifier_ = std::make_unique<FileVerifier>(run_.pattern, run_.config.text, run_.config.lines);
+  }
+}
+
+bool StepRunner::run_all() {
+  Step step;
+  while (run_.schedule->next(step)) {
+    if (interrupted_now(run_, phases_)) break;
+    if (step.scratch) {
+      const int code = phases_.root_step([&] { make_scratch_directory(step.dir); });
+      // Every rank must know whether the root exists: removal is collective.
+      if (!run_.scratch_root_made) {
+        run_.scratch_root_made = comm::broadcast_int(phases_.world(), run_.root_made) != 0;
+      }
+      if (code != kExitOk) return false;
+    }
+    ++run_.executed;
+    if (!run_step(step)) return false;
+    if (run_.interrupted) break;
+  }
+  if (phases_.root()) {
+    summarize_report(report_);
+    report_.interrupted_by = run_.interrupted;
+  }
+  return true;
+}
+
+// Rank 0: a step's scratch directory, inside the run's scratch root (made with the first
+// one, readable only by the owner: no other user can plant a file where mpiwrite removes).
+void StepRunner::make_scratch_directory(const std::string& dir) {
+  if (!run_.root_made) {
+    make_directory(run_.scratch_root, 0700);
+    run_.root_made = true;
+    run_.scratch_lock = lock_scratch_root(run_.scratch_root);  // held until this process ends
+  }
+  make_directory(dir);
+}
+
+// One repetition of one point. A repetition during which a signal arrived is discarded: its
+// writers stopped early. Until its write phase has completed on every rank, the step is the
+// incomplete one, whose files only the records of what each writer created can tell.
+bool StepRunner::run_step(const Step& step) {
+  PointHandles& h = resources_[step.point];
+  run_.incomplete = IncompleteStep{step.dir, {}};
+  std::string failure;
+  // --overwrite --cleanup: the first step into --dir finds none of its names (checked before
+  // the run), so it creates them all with O_EXCL: a file put at a name meanwhile is refused,
+  // not rewritten and then removed as if it were the run's.
+  const bool exclusive =
+      run_.config.overwrite && run_.config.cleanup && !step.scratch && !run_.dir_touched;
+  if (!step.scratch) run_.dir_touched = true;
+  if (h.comm) guarded([&] { h.writer->open_target(step.dir, exclusive); }, failure);
+  if (!phases_.agree(failure)) return false;
+  std::optional<RepetitionFigures> figures;
+  const bool written = write(step, h, figures);
+  if (!written || interrupted_now(run_, phases_)) return written;
+  run_.incomplete.reset();
+  if (!step.scratch) run_.dir_complete = true;
+  if (run_.config.verify && step.timed && !verify(step, h, figures)) return false;
+  if (interrupted_now(run_, phases_)) return true;  // verified only in part: discarded too
+  if (figures) report_.points[step.point].repetitions.push_back(std::move(*figures));
+  return true;
+}
+
+// The timed write phase of the point's ranks, and its reduction to rank 0 (`figures`, on
+// rank 0 for a timed step).
+bool StepRunner::write(const Step& step, PointHandles& h,
+                       std::optional<RepetitionFigures>& figures) {
+  const unsigned threads = run_.points[step.point].threads;
+  std::optional<StaticSource> fixed;
+  std::optional<SharedCounterSource> dynamic;
+  std::function<void()> progress;
+  if (h.counter) {
+    h.counter->reset();  // before the barrier, which publishes it
+    dynamic.emplace(*h.counter, h.plan.writes, run_.config.chunk);
+    if (h.counter->needs_progress()) progress = [counter = h.counter] { counter->progress(); };
+  } else if (h.comm) {
+    fixed.emplace(h.plan.thread_writes);
+  }
+  SliceResult result;
+  TimedPhase phase;
+  phase.name = "write";
+  phase.comm = &h.comm;
+  phase.before = [&] {
+    if (h.counter) h.counter->begin(threads, run_.config.chunk, h.plan.writes.count);
+  };
+  phase.work = [&](std::string& failure) {
+    // The writers record failures; anything thrown is one more.
+    WorkSource& source = h.counter ? static_cast<WorkSource&>(*dynamic) : *fixed;
+    guarded([&] { result = h.writer->write(source, progress); }, failure);
+  };
+  phase.after = [&](const PhaseClock& clock, std::string& failure) {
+    if (h.counter) h.counter->end();
+    h.writer->close_target();
+    comm::quiet_barrier(h.comm);  // early finishers leave the CPUs to the ranks still writing
+    const RankClockSample mine{h.comm.rank(), clock.start_ns, clock.end_ns, result.files,
+                               result.bytes};
+    const std::vector<RankClockSample> all = comm::gather_clock_samples(h.comm, mine);
+    comm::reduce_histogram(h.comm, result.latency);
+    if (phases_.root() && step.timed) {
+      figures = summarize_repetition(step.number, phases_.on_one_axis(all), result.latency);
+    }
+    if (run_.incomplete) run_.incomplete->mine = std::move(result.created);
+    if (failure.empty() && result.failure) failure = result.failure->message();
+  };
+  return phases_.timed_phase(phase);
+}
+
+// --verify: each rank reads back what its plan says (the block its neighbour wrote).
+bool StepRunner::verify(const Step& step, PointHandles& h,
+                        std::optional<RepetitionFigures>& figures) {
+  VerifyResult result;
+  TimedPhase phase;
+  phase.name = "verify";
+  phase.comm = &h.comm;
+  phase.work = [&](std::string& failure) {
+    guarded([&] { result = verifier_->verify(step.dir, h.plan.verifies, &interrupt_signal()); },
+            failure);
+  };
+  phase.after = [&](const PhaseClock& clock, std::string& failure) {
+    if (failure.empty() && result.mismatches != 0) {
+      failure = fmt::format("verify: {} of {} files wrong: {}", result.mismatches,
+                            result.checked, fmt::join(result.problems, "; "));
+    }
+    const VerifyFigures total{phases_.span_on_root(h.comm, clock),
+                              comm::sum_to_root(h.comm, result.checked),
+                              comm::sum_to_root(h.comm, result.mismatches)};
+    if (figures) {
+      figures->verified = true;
+      figures->verify = total;
+    }
+  };
+  return phases_.timed_phase(phase);
+}
+
+}  // namespace mpiwrite

@@ -1,0 +1,42 @@
+#pragma once
+// The steps of a run: every repetition of every point in the schedule's order, each a timed
+// write phase and, with --verify, a timed read-back phase. Ranks outside a step's point wait
+// at its phase boundaries.
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "mpiwrite/core/repetition_figures.hpp"
+#include "mpiwrite/core/run_report.hpp"
+#include "mpiwrite/core/schedule.hpp"
+#include "mpiwrite/sys/verify.hpp"
+#include "phase_agreement.hpp"
+#include "point_resources.hpp"
+#include "run_state.hpp"
+
+namespace mpiwrite {
+
+class StepRunner {
+ public:
+  StepRunner(RunState& run, PhaseAgreement& phases, PointResources& resources,
+             RunReport& report);
+
+  // Every step until the last, a failure (false) or a signal (run.interrupted). Rank 0's
+  // report gets the timed repetitions and their summary.
+  bool run_all();
+
+ private:
+  void make_scratch_directory(const std::string& dir);
+  bool run_step(const Step& step);
+  bool write(const Step& step, PointHandles& h, std::optional<RepetitionFigures>& figures);
+  bool verify(const Step& step, PointHandles& h, std::optional<RepetitionFigures>& figures);
+
+  RunState& run_;
+  PhaseAgreement& phases_;
+  PointResources& resources_;
+  RunReport& report_;
+  std::unique_ptr<FileVerifier> verifier_;  // with --verify
+};
+
+}  // namespace mpiwrite
