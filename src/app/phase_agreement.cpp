@@ -9,6 +9,7 @@
 
 #include "mpiwrite/sys/interrupt.hpp"
 #include "mpiwrite/sys/posix_file.hpp"
+#include "mpiwrite/sys/system_facts.hpp"
 
 namespace mpiwrite {
 

@@ -13,6 +13,7 @@
 #include "mpiwrite/report/reporters.hpp"
 #include "mpiwrite/sys/posix_file.hpp"
 #include "mpiwrite/sys/report_output.hpp"
+#include "mpiwrite/sys/system_facts.hpp"
 
 namespace mpiwrite {
 

@@ -21,6 +21,7 @@
 #include "mpiwrite/core/errors.hpp"
 #include "mpiwrite/core/points.hpp"
 #include "mpiwrite/sys/posix_file.hpp"
+#include "mpiwrite/sys/system_facts.hpp"
 
 namespace mpiwrite {
 

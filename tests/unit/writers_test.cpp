@@ -13,6 +13,7 @@
 #include "mpiwrite/core/errors.hpp"
 #include "mpiwrite/sys/posix_file.hpp"
 #include "mpiwrite/engines/writer.hpp"
+#include "mpiwrite/sys/system_facts.hpp"
 #include "temp_dir.hpp"
 
 namespace mpiwrite {

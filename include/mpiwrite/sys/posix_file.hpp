@@ -67,25 +67,4 @@ void unlink_if_same(int dir_fd, const char* name, int fd);
 // Opens a directory for openat(); throws IoError.
 UniqueFd open_directory(const std::string& path);
 
-// The file-system type of `path` ("ext4", "tmpfs", "lustre", ... or "0x<magic>").
-std::string filesystem_type(const std::string& path);
-std::string filesystem_name(unsigned long magic);  // pure mapping, unit-tested
-
-// The number of CPUs the calling thread may run on (its affinity mask); 0 if unknown.
-int usable_cpus();
-
-// Whether the launcher bound this process to CPUs, from what Open MPI's mpirun exports to its
-// ranks: OMPI_MCA_hwloc_base_binding_policy (=none with --bind-to none, else the policy when
-// one was given) and OMPI_MCA_orte_bound_at_launch (=1 when it bound the rank).
-// 1 bound, 0 not bound (--bind-to none), -1 unknown (another launcher, or no mpirun).
-int launcher_binding();
-
-// The process's peak resident set size in KiB (getrusage ru_maxrss).
-long peak_rss_kib();
-
-// What names this kernel's boot (/proc/sys/kernel/random/boot_id): processes with the same id
-// share CLOCK_MONOTONIC, whatever their host names (containers, network namespaces). When it
-// cannot be read, or MPIWRITE_CLOCK_BY_HOST=1 is set (a test aid), "host:" + the host name.
-std::string kernel_boot_id();
-
 }  // namespace mpiwrite
