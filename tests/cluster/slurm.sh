@@ -13,6 +13,8 @@
 # Environment (set by CTest): MPIWRITE = the binary. About 20-30 s.
 # shellcheck source-path=SCRIPTDIR source=../e2e/lib.sh
 TMPDIR=/tmp source "$(dirname "$0")/../e2e/lib.sh"   # WORK: under /tmp (munged: o+x parents)
+# shellcheck source=reaper_lib.sh
+source "$(dirname "$0")/reaper_lib.sh"
 
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: starting Slurm daemons needs root"; exit 77; }
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -31,6 +33,7 @@ on_exit() {
       >&2 2>/dev/null || true
   fi
   "$CLUSTER/slurm-down.sh" "$WORK/slurm" >/dev/null || { echo "FAIL: slurm-down.sh left processes" >&2; status=1; }
+  stop_reaper
   cleanup_work
   exit "$status"
 }
@@ -44,6 +47,10 @@ export WAIT_TIMEOUT=60   # scripts/cluster/job-wait.sh: a job still running afte
 # --overcommit), so on a smaller machine the node claims 4 CPUs (config_overrides).
 cpus=$(nproc)
 [ "$cpus" -ge 4 ] || cpus=4
+# If CTest's timeout kills this script (SIGKILL: on_exit never runs), the reaper stops the
+# daemons and removes $WORK.
+# shellcheck disable=SC2016
+start_reaper bash -c '"$1" "$2/slurm"; rm -rf "$2"' reaper-teardown "$CLUSTER/slurm-down.sh" "$WORK"
 NODE_CPUS=$cpus EXTRA_CONF="SlurmdParameters=config_overrides" \
   "$CLUSTER/slurm-up.sh" "$WORK/slurm" || fail "the Slurm cluster did not start"
 
