@@ -26,6 +26,9 @@ if [ "${1:-}" = --test ]; then
     # tests/cluster: a one-node Slurm (srun --mpi=pmix needs libpmix-dev's libpmix.so), its
     # PBS-style qsub, and network namespaces for two emulated hosts
     slurmctld slurmd slurm-client munge slurm-wlm-torque libpmix-dev iproute2
+    # tests/cluster/netfs.sh: a GlusterFS volume on emulated hosts (scripts/cluster/netfs-up.sh:
+    # bricks on XFS, netdelay.c built with cc; ping to check the emulated round-trip time)
+    glusterfs-server glusterfs-client xfsprogs iputils-ping
   )
 fi
 

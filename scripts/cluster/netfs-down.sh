@@ -26,9 +26,10 @@ inhost() {
 # PIDs recorded for WHAT (a prefix of the name in DIR/pids) whose program is still PROGRAM.
 pids_of() {
   local pid what
+  [ -f "$dir/pids" ] || return 0
   while read -r pid what; do
     case $what in "$1"*) [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = "$2" ] && echo "$pid" ;; esac
-  done <"$dir/pids" 2>/dev/null
+  done <"$dir/pids"
 }
 stop_pids() {   # TERM, wait up to 5 s, KILL
   local left i

@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# mpiwrite on a real networked file system: scripts/cluster/netfs-up.sh makes a GlusterFS
+# testbed (two server hosts, a distribute volume, FUSE mounts on the head -- this machine's
+# namespaces -- and on two client hosts netfsC/netfsD, each in its own network, UTS and mount
+# namespace). mpirun runs on the head and starts 4 ranks on the client hosts (--map-by node:
+# C, D, C, D), each writing through its own host's mount of the same volume. Checked:
+#   - the seed workload: exit 0, and the files exact (count, sizes, content) as seen from the
+#     head's mount, which wrote none of them, and spread over both bricks (a real distribute);
+#   - --verify with -r 2: every file read back by another rank, i.e. on the other host;
+#   - the report names both client hosts and the file system as FUSE.
+# The testbed is tied to this script by scripts/cluster/reaper.sh: if CTest's timeout kills it,
+# the reaper stops every daemon by PID and removes the mounts and namespaces.
+# Needs root and the packages of scripts/install-deps.sh --test (exit 77 without root or
+# namespaces). Environment (CTest): MPIWRITE. About 20 s (set-up 5 s, teardown 9 s).
+# shellcheck source-path=SCRIPTDIR source=../e2e/lib.sh
+TMPDIR=/tmp source "$(dirname "$0")/../e2e/lib.sh"
+# shellcheck source=reaper_lib.sh
+source "$(dirname "$0")/reaper_lib.sh"
+
+[ "$(id -u)" -eq 0 ] || { echo "SKIP: the GlusterFS testbed needs root"; exit 77; }
+unshare --net --uts --mount true 2>/dev/null || { echo "SKIP: cannot create namespaces here"; exit 77; }
+[ -c /dev/fuse ] && [ -c /dev/net/tun ] || { echo "SKIP: no /dev/fuse or /dev/net/tun here"; exit 77; }
+for tool in glusterd glusterfs gluster mkfs.xfs cc mpirun ip nsenter; do
+  command -v "$tool" >/dev/null || fail "$tool not found: run scripts/install-deps.sh --test"
+done
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+CLUSTER=$ROOT/scripts/cluster
+TESTBED=$WORK/netfs   # netfs-up.sh's DIR (removed by netfs-down.sh)
+MNT=/mnt/netfs
+DATA=$MNT/mpiwrite-test-$$   # one path on every host
+
+on_exit() {
+  local status=$?
+  if [ "$status" -ne 0 ] && [ -d "$TESTBED/hosts" ]; then
+    echo "---- last lines of the GlusterFS logs ----" >&2
+    tail -n 8 "$TESTBED"/hosts/*/log/*.log >&2 2>/dev/null || true
+  fi
+  rm -rf "$DATA" 2>/dev/null   # the volume goes with the bricks; be tidy while it is up
+  "$CLUSTER/netfs-down.sh" "$TESTBED" >/dev/null || { echo "FAIL: netfs-down.sh left something behind" >&2; status=1; }
+  stop_reaper
+  cleanup_work
+  exit "$status"
+}
+trap on_exit EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+chmod 755 "$WORK"   # the ranks on the client hosts write their logs nowhere else
+# shellcheck disable=SC2016
+start_reaper bash -c '"$1" "$2/netfs"; rm -rf "$2"' reaper-teardown "$CLUSTER/netfs-down.sh" "$WORK"
+
+t0=$(date +%s%N)
+"$CLUSTER/netfs-up.sh" "$TESTBED" || fail "netfs-up.sh could not make the testbed"
+note "testbed up in $((($(date +%s%N) - t0) / 1000000)) ms"
+
+export NETNS_STATE=$TESTBED/ns   # netns-rsh / netns-exec: the testbed's hosts
+export OMPI_MCA_plm_rsh_agent=$CLUSTER/netns-rsh
+export OMPI_MCA_oob_tcp_if_include=10.78.0.0/24 OMPI_MCA_btl_tcp_if_include=10.78.0.0/24
+export OMPI_MCA_btl=vader,self,tcp
+
+[ "$("$CLUSTER/netns-exec" netfsC hostname)" = netfsC ] || fail "netfsC has no hostname of its own"
+for h in netfsC netfsD; do
+  [ "$("$CLUSTER/netns-exec" "$h" stat -f -c %T "$MNT")" = fuseblk ] || fail "$h: $MNT is not its FUSE mount"
+done
+
+# mpirun on the head, 4 ranks on netfsC and netfsD; a hang is a failure. Sets STATUS.
+run_on_clients() {
+  set +e
+  timeout --kill-after=5 60 mpirun --hostfile "$TESTBED/hostfile" -np 4 --map-by node \
+    "$MPIWRITE" "$@" >"$WORK/out" 2>"$WORK/err"
+  STATUS=$?
+  set -e
+  [ "$STATUS" -ne 124 ] && [ "$STATUS" -ne 137 ] || { cat "$WORK/err" >&2; fail "mpirun hung: $*"; }
+}
+
+mkdir "$DATA"   # through the head's mount: the client hosts see it at once
+note "the seed workload from 4 ranks on netfsC and netfsD into $DATA/seed"
+run_on_clients -d "$DATA/seed" --format json -o "$WORK/seed.json"
+expect_status 0
+# From the head's own mount: it wrote none of these files, so it reads them from the servers.
+expect_files "$DATA/seed" 100 100 "Hello, world!"
+sizes=$(stat -c %s "$DATA"/seed/write*.txt | sort -u)
+[ "$sizes" = 1400 ] || fail "file sizes seen from the head: $sizes, expected 1400 each"
+# A distribute volume spreads the files over both bricks (by name hash); each brick's own
+# file system (in its server's mount namespace) holds some and together all of them.
+total=0
+for h in netfsA netfsB; do
+  n=$(nsenter --mount="$TESTBED/ns/mnt-$h" -- find "/srv/brick/${DATA#"$MNT"/}/seed" -maxdepth 1 -name 'write*.txt' | wc -l)
+  [ "$n" -gt 0 ] || fail "brick of $h holds none of the files: not a distribute volume over both"
+  note "brick on $h: $n files"
+  total=$((total + n))
+done
+[ "$total" -eq 100 ] || fail "the bricks hold $total files together, expected 100"
+python3 - "$WORK/seed.json" <<'PY' || fail "the seed report"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+ctx = doc["context"]
+hosts = {h["host"]: h for h in ctx["hosts"]}
+assert sorted(hosts) == ["netfsC", "netfsD"], f"hosts: {sorted(hosts)}"
+assert hosts["netfsC"]["ranks"] == [0, 2] and hosts["netfsD"]["ranks"] == [1, 3], ctx["hosts"]
+assert "fuse" in json.dumps(ctx).lower(), "the report does not say the file system is FUSE"
+rep = doc["points"][0]["repetitions"][0]
+assert rep["files"] == 100 and rep["bytes"] == 140000, (rep["files"], rep["bytes"])
+where = ", ".join(f"{n} {h['ranks']}" for n, h in sorted(hosts.items()))
+print(f"report: ranks on {where}, 100 files")
+PY
+
+note "--verify -r 2 -n 60: every file read back by another rank, on the other host"
+run_on_clients -d "$DATA/verify" -n 60 -l 20 -r 2 --verify
+expect_status 0
+[ "$(error_lines)" -eq 0 ] || { cat "$WORK/err" >&2; fail "--verify reported errors"; }
+grep -qi "verif" "$WORK/out" || { cat "$WORK/out" >&2; fail "the table does not mention the verification"; }
+expect_files "$DATA/verify" 60 20 "Hello, world!"
+
+t0=$(date +%s%N)
+rm -rf "$DATA"
+"$CLUSTER/netfs-down.sh" "$TESTBED" || fail "netfs-down.sh left something behind"
+note "testbed down in $((($(date +%s%N) - t0) / 1000000)) ms"
+echo "PASS"
