@@ -7,11 +7,13 @@
 #   - the seed workload: exit 0, and the files exact (count, sizes, content) as seen from the
 #     head's mount, which wrote none of them, and spread over both bricks (a real distribute);
 #   - --verify with -r 2: every file read back by another rank, i.e. on the other host;
-#   - the report names both client hosts and the file system as FUSE.
+#   - the report names both client hosts and the file system as FUSE;
+#   - at 2 ms RTT, netfsA's brick killed mid-run: exit 1 within seconds, one error line per
+#     failing rank with the file's path and strerror, no incomplete file left.
 # The testbed is tied to this script by scripts/cluster/reaper.sh: if CTest's timeout kills it,
 # the reaper stops every daemon by PID and removes the mounts and namespaces.
 # Needs root and the packages of scripts/install-deps.sh --test (exit 77 without root or
-# namespaces). Environment (CTest): MPIWRITE. About 12 s (set-up 4-5 s, teardown 5.5 s).
+# namespaces). Environment (CTest): MPIWRITE. About 20 s (set-up 4-6 s, teardown 5.5-6 s).
 # shellcheck source-path=SCRIPTDIR source=../e2e/lib.sh
 TMPDIR=/tmp source "$(dirname "$0")/../e2e/lib.sh"
 # shellcheck source=reaper_lib.sh
@@ -111,8 +113,40 @@ expect_status 0
 grep -qi "verif" "$WORK/out" || { cat "$WORK/out" >&2; fail "the table does not mention the verification"; }
 expect_files "$DATA/verify" 60 20 "Hello, world!"
 
+note "a brick server killed mid-run: exit 1, each failing rank names its path and strerror, no hang"
+# At 2 ms RTT 4 ranks need several seconds for 2,000 files: the brick of netfsA dies in between.
+# Files that hash to it then fail (the distribute volume has no copy); the others succeed.
+"$CLUSTER/netfs-rtt.sh" "$TESTBED" 2000
+set +e
+SECONDS=0
+timeout --kill-after=5 60 mpirun --hostfile "$TESTBED/hostfile" -np 4 --map-by node \
+  "$MPIWRITE" -d "$DATA/fault" -n 2000 --write-mode whole >"$WORK/out" 2>"$WORK/err" &
+job=$!
+sleep 2
+brick=$(awk '$2 == "glusterfsd@netfsA" {print $1}' "$TESTBED/pids")
+[ "$(cat "/proc/$brick/comm" 2>/dev/null)" = glusterfsd ] || fail "no brick process of netfsA to kill"
+kill -KILL "$brick"
+wait "$job"
+STATUS=$?
+set -e
+took=$SECONDS
+note "ended after $took s with exit $STATUS"
+[ "$STATUS" -ne 124 ] && [ "$STATUS" -ne 137 ] || { cat "$WORK/err" >&2; fail "the run hung after the brick died"; }
+expect_status 1
+n=$(error_lines)
+[ "$n" -ge 1 ] && [ "$n" -le 4 ] || { cat "$WORK/err" >&2; fail "$n error lines, expected one per failing rank (1-4)"; }
+grep '^mpiwrite: error:' "$WORK/err" |
+  grep -v -E "^mpiwrite: error: rank [0-3]: $DATA/fault/write[0-9]+\.txt: [a-z]+: [A-Z][a-z]" &&
+  fail "an error line lacks the rank, the file's path or strerror"
+grep '^mpiwrite: error:' "$WORK/err" | head -n 4
+[ "$took" -le 30 ] || fail "the run took $took s after the brick died: too long"
+# What is still reachable (on netfsB's brick) is whole: a file that failed is not left half-written.
+bad=$(find "$DATA/fault" -type f ! -size 1400c 2>/dev/null | head -n 3)
+[ -z "$bad" ] || fail "incomplete files left after the fault: $bad"
+"$CLUSTER/netfs-rtt.sh" "$TESTBED" 0
+
 t0=$(date +%s%N)
-rm -rf "$DATA"
+rm -rf "$DATA" 2>/dev/null || true   # half of it is on the dead brick
 "$CLUSTER/netfs-down.sh" "$TESTBED" || fail "netfs-down.sh left something behind"
 note "testbed down in $((($(date +%s%N) - t0) / 1000000)) ms"
 echo "PASS"
