@@ -50,8 +50,16 @@ fi
 [ ! -e "$dir/pids" ] || { echo "netfs-up: $dir/pids exists: run netfs-down.sh $dir first" >&2; exit 2; }
 
 start=$(date +%s%N)
-# From here on a failure removes everything made so far.
-trap 'status=$?; echo "netfs-up: failed (line $LINENO), removing the testbed" >&2; "$here/netfs-down.sh" "$dir" >&2 || true; exit 1' ERR
+# From here on a failure (set -e: any command, also inside a function) removes everything made
+# so far: the EXIT trap, disarmed at the end. (An ERR trap would miss failures in functions.)
+remove_on_failure() {
+  local status=$?
+  [ "$status" -eq 0 ] && return 0
+  echo "netfs-up: failed (exit $status), removing the testbed" >&2
+  "$here/netfs-down.sh" "$dir" >&2 || true
+  exit 1
+}
+trap remove_on_failure EXIT
 mkdir -p "$dir/ns" "$dir/hosts" "$mnt"
 : >"$dir/pids"
 cc -O2 -Wall -Wextra -o "$dir/netdelay" "$here/netdelay.c"
@@ -173,6 +181,6 @@ for h in "${clients[@]}"; do
 done
 
 printf '%s slots=4\n' "${clients[@]}" >"$dir/hostfile"
-trap - ERR
+trap - EXIT
 printf 'netfs-up: volume %s on %s and %s, mounted at %s on netfshead, %s; RTT %s us; up in %d ms\n' \
   "$vol" "${servers[@]}" "$mnt" "${clients[*]}" "${RTT_US:-0}" $((($(date +%s%N) - start) / 1000000))
