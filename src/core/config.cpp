@@ -122,4 +122,13 @@ std::string_view to_string(Engine value) {
   return "?";
 }
 
+std::string_view to_string(Layout value) {
+  switch (value) {
+    case Layout::Shared: return "shared";
+    case Layout::Rank: return "rank";
+    case Layout::Thread: return "thread";
+  }
+  return "?";
+}
+
 }  // namespace mpiwrite
