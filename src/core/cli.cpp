@@ -21,6 +21,7 @@ struct EnumText {
   std::string write_mode{to_string(WriteMode::Line)};
   std::string engine{to_string(Engine::Posix)};
   std::string format{to_string(Format::Table)};
+  std::string layout{to_string(Layout::Shared)};
   // Lists are read as text and split here (number_list): CLI11's delimiter drops an empty
   // item, so "1,,2" was read as 1,2 while '' was "  is not a whole number".
   std::vector<std::string> sweep_threads;
@@ -161,6 +162,13 @@ void add_options(CLI::App& app, RunConfig& c, EnumText& e) {
       ->check(whole_number(1, kMaxThreads * 1024u));
   app.add_option("--seed", c.seed, "Seed for the shuffled order of points (default: the clock)")
       ->check(whole_number(0, UINT64_MAX));
+  app.add_option("--layout", e.layout,
+                 "shared: all files in DIR; rank: a subdirectory per rank; thread: one per writer "
+                 "thread")
+      ->capture_default_str()->check(choices({Layout::Shared, Layout::Rank, Layout::Thread}));
+  app.add_option("--files-per-dir", c.files_per_dir,
+                 "Spread each layout directory's files over subdirectories of at most N")
+      ->check(whole_number(1, kMaxFiles));
   app.add_option("--slow-rank", e.slow_ranks,
                  "Make these ranks sleep --slow-delay-us after every file (to test imbalance)");
   app.add_option("--slow-delay-us", c.slow_delay_us, "Delay per file on a --slow-rank, in µs")
@@ -186,6 +194,7 @@ CliOutcome parse_command_line(int argc, const char* const* argv) {
     c.write_mode = from_name(text.write_mode, {WriteMode::Line, WriteMode::Whole});
     c.engine = from_name(text.engine, {Engine::Posix, Engine::Uring, Engine::Null});
     c.format = from_name(text.format, {Format::Table, Format::Markdown, Format::Csv, Format::Json});
+    c.layout = from_name(text.layout, {Layout::Shared, Layout::Rank, Layout::Thread});
     c.sweep_threads = number_list<unsigned>("--sweep-threads", text.sweep_threads, 1, kMaxThreads,
                                             "give thread counts like 1,2,4");
     c.slow_ranks = number_list<int>("--slow-rank", text.slow_ranks, 0, 1u << 30,

@@ -64,6 +64,11 @@ struct RunConfig {
   bool verify = false;     // --verify: read every file back after each timed write phase
   unsigned timeout_s = 0;  // --timeout: a rank whose phase runs longer aborts the job; 0: none
 
+  // --layout and --files-per-dir (core/directory_layout.hpp): where the files live. Only the
+  // dry run follows them so far; a run with anything but the default is refused (validate).
+  Layout layout = Layout::Shared;
+  std::uint64_t files_per_dir = 0;  // 0: no subdirectories
+
   // Test and demonstration aid: these ranks sleep slow_delay_us after every file.
   std::vector<int> slow_ranks;
   std::uint64_t slow_delay_us = 1000;
