@@ -98,7 +98,8 @@ Enum from_name(std::string name, std::initializer_list<Enum> values) {
   throw UsageError("unknown value " + name);  // unreachable: IsMember checked it
 }
 
-void add_options(CLI::App& app, RunConfig& c, EnumText& e) {
+// What is written, where, by whom and how.
+void add_write_options(CLI::App& app, RunConfig& c, EnumText& e) {
   app.add_option("-n,--files", c.files, "Number of files, named by 1-based global index")
       ->capture_default_str()->check(whole_number(1, kMaxFiles));
   app.add_option("-l,--lines", c.lines, "Lines per file")
@@ -128,6 +129,17 @@ void add_options(CLI::App& app, RunConfig& c, EnumText& e) {
                  "Files in flight per thread with --engine uring")
       ->capture_default_str()->check(whole_number(1, kMaxQueueDepth));
   app.add_flag("--fsync", c.fsync, "fsync() each file before close, inside the timed phase");
+  app.add_option("--layout", e.layout,
+                 "shared: all files in DIR; rank: a subdirectory per rank; thread: one per writer "
+                 "thread")
+      ->capture_default_str()->check(choices({Layout::Shared, Layout::Rank, Layout::Thread}));
+  app.add_option("--files-per-dir", c.files_per_dir,
+                 "Spread each layout directory's files over subdirectories of at most N")
+      ->check(whole_number(1, kMaxFiles));
+}
+
+// What to repeat, report, compare and check.
+void add_run_options(CLI::App& app, RunConfig& c, EnumText& e) {
   app.add_option("-r,--repetitions", c.repetitions, "Timed repetitions")
       ->capture_default_str()->check(whole_number(1, kMaxRepetitions));
   app.add_option("--warmup", c.warmup, "Untimed repetitions before the timed ones")
@@ -162,13 +174,6 @@ void add_options(CLI::App& app, RunConfig& c, EnumText& e) {
       ->check(whole_number(1, kMaxThreads * 1024u));
   app.add_option("--seed", c.seed, "Seed for the shuffled order of points (default: the clock)")
       ->check(whole_number(0, UINT64_MAX));
-  app.add_option("--layout", e.layout,
-                 "shared: all files in DIR; rank: a subdirectory per rank; thread: one per writer "
-                 "thread")
-      ->capture_default_str()->check(choices({Layout::Shared, Layout::Rank, Layout::Thread}));
-  app.add_option("--files-per-dir", c.files_per_dir,
-                 "Spread each layout directory's files over subdirectories of at most N")
-      ->check(whole_number(1, kMaxFiles));
   app.add_option("--slow-rank", e.slow_ranks,
                  "Make these ranks sleep --slow-delay-us after every file (to test imbalance)");
   app.add_option("--slow-delay-us", c.slow_delay_us, "Delay per file on a --slow-rank, in µs")
@@ -185,7 +190,8 @@ CliOutcome parse_command_line(int argc, const char* const* argv) {
   app.set_version_flag("--version", std::string("mpiwrite ") + kVersion);
   app.get_formatter()->column_width(34);
   EnumText text;
-  add_options(app, outcome.config, text);
+  add_write_options(app, outcome.config, text);
+  add_run_options(app, outcome.config, text);
   try {
     app.parse(argc, argv);
     RunConfig& c = outcome.config;
