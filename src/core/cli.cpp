@@ -21,6 +21,7 @@ struct EnumText {
   std::string write_mode{to_string(WriteMode::Line)};
   std::string engine{to_string(Engine::Posix)};
   std::string format{to_string(Format::Table)};
+  std::string layout{to_string(Layout::Shared)};
   // Lists are read as text and split here (number_list): CLI11's delimiter drops an empty
   // item, so "1,,2" was read as 1,2 while '' was "  is not a whole number".
   std::vector<std::string> sweep_threads;
@@ -97,7 +98,8 @@ Enum from_name(std::string name, std::initializer_list<Enum> values) {
   throw UsageError("unknown value " + name);  // unreachable: IsMember checked it
 }
 
-void add_options(CLI::App& app, RunConfig& c, EnumText& e) {
+// What is written, where, by whom and how.
+void add_write_options(CLI::App& app, RunConfig& c, EnumText& e) {
   app.add_option("-n,--files", c.files, "Number of files, named by 1-based global index")
       ->capture_default_str()->check(whole_number(1, kMaxFiles));
   app.add_option("-l,--lines", c.lines, "Lines per file")
@@ -127,6 +129,17 @@ void add_options(CLI::App& app, RunConfig& c, EnumText& e) {
                  "Files in flight per thread with --engine uring")
       ->capture_default_str()->check(whole_number(1, kMaxQueueDepth));
   app.add_flag("--fsync", c.fsync, "fsync() each file before close, inside the timed phase");
+  app.add_option("--layout", e.layout,
+                 "shared: all files in DIR; rank: a subdirectory per rank; thread: one per writer "
+                 "thread")
+      ->capture_default_str()->check(choices({Layout::Shared, Layout::Rank, Layout::Thread}));
+  app.add_option("--files-per-dir", c.files_per_dir,
+                 "Spread each layout directory's files over subdirectories of at most N")
+      ->check(whole_number(1, kMaxFiles));
+}
+
+// What to repeat, report, compare and check.
+void add_run_options(CLI::App& app, RunConfig& c, EnumText& e) {
   app.add_option("-r,--repetitions", c.repetitions, "Timed repetitions")
       ->capture_default_str()->check(whole_number(1, kMaxRepetitions));
   app.add_option("--warmup", c.warmup, "Untimed repetitions before the timed ones")
@@ -177,7 +190,8 @@ CliOutcome parse_command_line(int argc, const char* const* argv) {
   app.set_version_flag("--version", std::string("mpiwrite ") + kVersion);
   app.get_formatter()->column_width(34);
   EnumText text;
-  add_options(app, outcome.config, text);
+  add_write_options(app, outcome.config, text);
+  add_run_options(app, outcome.config, text);
   try {
     app.parse(argc, argv);
     RunConfig& c = outcome.config;
@@ -186,6 +200,7 @@ CliOutcome parse_command_line(int argc, const char* const* argv) {
     c.write_mode = from_name(text.write_mode, {WriteMode::Line, WriteMode::Whole});
     c.engine = from_name(text.engine, {Engine::Posix, Engine::Uring, Engine::Null});
     c.format = from_name(text.format, {Format::Table, Format::Markdown, Format::Csv, Format::Json});
+    c.layout = from_name(text.layout, {Layout::Shared, Layout::Rank, Layout::Thread});
     c.sweep_threads = number_list<unsigned>("--sweep-threads", text.sweep_threads, 1, kMaxThreads,
                                             "give thread counts like 1,2,4");
     c.slow_ranks = number_list<int>("--slow-rank", text.slow_ranks, 0, 1u << 30,

@@ -13,6 +13,19 @@ void require(bool condition, const std::string& message) {
   if (!condition) throw UsageError(message);
 }
 
+// --layout and --files-per-dir (core/directory_layout.hpp).
+void validate_layout(const RunConfig& c) {
+  require(c.files_per_dir <= kMaxFiles,
+          fmt::format("--files-per-dir must be between 1 and {}", kMaxFiles));
+  require(c.layout == Layout::Shared || c.partition != Partition::Dynamic,
+          "--layout rank and --layout thread need --partition block or cyclic: with dynamic a "
+          "file's directory would depend on which rank or thread took it");
+  const bool flat = c.layout == Layout::Shared && c.files_per_dir == 0;
+  require(flat || c.dry_run,
+          "--layout rank, --layout thread and --files-per-dir are not implemented yet (only "
+          "--dry-run shows their directories)");
+}
+
 }  // namespace
 
 void validate(const RunConfig& c) {
@@ -64,6 +77,7 @@ void validate(const RunConfig& c) {
   require(c.timeout_s <= kMaxTimeoutS, fmt::format("--timeout must be at most {}", kMaxTimeoutS));
   require(c.slow_delay_us <= kMaxSlowDelayUs,
           fmt::format("--slow-delay-us must be at most {}", kMaxSlowDelayUs));
+  validate_layout(c);
 }
 
 void validate_for_world(const RunConfig& c, int ranks) {
@@ -118,6 +132,15 @@ std::string_view to_string(Engine value) {
     case Engine::Posix: return "posix";
     case Engine::Uring: return "uring";
     case Engine::Null: return "null";
+  }
+  return "?";
+}
+
+std::string_view to_string(Layout value) {
+  switch (value) {
+    case Layout::Shared: return "shared";
+    case Layout::Rank: return "rank";
+    case Layout::Thread: return "thread";
   }
   return "?";
 }

@@ -4,13 +4,38 @@
 #include <fmt/ostream.h>
 
 #include <ostream>
+#include <string>
+#include <vector>
 
+#include "mpiwrite/core/directory_layout.hpp"
 #include "mpiwrite/core/file_namer.hpp"
 #include "mpiwrite/core/rank_plan.hpp"
 
 namespace mpiwrite {
 
 namespace {
+
+// The directories each rank of the point creates before its write phase (nothing to say for
+// the default layout, whose files all live in the run directory). Long lists are elided.
+void write_directories(const RunConfig& config, const PointSpec& point, std::ostream& out) {
+  const DirectoryLayout layout(LayoutSpec{config.layout, config.files_per_dir, config.files,
+                                          config.partition, point.ranks, point.threads});
+  if (layout.flat()) return;
+  constexpr std::size_t kShown = 6;
+  for (int rank = 0; rank < point.ranks; ++rank) {
+    const std::vector<std::string> dirs = layout.rank_directories(rank);
+    std::string list;
+    for (std::size_t i = 0; i < dirs.size(); ++i) {
+      if (i == kShown - 1 && dirs.size() > kShown) {
+        list += fmt::format(", ... ({} more), {}", dirs.size() - kShown, dirs.back());
+        break;
+      }
+      list += (i == 0 ? "" : ", ") + dirs[i];
+    }
+    fmt::print(out, "rank {} creates {} director{}{}{}\n", rank, dirs.size(),
+               dirs.size() == 1 ? "y" : "ies", dirs.empty() ? "" : ": ", list);
+  }
+}
 
 void write_point(const RunConfig& config, const PointSpec& point, FileNamer& namer,
                  std::ostream& out) {
@@ -43,6 +68,12 @@ void write_plan(const RunConfig& config, const std::vector<PointSpec>& points,
   FileNamer namer(parse_pattern(config.pattern));
   fmt::print(out, "dry run, nothing is written: {} point(s), {} partition, {} files into {}\n",
              points.size(), to_string(config.partition), config.files, config.dir);
+  if (config.layout != Layout::Shared || config.files_per_dir != 0) {
+    fmt::print(out, "layout: {}{}\n", to_string(config.layout),
+               config.files_per_dir == 0
+                   ? std::string()
+                   : fmt::format(", at most {} files per subdirectory", config.files_per_dir));
+  }
   fmt::print(out, "repetitions: {} warm-up + {} timed{}; {}\n", config.warmup, config.repetitions,
              points.size() > 1 ? " per point" : "",
              points.size() > 1 ? "points interleaved in shuffled rounds, each repetition in a "
@@ -56,6 +87,7 @@ void write_plan(const RunConfig& config, const std::vector<PointSpec>& points,
                point.engine == Engine::Uring
                    ? fmt::format(", io_uring with {} file(s) in flight per thread", point.queue_depth)
                    : "");
+    write_directories(config, point, out);
     write_point(config, point, namer, out);
   }
 }

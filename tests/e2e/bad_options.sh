@@ -34,7 +34,7 @@ grep -q -- "--overwrite" "$WORK/err" || fail "the message should point to --over
 note "--help and --version exit 0 and print once"
 run_mpiwrite --help
 expect_status 0
-[ "$(grep -c -- '--files' "$WORK/out")" -eq 1 ] || fail "--help printed more than once"
+[ "$(grep -c -- '-n,--files ' "$WORK/out")" -eq 1 ] || fail "--help printed more than once"  # not --files-per-dir
 run_mpiwrite --version
 expect_status 0
 [ "$(wc -l <"$WORK/out")" -eq 1 ] || fail "--version printed more than once"

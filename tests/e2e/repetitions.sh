@@ -36,4 +36,12 @@ run_mpiwrite -d "$WORK/dry" -n 10 -t 2 --dry-run
 expect_status 0
 [ ! -e "$WORK/dry" ] || fail "--dry-run created the directory"
 [ "$(grep -c '^rank ' "$WORK/out")" -eq $((RANKS * 2)) ] || fail "plan lacks a rank/thread line"
+
+note "--dry-run --layout thread --files-per-dir prints every rank's directories, creates none"
+run_mpiwrite -d "$WORK/dry" -n 10 -t 2 --layout thread --files-per-dir 2 --dry-run
+expect_status 0
+[ ! -e "$WORK/dry" ] || fail "--dry-run --layout created the directory"
+[ "$(grep -c '^rank [0-9]* creates ' "$WORK/out")" -eq "$RANKS" ] || fail "a rank's directories are missing"
+grep -q '^rank 0 creates .*: rank0, rank0/thread0, rank0/thread0/d0' "$WORK/out" ||
+  fail "rank 0's directories: $(cat "$WORK/out")"
 echo "PASS"

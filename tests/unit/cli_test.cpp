@@ -213,5 +213,35 @@ TEST(Validate, HoldsConfigsBuiltInCodeToTheSameRules) {
   EXPECT_THROW(validate(c), UsageError);
 }
 
+TEST(Cli, ReadsTheLayoutButRunsOnlyTheDefaultForNow) {
+  const CliOutcome dry = parse({"--layout", "Thread", "--files-per-dir", "64", "--dry-run"});
+  ASSERT_TRUE(dry.run) << dry.message;
+  EXPECT_EQ(dry.config.layout, Layout::Thread);
+  EXPECT_EQ(dry.config.files_per_dir, 64u);
+  EXPECT_EQ(parse({}).config.layout, Layout::Shared);
+  EXPECT_EQ(parse({}).config.files_per_dir, 0u);
+  for (const std::vector<std::string>& words :
+       {std::vector<std::string>{"--layout", "rank"}, {"--files-per-dir", "8"}}) {
+    const CliOutcome refused = parse(words);
+    EXPECT_FALSE(refused.run);
+    EXPECT_EQ(refused.exit_code, kExitUsage);
+    EXPECT_NE(refused.message.find("not implemented yet"), std::string::npos) << refused.message;
+  }
+  EXPECT_NE(parse({"--files-per-dir", "0"}).message.find("--files-per-dir: 0 is not between"),
+            std::string::npos);
+}
+
+TEST(Validate, RankAndThreadLayoutsNeedAStaticPartition) {
+  RunConfig c;
+  c.dry_run = true;
+  c.partition = Partition::Dynamic;
+  c.files_per_dir = 10;  // the shared layout's subdirectories depend on the index only
+  EXPECT_NO_THROW(validate(c));
+  for (Layout layout : {Layout::Rank, Layout::Thread}) {
+    c.layout = layout;
+    EXPECT_THROW(validate(c), UsageError) << to_string(layout);
+  }
+}
+
 }  // namespace
 }  // namespace mpiwrite

@@ -172,6 +172,8 @@ const std::map<std::string, OptionCase>& option_cases() {
       {"slow_delay_us", {{"--slow-delay-us", "12"}, 12}},
       {"verify", {{"--verify"}, true}},
       {"timeout_s", {{"--timeout", "30"}, 30}},
+      {"layout", {{"--layout", "rank", "--dry-run"}, "rank"}},
+      {"files_per_dir", {{"--files-per-dir", "9", "--dry-run"}, 9}},
   };
   return cases;
 }

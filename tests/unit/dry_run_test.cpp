@@ -41,5 +41,40 @@ TEST(WritePlan, DynamicSaysChunksOnDemandAndSweepsListEveryPoint) {
   EXPECT_NE(out.str().find("chunks of 5 files on demand"), std::string::npos);
 }
 
+TEST(WritePlan, TheDefaultLayoutAddsNoLines) {
+  RunConfig c;
+  std::ostringstream out;
+  write_plan(c, make_points(c, 2), out);
+  EXPECT_EQ(out.str().find("layout"), std::string::npos) << out.str();
+  EXPECT_EQ(out.str().find("creates"), std::string::npos) << out.str();
+}
+
+TEST(WritePlan, PrintsEachRanksDirectories) {
+  RunConfig c;
+  c.files = 10;
+  c.threads = 2;
+  c.layout = Layout::Thread;
+  c.dry_run = true;
+  std::ostringstream out;
+  write_plan(c, make_points(c, 2), out);
+  EXPECT_NE(out.str().find("layout: thread\n"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("rank 1 creates 3 directories: rank1, rank1/thread0, rank1/thread1\n"),
+            std::string::npos)
+      << out.str();
+}
+
+TEST(WritePlan, ElidesLongDirectoryLists) {
+  RunConfig c;
+  c.files = 100;
+  c.files_per_dir = 10;
+  c.dry_run = true;
+  std::ostringstream out;
+  write_plan(c, make_points(c, 1), out);
+  EXPECT_NE(out.str().find("layout: shared, at most 10 files per subdirectory"), std::string::npos);
+  EXPECT_NE(out.str().find("rank 0 creates 10 directories: d0, d1, d2, d3, d4, ... (4 more), d9\n"),
+            std::string::npos)
+      << out.str();
+}
+
 }  // namespace
 }  // namespace mpiwrite

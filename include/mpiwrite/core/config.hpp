@@ -17,6 +17,9 @@ enum class Format { Table, Markdown, Csv, Json };
 // Posix: blocking system calls, one file in flight per thread. Uring: io_uring, --queue-depth
 // files in flight per thread (docs/uring.md). Null: no I/O at all, mpiwrite's own overhead.
 enum class Engine { Posix, Uring, Null };
+// Where the files live (core/directory_layout.hpp): all in the run directory, a directory per
+// rank, or one per writer thread.
+enum class Layout { Shared, Rank, Thread };
 
 // Documented limits (docs/errors.md). They keep sizes and products far from overflow.
 inline constexpr std::uint64_t kMaxFiles = 1'000'000'000'000;  // 10^12
@@ -61,6 +64,11 @@ struct RunConfig {
   bool verify = false;     // --verify: read every file back after each timed write phase
   unsigned timeout_s = 0;  // --timeout: a rank whose phase runs longer aborts the job; 0: none
 
+  // --layout and --files-per-dir (core/directory_layout.hpp): where the files live. Only the
+  // dry run follows them so far; a run with anything but the default is refused (validate).
+  Layout layout = Layout::Shared;
+  std::uint64_t files_per_dir = 0;  // 0: no subdirectories
+
   // Test and demonstration aid: these ranks sleep slow_delay_us after every file.
   std::vector<int> slow_ranks;
   std::uint64_t slow_delay_us = 1000;
@@ -80,5 +88,6 @@ std::string_view to_string(Partition value);
 std::string_view to_string(WriteMode value);
 std::string_view to_string(Format value);
 std::string_view to_string(Engine value);
+std::string_view to_string(Layout value);
 
 }  // namespace mpiwrite

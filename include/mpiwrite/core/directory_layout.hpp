@@ -1,0 +1,76 @@
+#pragma once
+// Directory layouts (issue 13 §2): in which directory, relative to the run directory, each file
+// of a point lives, and which directories each rank creates before the write phase. Pure.
+//
+// --layout shared: every file in the run directory itself (""), as before layouts existed.
+// --layout rank:   the files rank r writes in "rank<r>".
+// --layout thread: the files thread t of rank r writes in "rank<r>/thread<t>".
+// --files-per-dir N (N > 0) spreads each of those layout directories' files over
+// subdirectories "d<k>" of at most N files: file number p (0-based, in the order its writer
+// writes them) of a layout directory lives in d<p / N>. Names still come from the global index.
+//
+// Numbers are zero-padded to the width of the largest one of the point, so that directory
+// listings sort: "rank03" with 12 ranks, "d007" with up to 1000 subdirectories. The width of
+// d<k> depends only on --files and N (the shared layout's count), so it is the same in every
+// layout and point.
+//
+// The rank and thread layouts need a static partition (block or cyclic): with dynamic, a file's
+// directory would depend on who took it, and verify and removal could not find it from the
+// plan alone. validate() rejects that combination; the shared layout works with every partition
+// (its subdirectories depend on the index only).
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "mpiwrite/core/config.hpp"
+
+namespace mpiwrite {
+
+// The slice of the configuration and the point a layout needs.
+struct LayoutSpec {
+  Layout layout = Layout::Shared;
+  std::uint64_t files_per_dir = 0;  // 0: no subdirectories
+  std::uint64_t files = 0;
+  Partition partition = Partition::Block;
+  int ranks = 1;
+  unsigned threads = 1;
+};
+
+// Who writes file `index` and where it falls in its layout directory.
+struct FileLocation {
+  int rank = 0;            // the rank layout's owner; 0 in the shared layout
+  unsigned thread = 0;     // the thread layout's owner; 0 otherwise
+  std::uint64_t position = 0;  // 0-based, among the files of its layout directory
+  bool operator==(const FileLocation&) const = default;
+};
+
+class DirectoryLayout {
+ public:
+  // Precondition: files > 0, ranks > 0, threads > 0; no dynamic partition unless shared.
+  explicit DirectoryLayout(const LayoutSpec& spec);
+
+  // Whether every file lives in the run directory itself (the default: nothing to create).
+  bool flat() const;
+  FileLocation locate(std::uint64_t index) const;  // 1 <= index <= files
+  // The relative directory ("" for the run directory), no trailing '/'.
+  std::string directory(const FileLocation& where) const;
+  std::string directory_of(std::uint64_t index) const { return directory(locate(index)); }
+  // The directories rank `rank` creates before the write phase, parents before children; the
+  // ranks' lists are disjoint, their union is exactly the directories that hold a file and
+  // their parents. Remove in reverse order, after their files.
+  std::vector<std::string> rank_directories(int rank) const;
+
+ private:
+  std::string layout_directory(int rank, unsigned thread) const;
+  std::uint64_t layout_files(int rank, unsigned thread) const;  // files of that directory
+  void add_subdirectories(const std::string& parent, std::uint64_t files,
+                          std::vector<std::string>& out) const;
+
+  LayoutSpec spec_;
+  int rank_width_ = 1;
+  int thread_width_ = 1;
+  int bucket_width_ = 1;
+};
+
+}  // namespace mpiwrite

@@ -1,0 +1,131 @@
+// Directory layouts (directory_layout.hpp).
+#include "mpiwrite/core/directory_layout.hpp"
+
+#include <fmt/format.h>
+
+#include "mpiwrite/core/partition.hpp"
+#include "mpiwrite/core/rank_plan.hpp"
+
+namespace mpiwrite {
+namespace {
+
+// Decimal digits of the largest of 0..count-1 (at least 1).
+int width_of(std::uint64_t count) {
+  int width = 1;
+  for (std::uint64_t n = count > 0 ? count - 1 : 0; n >= 10; n /= 10) ++width;
+  return width;
+}
+
+struct PartPosition {
+  std::uint64_t part = 0;
+  std::uint64_t position = 0;
+};
+
+// The inverse of split(): which part of `parts` holds position `q` of the whole (0-based) and
+// where in that part.
+PartPosition part_of(std::uint64_t q, std::uint64_t count, std::uint64_t parts,
+                     Partition partition) {
+  if (partition == Partition::Cyclic) return {q % parts, q / parts};
+  const std::uint64_t base = count / parts;
+  const std::uint64_t extra = count % parts;
+  const std::uint64_t boundary = extra * (base + 1);
+  if (q < boundary) return {q / (base + 1), q % (base + 1)};
+  return {extra + (q - boundary) / base, (q - boundary) % base};
+}
+
+}  // namespace
+
+DirectoryLayout::DirectoryLayout(const LayoutSpec& spec)
+    : spec_(spec),
+      rank_width_(width_of(static_cast<std::uint64_t>(spec.ranks))),
+      thread_width_(width_of(spec.threads)),
+      bucket_width_(spec.files_per_dir > 0
+                        ? width_of((spec.files + spec.files_per_dir - 1) / spec.files_per_dir)
+                        : 1) {}
+
+bool DirectoryLayout::flat() const {
+  return spec_.layout == Layout::Shared && spec_.files_per_dir == 0;
+}
+
+FileLocation DirectoryLayout::locate(std::uint64_t index) const {
+  const std::uint64_t q = index - 1;
+  if (spec_.layout == Layout::Shared) return {0, 0, q};
+  const auto ranks = static_cast<std::uint64_t>(spec_.ranks);
+  const PartPosition by_rank = part_of(q, spec_.files, ranks, spec_.partition);
+  FileLocation where{static_cast<int>(by_rank.part), 0, by_rank.position};
+  if (spec_.layout == Layout::Thread && spec_.threads > 1) {
+    const Progression slice = split(whole_run(spec_.files), ranks, by_rank.part, spec_.partition);
+    const PartPosition by_thread =
+        part_of(by_rank.position, slice.count, spec_.threads, spec_.partition);
+    where.thread = static_cast<unsigned>(by_thread.part);
+    where.position = by_thread.position;
+  }
+  return where;
+}
+
+std::string DirectoryLayout::layout_directory(int rank, unsigned thread) const {
+  switch (spec_.layout) {
+    case Layout::Shared: return {};
+    case Layout::Rank: return fmt::format("rank{:0{}}", rank, rank_width_);
+    case Layout::Thread:
+      return fmt::format("rank{:0{}}/thread{:0{}}", rank, rank_width_, thread, thread_width_);
+  }
+  return {};
+}
+
+std::string DirectoryLayout::directory(const FileLocation& where) const {
+  std::string dir = layout_directory(where.rank, where.thread);
+  if (spec_.files_per_dir == 0) return dir;
+  if (!dir.empty()) dir += '/';
+  return dir + fmt::format("d{:0{}}", where.position / spec_.files_per_dir, bucket_width_);
+}
+
+std::uint64_t DirectoryLayout::layout_files(int rank, unsigned thread) const {
+  if (spec_.layout == Layout::Shared) return spec_.files;
+  const Progression slice = split(whole_run(spec_.files), static_cast<std::uint64_t>(spec_.ranks),
+                                  static_cast<std::uint64_t>(rank), spec_.partition);
+  if (spec_.layout == Layout::Rank) return slice.count;
+  return thread_parts(slice, spec_.threads, spec_.partition).at(thread).count;
+}
+
+void DirectoryLayout::add_subdirectories(const std::string& parent, std::uint64_t files,
+                                         std::vector<std::string>& out) const {
+  if (files == 0) return;
+  if (!parent.empty()) out.push_back(parent);
+  if (spec_.files_per_dir == 0) return;
+  const std::uint64_t buckets = (files + spec_.files_per_dir - 1) / spec_.files_per_dir;
+  const std::string prefix = parent.empty() ? std::string() : parent + '/';
+  for (std::uint64_t k = 0; k < buckets; ++k) {
+    out.push_back(prefix + fmt::format("d{:0{}}", k, bucket_width_));
+  }
+}
+
+std::vector<std::string> DirectoryLayout::rank_directories(int rank) const {
+  std::vector<std::string> out;
+  if (spec_.layout == Layout::Shared) {
+    // The run directory's subdirectories, block `rank` of them, so creation is spread.
+    if (spec_.files_per_dir == 0) return out;
+    const std::uint64_t buckets = (spec_.files + spec_.files_per_dir - 1) / spec_.files_per_dir;
+    const Progression mine = split(whole_run(buckets), static_cast<std::uint64_t>(spec_.ranks),
+                                   static_cast<std::uint64_t>(rank), Partition::Block);
+    for (std::uint64_t k = 0; k < mine.count; ++k) {
+      out.push_back(fmt::format("d{:0{}}", mine.at(k) - 1, bucket_width_));
+    }
+    return out;
+  }
+  if (spec_.layout == Layout::Rank) {
+    add_subdirectories(layout_directory(rank, 0), layout_files(rank, 0), out);
+    return out;
+  }
+  const Progression slice = split(whole_run(spec_.files), static_cast<std::uint64_t>(spec_.ranks),
+                                  static_cast<std::uint64_t>(rank), spec_.partition);
+  if (slice.count == 0) return out;
+  out.push_back(fmt::format("rank{:0{}}", rank, rank_width_));
+  const std::vector<Progression> parts = thread_parts(slice, spec_.threads, spec_.partition);
+  for (unsigned t = 0; t < spec_.threads; ++t) {
+    add_subdirectories(layout_directory(rank, t), parts[t].count, out);
+  }
+  return out;
+}
+
+}  // namespace mpiwrite
