@@ -4,8 +4,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <exception>
 #include <stdexcept>
+#include <thread>
 #include <utility>
 
 #include "posix_engine.hpp"
@@ -67,6 +69,14 @@ WriteFailure file_failure(const WriteTarget& target, const char* name, const cha
         {}, 0, {}, fmt::format("{}/{}: {}: {}", target.dir_path, name, operation, kNotOwnFile)};
   }
   return WriteFailure{target.dir_path + "/" + name, error, operation, {}};
+}
+
+void FileRecipe::sleep_per_file_delay() const {
+  for (std::uint64_t us = per_file_delay_us; us > 0 && !interrupted();) {
+    const std::uint64_t slice = std::min<std::uint64_t>(us, 10'000);
+    std::this_thread::sleep_for(std::chrono::microseconds(slice));
+    us -= slice;
+  }
 }
 
 }  // namespace mpiwrite

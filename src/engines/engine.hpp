@@ -50,6 +50,9 @@ struct FileRecipe {
   bool interrupted() const {
     return interrupt != nullptr && interrupt->load(std::memory_order_relaxed) != 0;
   }
+  // --slow-rank's per-file sleep for the posix and null engines (uring waits in the ring): in
+  // slices of at most 10 ms, so an interrupt is seen within 10 ms. No-op without a delay.
+  void sleep_per_file_delay() const;
 
   FilePattern pattern;
   WriteMode mode;

@@ -3,10 +3,8 @@
 // name formatted into a reused buffer, two clock reads per file, no virtual call.
 #include "posix_engine.hpp"
 
-#include <algorithm>
 #include <cerrno>
 #include <chrono>
-#include <thread>
 
 namespace mpiwrite {
 
@@ -22,15 +20,6 @@ void PosixEngine::run(const WriteTarget& target, WorkSource& source, unsigned th
   Progression chunk;
   while (!stop.load(std::memory_order_relaxed) && source.next(thread, chunk)) {
     write_part(target, chunk, namer, result, stop);
-  }
-}
-
-// --slow-rank: sleeps in slices so that an interrupt or the end of the run is seen within 10 ms.
-void PosixEngine::delay() const {
-  for (std::uint64_t us = recipe_.per_file_delay_us; us > 0 && !recipe_.interrupted();) {
-    const std::uint64_t slice = std::min<std::uint64_t>(us, 10'000);
-    std::this_thread::sleep_for(std::chrono::microseconds(slice));
-    us -= slice;
   }
 }
 
@@ -65,7 +54,7 @@ void PosixEngine::write_part(const WriteTarget& target, const Progression& part,
       error = errno;
       operation = "fsync";
     }
-    if (recipe_.per_file_delay_us != 0) delay();
+    if (recipe_.per_file_delay_us != 0) recipe_.sleep_per_file_delay();
     if (error == 0) {
       error = fd.close();
       operation = "close";
@@ -101,9 +90,7 @@ void NullEngine::write_part(const Progression& part, FileNamer& namer, SliceResu
     const Clock::time_point start = Clock::now();
     const char* name = namer.name(part.at(i));
     asm volatile("" : : "r"(name) : "memory");  // keep the name from being optimized away
-    if (recipe_.per_file_delay_us != 0) {
-      std::this_thread::sleep_for(std::chrono::microseconds(recipe_.per_file_delay_us));
-    }
+    if (recipe_.per_file_delay_us != 0) recipe_.sleep_per_file_delay();
     result.latency.record(nanoseconds(Clock::now() - start));
     ++result.files;
     result.bytes += recipe_.file_bytes;

@@ -19,7 +19,6 @@ class PosixEngine final : public FileEngine {
  private:
   void write_part(const WriteTarget& target, const Progression& part, FileNamer& namer,
                   SliceResult& result, std::atomic<bool>& stop) const;
-  void delay() const;
 
   const FileRecipe& recipe_;
 };
