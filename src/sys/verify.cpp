@@ -37,7 +37,8 @@ VerifyResult FileVerifier::verify(const std::string& dir, const Progression& fil
       problem = check(in.fd, name);
       directories.release(in);
     } catch (const IoError& e) {  // its directory is gone or not a directory: the file is wrong
-      problem = e.what();
+      where = e.path();
+      problem = fmt::format("open directory: {}", e.code().message());
     }
     if (problem.empty()) continue;
     ++result.mismatches;
