@@ -138,7 +138,7 @@ wait_healed() {
     ok=1
     for log in "$TESTBED"/hosts/{netfshead,netfsC,netfsD}/log/fuse.log; do
       for c in 0 1; do
-        grep "conn-name=netfs-client-$c[},]" "$log" | tail -n 1 | grep -q "Connected, attached" || ok=0
+        grep "conn-name=netfs-client-${c}[},]" "$log" | tail -n 1 | grep -q "Connected, attached" || ok=0
       done
     done
     [ "$ok" -eq 1 ] && return 0
