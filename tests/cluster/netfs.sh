@@ -8,6 +8,8 @@
 #     head's mount, which wrote none of them, and spread over both bricks (a real distribute);
 #   - --verify with -r 2: every file read back by another rank, i.e. on the other host;
 #   - the report names both client hosts and the file system as FUSE;
+#   - --layout rank, thread and shared with --files-per-dir, --verify: every file in the
+#     directory the layouts' model says, exact, seen from the head's mount;
 #   - the network to both servers frozen mid-run (their links down; ping timeout 2 s): without
 #     --timeout exit 1 within seconds, each failing rank's path and ENOTCONN; with --timeout 4
 #     (ping timeout raised to 8 s) exit 124, the stuck ranks named, mpirun over within 8 s of
@@ -124,6 +126,18 @@ expect_status 0
 [ "$(error_lines)" -eq 0 ] || { cat "$WORK/err" >&2; fail "--verify reported errors"; }
 grep -qi "verif" "$WORK/out" || { cat "$WORK/out" >&2; fail "the table does not mention the verification"; }
 expect_files "$DATA/verify" 60 20 "Hello, world!"
+
+# Each layout from 4 ranks on both client hosts, checked from the head's mount against the
+# layouts' model (tests/e2e/expect_layout.py): every file in its directory, exact, nothing else.
+for layout in "rank 1 0 block" "thread 2 4 cyclic" "shared 2 8 block"; do
+  read -r name threads per_dir partition <<<"$layout"
+  note "--layout $name -t $threads --files-per-dir $per_dir --partition $partition --verify"
+  run_on_clients -d "$DATA/layout-$name" -n 40 -l 5 --layout "$name" -t "$threads" \
+    --files-per-dir "$per_dir" --partition "$partition" --verify
+  expect_status 0
+  python3 "$ROOT/tests/e2e/expect_layout.py" "$DATA/layout-$name" 4 "$threads" "$name" \
+    "$per_dir" "$partition" 40 5 || fail "--layout $name: the files seen from the head"
+done
 
 # ---- the network to the file servers frozen mid-run --------------------------------------
 # "Frozen": both servers' TUN links go down, so every packet to or from netfsA/netfsB is
