@@ -21,7 +21,9 @@ struct EnumText {
   std::string write_mode{to_string(WriteMode::Line)};
   std::string engine{to_string(Engine::Posix)};
   std::string format{to_string(Format::Table)};
-  std::string layout{to_string(Layout::Shared)};
+  // --layout is a list (CLI11 splits it at commas and checks each name); empty means the
+  // default, shared.
+  std::vector<std::string> layouts;
   // Lists are read as text and split here (number_list): CLI11's delimiter drops an empty
   // item, so "1,,2" was read as 1,2 while '' was "  is not a whole number".
   std::vector<std::string> sweep_threads;
@@ -98,6 +100,18 @@ Enum from_name(std::string name, std::initializer_list<Enum> values) {
   throw UsageError("unknown value " + name);  // unreachable: IsMember checked it
 }
 
+// The layouts named, in the order given, each once (a repeated name adds no point). None:
+// the default, shared.
+std::vector<Layout> layout_list(const std::vector<std::string>& names) {
+  std::vector<Layout> layouts;
+  for (const std::string& name : names) {
+    const Layout layout = from_name(name, {Layout::Shared, Layout::Rank, Layout::Thread});
+    if (std::find(layouts.begin(), layouts.end(), layout) == layouts.end()) layouts.push_back(layout);
+  }
+  if (layouts.empty()) layouts.push_back(Layout::Shared);
+  return layouts;
+}
+
 // What is written, where, by whom and how.
 void add_write_options(CLI::App& app, RunConfig& c, EnumText& e) {
   app.add_option("-n,--files", c.files, "Number of files, named by 1-based global index")
@@ -129,10 +143,12 @@ void add_write_options(CLI::App& app, RunConfig& c, EnumText& e) {
                  "Files in flight per thread with --engine uring")
       ->capture_default_str()->check(whole_number(1, kMaxQueueDepth));
   app.add_flag("--fsync", c.fsync, "fsync() each file before close, inside the timed phase");
-  app.add_option("--layout", e.layout,
+  app.add_option("--layout", e.layouts,
                  "shared: all files in DIR; rank: a subdirectory per rank; thread: one per writer "
-                 "thread")
-      ->capture_default_str()->check(choices({Layout::Shared, Layout::Rank, Layout::Thread}));
+                 "thread. A list (shared,rank) with --compare or --sweep-threads: each point in "
+                 "each layout")
+      ->delimiter(',')->default_str("shared")
+      ->check(choices({Layout::Shared, Layout::Rank, Layout::Thread}));
   app.add_option("--files-per-dir", c.files_per_dir,
                  "Spread each layout directory's files over subdirectories of at most N")
       ->check(whole_number(1, kMaxFiles));
@@ -200,7 +216,7 @@ CliOutcome parse_command_line(int argc, const char* const* argv) {
     c.write_mode = from_name(text.write_mode, {WriteMode::Line, WriteMode::Whole});
     c.engine = from_name(text.engine, {Engine::Posix, Engine::Uring, Engine::Null});
     c.format = from_name(text.format, {Format::Table, Format::Markdown, Format::Csv, Format::Json});
-    c.layout = from_name(text.layout, {Layout::Shared, Layout::Rank, Layout::Thread});
+    c.layouts = layout_list(text.layouts);
     c.sweep_threads = number_list<unsigned>("--sweep-threads", text.sweep_threads, 1, kMaxThreads,
                                             "give thread counts like 1,2,4");
     c.slow_ranks = number_list<int>("--slow-rank", text.slow_ranks, 0, 1u << 30,
