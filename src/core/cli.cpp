@@ -21,8 +21,7 @@ struct EnumText {
   std::string write_mode{to_string(WriteMode::Line)};
   std::string engine{to_string(Engine::Posix)};
   std::string format{to_string(Format::Table)};
-  // --layout is a list (CLI11 splits it at commas and checks each name); empty means the
-  // default, shared.
+  // --layout is a list, split here too (layout_list): an empty item is refused by name.
   std::vector<std::string> layouts;
   // Lists are read as text and split here (number_list): CLI11's delimiter drops an empty
   // item, so "1,,2" was read as 1,2 while '' was "  is not a whole number".
@@ -100,13 +99,31 @@ Enum from_name(std::string name, std::initializer_list<Enum> values) {
   throw UsageError("unknown value " + name);  // unreachable: IsMember checked it
 }
 
-// The layouts named, in the order given, each once (a repeated name adds no point). None:
-// the default, shared.
-std::vector<Layout> layout_list(const std::vector<std::string>& names) {
+// The layouts named by every --layout, comma-separated, in the order given, each once (a
+// repeated name adds no point). None given: the default, shared. An empty item or an unknown
+// name is refused by name, as in number_list.
+std::vector<Layout> layout_list(const std::vector<std::string>& texts) {
+  const std::initializer_list<Layout> all{Layout::Shared, Layout::Rank, Layout::Thread};
+  const CLI::IsMember known = choices(all);
   std::vector<Layout> layouts;
-  for (const std::string& name : names) {
-    const Layout layout = from_name(name, {Layout::Shared, Layout::Rank, Layout::Thread});
-    if (std::find(layouts.begin(), layouts.end(), layout) == layouts.end()) layouts.push_back(layout);
+  for (const std::string& text : texts) {
+    std::size_t start = 0;
+    while (true) {
+      const std::size_t comma = std::min(text.find(',', start), text.size());
+      std::string item = text.substr(start, comma - start);
+      if (item.empty()) {
+        throw CLI::ValidationError(
+            "--layout", text.empty() ? std::string("an empty value; give layouts like shared,rank")
+                                     : "'" + text + "' has an empty item; give layouts like shared,rank");
+      }
+      if (std::string problem = known(item); !problem.empty()) {
+        throw CLI::ValidationError("--layout", problem);
+      }
+      const Layout layout = from_name(item, all);
+      if (std::find(layouts.begin(), layouts.end(), layout) == layouts.end()) layouts.push_back(layout);
+      if (comma == text.size()) break;
+      start = comma + 1;
+    }
   }
   if (layouts.empty()) layouts.push_back(Layout::Shared);
   return layouts;
@@ -147,8 +164,7 @@ void add_write_options(CLI::App& app, RunConfig& c, EnumText& e) {
                  "shared: all files in DIR; rank: a subdirectory per rank; thread: one per writer "
                  "thread. A list (shared,rank) with --compare or --sweep-threads: each point in "
                  "each layout")
-      ->delimiter(',')->default_str("shared")
-      ->check(choices({Layout::Shared, Layout::Rank, Layout::Thread}));
+      ->default_str("shared");
   app.add_option("--files-per-dir", c.files_per_dir,
                  "Spread each layout directory's files over subdirectories of at most N")
       ->check(whole_number(1, kMaxFiles));

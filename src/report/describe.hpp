@@ -121,6 +121,12 @@ inline std::vector<std::string> notes(const RunReport& r) {
   return lines;
 }
 
+// The point every speedup is against: the first (make_points puts 1x1 of the first layout
+// there), so with several layouts one baseline for all, named with its layout.
+inline std::string baseline(const RunReport& r) {
+  return r.points.empty() ? std::string("1x1") : r.points.front().spec.label();
+}
+
 inline constexpr const char* kTiming =
     "makespan = the earliest rank start after an MPI barrier to the last rank's last close "
     "(uring: its completion), every rank on one CLOCK_MONOTONIC axis; rates = total / makespan";
