@@ -194,6 +194,52 @@ expect_status 0
 check_layouts "$WORK/lay-sweep.json" sweep shared thread 40 1
 expect_empty "$WORK/lay-sweep" 0
 
+# The directories each rank really made, seen by strace (one trace file per rank): every step
+# of a rank or thread point makes exactly its layout's directories in its own scratch
+# directory, a shared step none. Skipped where strace is missing or ptrace is not allowed.
+if command -v strace >/dev/null && strace -qq -o /dev/null true 2>/dev/null; then
+  note "compare --layout shared,rank,thread under strace: each step makes its layout's directories"
+  set +e
+  # shellcheck disable=SC2016,SC2086  # expanded by the rank's shell; MPIEXEC holds flags
+  timeout --kill-after=10 90 $MPIEXEC -n "$RANKS" sh -c \
+    'exec strace -f -qq -e trace=mkdir,mkdirat -o "$0.$OMPI_COMM_WORLD_RANK" "$@"' \
+    "$WORK/mkdirs" "$MPIWRITE" --compare --layout shared,rank,thread -n 20 -r 2 --format json \
+    -d "$WORK/lay-traced" >"$WORK/lay-traced.json" 2>"$WORK/err"
+  STATUS=$?
+  set -e
+  expect_status 0
+  expect_empty "$WORK/lay-traced" 0
+  python3 - "$WORK/lay-traced.json" "$WORK/mkdirs" "$RANKS" <<'PY'
+import glob, json, re, sys
+report, prefix, ranks = sys.argv[1], sys.argv[2], int(sys.argv[3])
+made = set()
+for name in glob.glob(prefix + ".*"):
+    for line in open(name):
+        m = re.search(r'mkdir(?:at)?\((?:[^,]*, )?"([^"]*/\.mpiwrite-[^/"]*/[^"]*)", [0-7]+\) = 0', line)
+        if m:
+            made.add(m.group(1).split("/.mpiwrite-", 1)[1].split("/", 1)[1])
+width = lambda n: len(str(max(n - 1, 0)))
+expected = set()
+for p in json.load(open(report))["points"]:
+    for k in (1, 2):
+        step = f"{p['label']}-r{k}"
+        expected.add(step)
+        if p["layout"] == "shared":
+            continue
+        for r in range(p["ranks"]):
+            rank_dir = f"{step}/rank{r:0{width(p['ranks'])}d}"
+            expected.add(rank_dir)
+            if p["layout"] == "thread":
+                expected |= {f"{rank_dir}/thread{t:0{width(p['threads'])}d}" for t in range(p["threads"])}
+if made != expected:
+    sys.exit(f"FAIL: directories made {sorted(made - expected)[:6]} not expected, "
+             f"{sorted(expected - made)[:6]} expected but not made")
+print(f"{len(made)} step and layout directories made, exactly the expected ones")
+PY
+else
+  note "strace missing or not permitted: the traced layout check is skipped"
+fi
+
 note "the dry run shows each point's layout directories"
 run_mpiwrite --dry-run --sweep-threads 1,2 --layout shared,thread -n 40 -d "$WORK/lay-dry"
 expect_status 0
