@@ -205,6 +205,7 @@ if command -v strace >/dev/null && strace -qq -o /dev/null true 2>/dev/null; the
     'exec strace -f -qq -e trace=mkdir,mkdirat -o "$0.$OMPI_COMM_WORLD_RANK" "$@"' \
     "$WORK/mkdirs" "$MPIWRITE" --compare --layout shared,rank,thread -n 20 -r 2 --format json \
     -d "$WORK/lay-traced" >"$WORK/lay-traced.json" 2>"$WORK/err"
+  # shellcheck disable=SC2034  # read by expect_status (lib.sh)
   STATUS=$?
   set -e
   expect_status 0
