@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Plot mpiwrite JSON reports (schema_version 2, 3 or 4) of kind "sweep" or "compare".
 
-Usage: scripts/plot.py REPORT.json [REPORT2.json ...] [-o out.png]
+Usage: scripts/plot.py REPORT.json [REPORT2.json ...] [-o out.png] [--layout NAME]
 
 Two panels side by side: (a) the write phase's makespan against concurrency; (b) the
 speedup with the ideal line dashed. Version 4 reports: the median makespan with its 95 %
@@ -14,6 +14,8 @@ each concurrency, annotated with its label; async: 1 x 1 with c files in flight 
 io_uring, from --compare --engine uring); a "sweep" report gives one line against the
 threads per rank. Several reports of the same kind (e.g. from several cluster jobs) are
 drawn together, one line per report and mode, labelled by the report's hosts and ranks.
+A report of several directory layouts (--layout shared,rank) is drawn one layout at a time:
+--layout NAME picks it (without it such a report is refused, exit 2).
 
 Exit status: 0 written; 1 the output could not be written; 2 bad usage or an input that
 is missing, not JSON, of another schema_version, a single-point "run", or of mixed kinds;
@@ -300,7 +302,46 @@ class Report:
         return text
 
 
-def load(path):
+def point_layout(p):
+    """A point's directory layout; reports from before layouts have none: shared."""
+    layout = p.get("layout") if isinstance(p, dict) else None
+    return layout if isinstance(layout, str) else "shared"
+
+
+def one_layout(path, doc, layout):
+    """The report with the points (and comparison rows) of one directory layout only: a
+    report of --layout A,B holds every point once per layout, and lines that mixed them
+    would compare unlike points. Several layouts and none chosen: refused. A layout other
+    than the report's first loses the report's speedups (they are against the first
+    layout's 1 x 1) and gets them against its own 1 x 1, without intervals."""
+    points = doc.get("points") if isinstance(doc.get("points"), list) else []
+    present = []
+    for p in points:
+        if point_layout(p) not in present:
+            present.append(point_layout(p))
+    if layout is None:
+        if len(present) > 1:
+            raise InputError(f"{path} holds points of {len(present)} layouts ({', '.join(present)}): "
+                             "plot.py draws one at a time; pass --layout NAME")
+        return doc
+    if layout not in present:
+        raise InputError(f"{path} has no points of layout {layout} "
+                         f"(it has {', '.join(present) or 'none'})")
+    doc = dict(doc)
+    kept = []
+    for p in points:
+        if point_layout(p) != layout:
+            continue
+        if layout != present[0] and isinstance(p.get("summary"), dict):
+            p = dict(p, summary=dict(p["summary"], speedup=None))
+        kept.append(p)
+    doc["points"] = kept
+    if isinstance(doc.get("comparison"), list):
+        doc["comparison"] = [r for r in doc["comparison"] if point_layout(r) == layout]
+    return doc
+
+
+def load(path, layout=None):
     try:
         with open(path, encoding="utf-8") as f:
             doc = json.load(f)
@@ -332,6 +373,7 @@ def load(path):
     if kind not in ("sweep", "compare"):
         raise InputError(f"{path}: unknown kind {json.dumps(kind)} "
                          "(expected \"sweep\" or \"compare\")")
+    doc = one_layout(path, doc, layout)
     report = Report(path, doc)
     if not report.points:
         raise InputError(f"nothing to plot: {path} has no measured points")
@@ -772,10 +814,15 @@ def main(argv):
                         help="mpiwrite --format json reports of one kind")
     parser.add_argument("-o", "--output", metavar="OUT.png",
                         help="the image to write (default: the first report with .png)")
+    parser.add_argument("--layout", metavar="NAME",
+                        help="draw the points of this directory layout (shared, rank, thread); "
+                             "needed for a report of several (--layout A,B); speedups of a "
+                             "layout other than the report's first are against its own 1 x 1, "
+                             "without intervals")
     args = parser.parse_args(argv)
     output = args.output or os.path.splitext(args.reports[0])[0] + ".png"
     try:
-        reports = [load(path) for path in args.reports]
+        reports = [load(path, args.layout) for path in args.reports]
         kinds = sorted({r.kind for r in reports})
         if len(kinds) > 1:
             raise InputError("cannot plot reports of different kinds together: " +

@@ -21,7 +21,8 @@ struct EnumText {
   std::string write_mode{to_string(WriteMode::Line)};
   std::string engine{to_string(Engine::Posix)};
   std::string format{to_string(Format::Table)};
-  std::string layout{to_string(Layout::Shared)};
+  // --layout is a list, split here too (layout_list): an empty item is refused by name.
+  std::vector<std::string> layouts;
   // Lists are read as text and split here (number_list): CLI11's delimiter drops an empty
   // item, so "1,,2" was read as 1,2 while '' was "  is not a whole number".
   std::vector<std::string> sweep_threads;
@@ -98,6 +99,36 @@ Enum from_name(std::string name, std::initializer_list<Enum> values) {
   throw UsageError("unknown value " + name);  // unreachable: IsMember checked it
 }
 
+// The layouts named by every --layout, comma-separated, in the order given, each once (a
+// repeated name adds no point). None given: the default, shared. An empty item or an unknown
+// name is refused by name, as in number_list.
+std::vector<Layout> layout_list(const std::vector<std::string>& texts) {
+  const std::initializer_list<Layout> all{Layout::Shared, Layout::Rank, Layout::Thread};
+  const CLI::IsMember known = choices(all);
+  std::vector<Layout> layouts;
+  for (const std::string& text : texts) {
+    std::size_t start = 0;
+    while (true) {
+      const std::size_t comma = std::min(text.find(',', start), text.size());
+      std::string item = text.substr(start, comma - start);
+      if (item.empty()) {
+        throw CLI::ValidationError(
+            "--layout", text.empty() ? std::string("an empty value; give layouts like shared,rank")
+                                     : "'" + text + "' has an empty item; give layouts like shared,rank");
+      }
+      if (std::string problem = known(item); !problem.empty()) {
+        throw CLI::ValidationError("--layout", problem);
+      }
+      const Layout layout = from_name(item, all);
+      if (std::find(layouts.begin(), layouts.end(), layout) == layouts.end()) layouts.push_back(layout);
+      if (comma == text.size()) break;
+      start = comma + 1;
+    }
+  }
+  if (layouts.empty()) layouts.push_back(Layout::Shared);
+  return layouts;
+}
+
 // What is written, where, by whom and how.
 void add_write_options(CLI::App& app, RunConfig& c, EnumText& e) {
   app.add_option("-n,--files", c.files, "Number of files, named by 1-based global index")
@@ -129,10 +160,11 @@ void add_write_options(CLI::App& app, RunConfig& c, EnumText& e) {
                  "Files in flight per thread with --engine uring")
       ->capture_default_str()->check(whole_number(1, kMaxQueueDepth));
   app.add_flag("--fsync", c.fsync, "fsync() each file before close, inside the timed phase");
-  app.add_option("--layout", e.layout,
+  app.add_option("--layout", e.layouts,
                  "shared: all files in DIR; rank: a subdirectory per rank; thread: one per writer "
-                 "thread")
-      ->capture_default_str()->check(choices({Layout::Shared, Layout::Rank, Layout::Thread}));
+                 "thread. A list (shared,rank) with --compare or --sweep-threads: each point in "
+                 "each layout")
+      ->default_str("shared");
   app.add_option("--files-per-dir", c.files_per_dir,
                  "Spread each layout directory's files over subdirectories of at most N")
       ->check(whole_number(1, kMaxFiles));
@@ -200,7 +232,7 @@ CliOutcome parse_command_line(int argc, const char* const* argv) {
     c.write_mode = from_name(text.write_mode, {WriteMode::Line, WriteMode::Whole});
     c.engine = from_name(text.engine, {Engine::Posix, Engine::Uring, Engine::Null});
     c.format = from_name(text.format, {Format::Table, Format::Markdown, Format::Csv, Format::Json});
-    c.layout = from_name(text.layout, {Layout::Shared, Layout::Rank, Layout::Thread});
+    c.layouts = layout_list(text.layouts);
     c.sweep_threads = number_list<unsigned>("--sweep-threads", text.sweep_threads, 1, kMaxThreads,
                                             "give thread counts like 1,2,4");
     c.slow_ranks = number_list<int>("--slow-rank", text.slow_ranks, 0, 1u << 30,

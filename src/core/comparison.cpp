@@ -154,6 +154,12 @@ void keep_faster(std::optional<ModeCell>& slot, const ModeCell& candidate) {
   if (!slot || !slot->median_s || *candidate.median_s < *slot->median_s) slot = candidate;
 }
 
+// The row's own bootstrap stream: the shared layout's rows keep the numbers they had before
+// layouts existed (so the same seed still gives the same report).
+std::uint64_t row_stream(const ComparisonRow& row) {
+  return 1000003 + row.concurrency + (static_cast<std::uint64_t>(row.layout) << 40);
+}
+
 // The row's measured cells, one per point (1x1 fills two columns), fastest median first, and
 // the test of the fastest against the runner-up.
 void decide_row(ComparisonRow& row, const std::vector<PointReport>& points, std::uint64_t seed) {
@@ -176,7 +182,7 @@ void decide_row(ComparisonRow& row, const std::vector<PointReport>& points, std:
   const ModeCell& runner_up = *measured[1].second;
   RowVerdict v{measured[0].first, measured[1].first,
                decide(points[fastest.point].makespans(), points[runner_up.point].makespans(),
-                      stream(seed, 1000003 + row.concurrency))};
+                      stream(seed, row_stream(row)))};
   if (v.verdict.outcome == Outcome::AFaster) row.winner = v.fastest;
   row.verdict = std::move(v);
 }
@@ -184,10 +190,16 @@ void decide_row(ComparisonRow& row, const std::vector<PointReport>& points, std:
 }  // namespace
 
 std::vector<ComparisonRow> compare_rows(const std::vector<PointReport>& points, std::uint64_t seed) {
-  std::map<std::uint64_t, ComparisonRow> rows;
+  // Keyed by (the layout's rank in order of first appearance, concurrency).
+  std::vector<Layout> layouts;
+  std::map<std::pair<std::size_t, std::uint64_t>, ComparisonRow> rows;
   for (std::size_t i = 0; i < points.size(); ++i) {
     const PointReport& p = points[i];
-    ComparisonRow& row = rows[p.spec.concurrency()];
+    auto known = std::find(layouts.begin(), layouts.end(), p.spec.layout);
+    if (known == layouts.end()) known = layouts.insert(layouts.end(), p.spec.layout);
+    const auto order = static_cast<std::size_t>(known - layouts.begin());
+    ComparisonRow& row = rows[{order, p.spec.concurrency()}];
+    row.layout = p.spec.layout;
     row.concurrency = p.spec.concurrency();
     const ModeCell cell = cell_of(points, i);
     if (p.spec.mode == PointMode::Async) {
@@ -203,7 +215,7 @@ std::vector<ComparisonRow> compare_rows(const std::vector<PointReport>& points, 
     }
   }
   std::vector<ComparisonRow> result;
-  for (auto& [concurrency, row] : rows) {
+  for (auto& [key, row] : rows) {
     decide_row(row, points, seed);
     result.push_back(std::move(row));
   }

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "mpiwrite/core/errors.hpp"
 #include "mpiwrite/core/file_namer.hpp"
 
@@ -17,9 +19,22 @@ void require(bool condition, const std::string& message) {
 void validate_layout(const RunConfig& c) {
   require(c.files_per_dir <= kMaxFiles,
           fmt::format("--files-per-dir must be between 1 and {}", kMaxFiles));
-  require(c.layout == Layout::Shared || c.partition != Partition::Dynamic,
+  require(!c.layouts.empty(), "--layout needs at least one of shared, rank, thread");
+  for (std::size_t i = 0; i < c.layouts.size(); ++i) {
+    require(std::find(c.layouts.begin(), c.layouts.begin() + static_cast<std::ptrdiff_t>(i),
+                      c.layouts[i]) == c.layouts.begin() + static_cast<std::ptrdiff_t>(i),
+            fmt::format("--layout names {} twice", to_string(c.layouts[i])));
+  }
+  // Any layout but shared: a sweep or comparison shares one --partition across its layouts.
+  const bool per_writer = std::any_of(c.layouts.begin(), c.layouts.end(),
+                                      [](Layout l) { return l != Layout::Shared; });
+  require(!per_writer || c.partition != Partition::Dynamic,
           "--layout rank and --layout thread need --partition block or cyclic: with dynamic a "
           "file's directory would depend on which rank or thread took it");
+  // A plain run is one point, so one layout; several are points side by side.
+  require(c.layouts.size() == 1 || c.compare || !c.sweep_threads.empty(),
+          "--layout with more than one layout needs --compare or --sweep-threads: each layout "
+          "is a point of its own, and a plain run measures one point");
 }
 
 }  // namespace

@@ -36,7 +36,7 @@ PartPosition part_of(std::uint64_t q, std::uint64_t count, std::uint64_t parts,
 }  // namespace
 
 LayoutSpec layout_spec(const RunConfig& config, const PointSpec& point) {
-  return LayoutSpec{config.layout, config.files_per_dir, config.files, config.partition,
+  return LayoutSpec{point.layout, config.files_per_dir, config.files, config.partition,
                     point.ranks, point.threads};
 }
 

@@ -18,8 +18,7 @@ namespace {
 // The directories each rank of the point creates before its write phase (nothing to say for
 // the default layout, whose files all live in the run directory). Long lists are elided.
 void write_directories(const RunConfig& config, const PointSpec& point, std::ostream& out) {
-  const DirectoryLayout layout(LayoutSpec{config.layout, config.files_per_dir, config.files,
-                                          config.partition, point.ranks, point.threads});
+  const DirectoryLayout layout(layout_spec(config, point));
   if (layout.flat()) return;
   constexpr std::size_t kShown = 6;
   for (int rank = 0; rank < point.ranks; ++rank) {
@@ -68,8 +67,12 @@ void write_plan(const RunConfig& config, const std::vector<PointSpec>& points,
   FileNamer namer(parse_pattern(config.pattern));
   fmt::print(out, "dry run, nothing is written: {} point(s), {} partition, {} files into {}\n",
              points.size(), to_string(config.partition), config.files, config.dir);
-  if (config.layout != Layout::Shared || config.files_per_dir != 0) {
-    fmt::print(out, "layout: {}{}\n", to_string(config.layout),
+  const std::vector<Layout>& layouts = config.layouts;
+  if (layouts != std::vector<Layout>{Layout::Shared} || config.files_per_dir != 0) {
+    std::vector<std::string_view> names;
+    for (Layout layout : layouts) names.push_back(to_string(layout));
+    fmt::print(out, "layout{}: {}{}\n", layouts.size() == 1 ? "" : "s (each point in each)",
+               fmt::join(names, ", "),
                config.files_per_dir == 0
                    ? std::string()
                    : fmt::format(", at most {} files per subdirectory", config.files_per_dir));

@@ -28,8 +28,11 @@ std::string_view to_string(PointMode mode) {
 }
 
 std::string PointSpec::label() const {
-  if (engine == Engine::Uring) return fmt::format("{}x{}q{}", ranks, threads, queue_depth);
-  return fmt::format("{}x{}", ranks, threads);
+  // Shared keeps the label it had before layouts existed, so older reports still match.
+  const std::string suffix =
+      layout == Layout::Shared ? std::string() : fmt::format("-{}", to_string(layout));
+  if (engine == Engine::Uring) return fmt::format("{}x{}q{}{}", ranks, threads, queue_depth, suffix);
+  return fmt::format("{}x{}{}", ranks, threads, suffix);
 }
 
 RunKind run_kind(const RunConfig& c) {
@@ -64,9 +67,8 @@ std::vector<PointSpec> compare_points(const RunConfig& c, int world) {
   return points;
 }
 
-}  // namespace
-
-std::vector<PointSpec> make_points(const RunConfig& c, int world) {
+// The points of one layout (every point's layout is set by make_points).
+std::vector<PointSpec> layout_points(const RunConfig& c, int world) {
   switch (run_kind(c)) {
     case RunKind::Run: return {{world, c.threads, PointMode::Run, c.engine, c.queue_depth}};
     case RunKind::Sweep: {
@@ -82,6 +84,21 @@ std::vector<PointSpec> make_points(const RunConfig& c, int world) {
     case RunKind::Compare: return compare_points(c, world);
   }
   return {};
+}
+
+}  // namespace
+
+std::vector<PointSpec> make_points(const RunConfig& c, int world) {
+  const std::vector<PointSpec> each = layout_points(c, world);
+  std::vector<PointSpec> points;
+  points.reserve(each.size() * c.layouts.size());
+  for (Layout layout : c.layouts) {
+    for (PointSpec point : each) {
+      point.layout = layout;
+      points.push_back(point);
+    }
+  }
+  return points;
 }
 
 }  // namespace mpiwrite

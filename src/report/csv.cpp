@@ -24,7 +24,7 @@ struct CsvRow {
       mean_s, imbalance, files_per_s, mib_per_s, p50_us, p90_us, p99_us, max_us, speedup,
       efficiency, engine, queue_depth, start_s, first_done_s, start_spread_s, slowest_rank_s,
       outlier, cv, ci_low, ci_high, speedup_ci_low, speedup_ci_high, efficiency_ci_low,
-      efficiency_ci_high;
+      efficiency_ci_high, layout;
 };
 
 struct Column {
@@ -34,7 +34,9 @@ struct Column {
 
 // The columns in order: the header and every row are printed from this one list, so they
 // cannot disagree. The columns after queue_depth came with mpiwrite 0.4 (schema 4); the
-// first 22 keep their places, so scripts that read them by position still work.
+// first 22 keep their places, so scripts that read them by position still work. `layout`
+// came last, with layouts as part of a point (without it two points of a --layout list
+// would give rows that cannot be told apart).
 constexpr Column kColumns[] = {
     {"row", &CsvRow::row},
     {"mode", &CsvRow::mode},
@@ -70,6 +72,7 @@ constexpr Column kColumns[] = {
     {"speedup_ci_high", &CsvRow::speedup_ci_high},
     {"efficiency_ci_low", &CsvRow::efficiency_ci_low},
     {"efficiency_ci_high", &CsvRow::efficiency_ci_high},
+    {"layout", &CsvRow::layout},
 };
 static_assert(std::size(kColumns) * sizeof(std::string) == sizeof(CsvRow),
               "every CsvRow cell has its column");
@@ -106,6 +109,7 @@ CsvRow point_row(const char* kind, const PointReport& p) {
   row.threads = cell(p.spec.threads);
   row.engine = to_string(p.spec.engine);
   row.queue_depth = cell(p.spec.queue_depth);
+  row.layout = to_string(p.spec.layout);
   return row;
 }
 

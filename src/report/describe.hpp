@@ -41,14 +41,23 @@ inline std::string layout(const RunReport& r) {
   return {};
 }
 
-// Where the files are, unless all in the run directory (the default says nothing).
+// Where the files are, unless all in the run directory (the default says nothing). With
+// several layouts (a sweep or comparison), their list: each point's label says its own.
 inline std::string directories(const RunConfig& c) {
   std::string where;
-  if (c.layout == Layout::Rank) where = ", a directory per rank";
-  if (c.layout == Layout::Thread) where = ", a directory per writer thread";
+  const bool one = c.layouts.size() == 1;
+  if (!one) {
+    std::vector<std::string_view> names;
+    for (Layout l : c.layouts) names.push_back(to_string(l));
+    where = fmt::format(", layouts {} side by side", fmt::join(names, " vs "));
+  } else if (c.layouts.front() == Layout::Rank) {
+    where = ", a directory per rank";
+  } else if (c.layouts.front() == Layout::Thread) {
+    where = ", a directory per writer thread";
+  }
   if (c.files_per_dir > 0) {
-    where += fmt::format(", at most {} per {}directory", plural(c.files_per_dir, "file"),
-                         c.layout == Layout::Shared ? "" : "sub");
+    const char* sub = !one ? "(sub)" : c.layouts.front() == Layout::Shared ? "" : "sub";
+    where += fmt::format(", at most {} per {}directory", plural(c.files_per_dir, "file"), sub);
   }
   return where;
 }
@@ -110,6 +119,12 @@ inline std::vector<std::string> notes(const RunReport& r) {
                                 peak->rank));
   }
   return lines;
+}
+
+// The point every speedup is against: the first (make_points puts 1x1 of the first layout
+// there), so with several layouts one baseline for all, named with its layout.
+inline std::string baseline(const RunReport& r) {
+  return r.points.empty() ? std::string("1x1") : r.points.front().spec.label();
 }
 
 inline constexpr const char* kTiming =

@@ -4,6 +4,7 @@
 #include <ostream>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "mpiwrite/core/config_fields.hpp"
 #include "mpiwrite/core/run_report.hpp"
@@ -20,6 +21,10 @@ template <typename T>
 Json config_value(const T& value) {
   if constexpr (std::is_enum_v<T>) {
     return std::string(to_string(value));
+  } else if constexpr (std::is_same_v<T, std::vector<Layout>>) {
+    Json names = Json::array();  // by name, as every enum
+    for (Layout layout : value) names.push_back(std::string(to_string(layout)));
+    return names;
   } else {
     return value;
   }
@@ -163,6 +168,7 @@ Json point_json(const PointReport& p, const std::vector<HostRanks>& hosts, unsig
           {"threads", p.spec.threads},
           {"engine", to_string(p.spec.engine)},
           {"queue_depth", p.spec.queue_depth},
+          {"layout", to_string(p.spec.layout)},
           {"concurrency", p.spec.concurrency()},
           {"repetitions", repetitions},
           {"summary",
@@ -208,7 +214,8 @@ Json verdict_json(const std::optional<RowVerdict>& row) {
 Json comparison_json(const std::vector<ComparisonRow>& rows) {
   Json result = Json::array();
   for (const ComparisonRow& row : rows) {
-    result.push_back({{"concurrency", row.concurrency},
+    result.push_back({{"layout", to_string(row.layout)},
+                      {"concurrency", row.concurrency},
                       {"processes", cell_json(row.processes)},
                       {"threads", cell_json(row.threads)},
                       {"hybrid", cell_json(row.hybrid)},

@@ -25,8 +25,9 @@ void write_markdown(const RunReport& r, std::ostream& out) {
   fmt::print(out, "\n");
   print_markdown(points_grid(r), out);
   if (r.kind == RunKind::Compare) {
-    fmt::print(out, "\nAt equal concurrency (speedup and efficiency of the medians against 1x1; a "
-                    "winner only when significantly faster, alpha {}):\n\n", kSignificanceLevel);
+    fmt::print(out, "\nAt equal concurrency (speedup and efficiency of the medians against {}; a "
+                    "winner only when significantly faster, alpha {}):\n\n",
+               describe::baseline(r), kSignificanceLevel);
     print_markdown(comparison_grid(r), out);
   }
   for (const PointReport& point : r.points) {  // --per-rank, as in the table and the CSV

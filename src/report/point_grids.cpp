@@ -1,5 +1,7 @@
 #include "point_grids.hpp"
 
+#include <algorithm>
+
 #include "describe.hpp"
 
 namespace mpiwrite {
@@ -80,13 +82,21 @@ Grid comparison_grid(const RunReport& r) {
       {"threads", &ComparisonRow::threads},
       {"hybrid", &ComparisonRow::hybrid}};
   if (async) modes.push_back({"async", &ComparisonRow::async});
+  // A leading layout column only when layouts stand side by side (one layout: the grid it
+  // always was).
+  const bool layouts = std::any_of(r.comparison.begin(), r.comparison.end(),
+                                   [&](const ComparisonRow& row) {
+                                     return row.layout != r.comparison.front().layout;
+                                   });
   Grid g{{"concurrency"}, {}};
+  if (layouts) g.header.insert(g.header.begin(), "layout");
   for (const auto& [mode, slot] : modes) {
     g.header.insert(g.header.end(), {mode, "median [s]", "speedup [95% CI]", "efficiency"});
   }
   g.header.insert(g.header.end(), {"winner", "test (Mann-Whitney U, fastest vs runner-up)"});
   for (const ComparisonRow& row : r.comparison) {
     std::vector<std::string> cells{fmt::format("{}", row.concurrency)};
+    if (layouts) cells.insert(cells.begin(), std::string(to_string(row.layout)));
     for (const auto& [mode, slot] : modes) {
       if (const std::optional<ModeCell>& cell = row.*slot; !cell) {
         cells.insert(cells.end(), {"-", "-", "-", "-"});

@@ -66,8 +66,9 @@ void write_table(const RunReport& report, std::ostream& out) {
   } else {
     print_aligned(points_grid(report), out);
     if (report.kind == RunKind::Compare) {
-      fmt::print(out, "\nat equal concurrency (speedup and efficiency of the medians against 1x1; a "
-                      "winner only when significantly faster, alpha {}):\n", kSignificanceLevel);
+      fmt::print(out, "\nat equal concurrency (speedup and efficiency of the medians against {}; a "
+                      "winner only when significantly faster, alpha {}):\n",
+                 describe::baseline(report), kSignificanceLevel);
       print_aligned(comparison_grid(report), out);
     }
     // --per-rank: every point's repetitions with their ranks, the rows the CSV has.

@@ -105,11 +105,13 @@ void check_existing_names(const RunConfig& config, const std::string& dir) {
 
 // The same in every directory of a layout (without a layout, in DIR alone): a plain run
 // creates each layout directory, so none may exist; --overwrite writes into those that are
-// real directories.
+// real directories. Only for a plain run (sweeps and comparisons write into fresh scratch
+// directories), whose one layout validate() guarantees.
 void check_existing_targets(const RunConfig& config, const std::string& dir, int ranks) {
   PointSpec point;
   point.ranks = ranks;
   point.threads = config.threads;
+  point.layout = config.layouts.front();
   const DirectoryLayout layout(layout_spec(config, point));
   if (layout.flat()) return check_existing_names(config, dir);
   for (int rank = 0; rank < ranks; ++rank) {

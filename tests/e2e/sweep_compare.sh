@@ -106,4 +106,157 @@ if not v["ratio"]["estimate"] > 1.5 or v["prob_faster"] != 1.0:
     sys.exit("FAIL: the effect size")
 PY
 fi
+
+# Layouts side by side (--layout A,B): every point of the one-layout run in each layout, in
+# the order given (layout-major, one baseline: the first layout's first point), each labelled
+# and tagged with its layout, its comparison rows per layout; every layout directory is made
+# and removed per step, so nothing is left in --dir (new, or kept when it existed).
+# check_layouts REPORT KIND FIRST SECOND FILES VERIFIED
+check_layouts() {
+  python3 - "$@" "$RANKS" <<'PY'
+import json, sys
+path, kind, first, second, files, verified, ranks = sys.argv[1:]
+files, verified, ranks = int(files), verified == "1", int(ranks)
+doc = json.load(open(path))
+def check(cond, what):
+    if not cond: sys.exit(f"FAIL: {path}: {what}")
+check(doc["kind"] == kind, "kind")
+check(doc["config"]["layouts"] == [first, second], f"config layouts {doc['config']['layouts']}")
+points = doc["points"]
+half = len(points) // 2
+check(len(points) == 2 * half and half >= 1, f"{len(points)} points")
+suffix = lambda layout: "" if layout == "shared" else "-" + layout
+shape = lambda p: (p["mode"], p["ranks"], p["threads"], p["engine"], p["queue_depth"])
+for i in range(half):
+    a, b = points[i], points[half + i]
+    check(a["layout"] == first and b["layout"] == second, f"point {i}: layouts {a['layout']} {b['layout']}")
+    check(shape(a) == shape(b), f"point {i}: {shape(a)} in {first}, {shape(b)} in {second}")
+    base = a["label"][: len(a["label"]) - len(suffix(first))]
+    check(a["label"] == base + suffix(first) and b["label"] == base + suffix(second),
+          f"labels {a['label']} {b['label']}")
+check(len({p["label"] for p in points}) == len(points), "two points share a label")
+check(points[0]["summary"]["speedup"]["estimate"] == 1.0, "the baseline is the first point")
+check(points[half]["summary"]["speedup"]["ci"] is not None, "the second layout's 1x1 against the first's")
+for p in points:
+    check(len(p["repetitions"]) == 2, f"{p['label']}: repetitions")
+    for rep in p["repetitions"]:
+        check(rep["files"] == files, f"{p['label']}: files")
+        check(sum(r["files"] for r in rep["ranks"]) == files, f"{p['label']}: per-rank files")
+        if verified:
+            v = rep["verify"]
+            check(v is not None and v["files_checked"] == files and v["mismatches"] == 0,
+                  f"{p['label']}: verify {v}")
+if kind == "compare":
+    rows = doc["comparison"]
+    check([r["layout"] for r in rows] == sorted((r["layout"] for r in rows),
+                                                 key=[first, second].index), "rows layout-major")
+    check({r["layout"] for r in rows} == {first, second}, "rows of both layouts")
+    for r in rows:
+        for mode in ("processes", "threads", "hybrid", "async"):
+            cell = r[mode]
+            if cell is None:
+                continue
+            owner = next(p for p in points if p["label"] == cell["label"])
+            check(owner["layout"] == r["layout"], f"row {r['layout']} {r['concurrency']} holds {cell['label']}")
+check(doc["cleanup"]["files_removed"] == len(points) * 2 * files, "removal count")
+print(f"{path}: {len(points)} points in {first} and {second} ok")
+PY
+}
+# expect_empty DIR EXISTED: nothing left in DIR; DIR itself kept when it existed.
+expect_empty() {
+  if [ "$2" = 1 ]; then
+    [ -d "$1" ] || fail "$1 existed before and is gone"
+  fi
+  if [ -e "$1" ]; then
+    [ -z "$(find "$1" -mindepth 1 | head -3)" ] || fail "left in $1: $(find "$1" -mindepth 1 | head -5)"
+  fi
+}
+
+note "compare with --layout shared,rank: both layouts side by side"
+run_mpiwrite --compare --layout shared,rank -n 40 -r 2 --format json -d "$WORK/lay-cmp" \
+  --output "$WORK/lay-cmp.json"
+expect_status 0
+check_layouts "$WORK/lay-cmp.json" compare shared rank 40 0
+expect_empty "$WORK/lay-cmp" 0
+
+note "the same with --verify into a --dir that exists, rank first"
+mkdir "$WORK/lay-cmp-verify"
+run_mpiwrite --compare --layout rank,shared -n 40 -r 2 --verify --format json \
+  -d "$WORK/lay-cmp-verify" --output "$WORK/lay-cmp-verify.json"
+expect_status 0
+check_layouts "$WORK/lay-cmp-verify.json" compare rank shared 40 1
+expect_empty "$WORK/lay-cmp-verify" 1
+
+note "sweep of 1 and 2 threads with --layout shared,thread, --verify"
+run_mpiwrite --sweep-threads 1,2 --layout shared,thread -n 40 -r 2 --verify --format json \
+  -d "$WORK/lay-sweep" --output "$WORK/lay-sweep.json"
+expect_status 0
+check_layouts "$WORK/lay-sweep.json" sweep shared thread 40 1
+expect_empty "$WORK/lay-sweep" 0
+
+# The directories each rank really made, seen by strace (one trace file per rank): every step
+# of a rank or thread point makes exactly its layout's directories in its own scratch
+# directory, a shared step none. Skipped where strace is missing or ptrace is not allowed.
+if command -v strace >/dev/null && strace -qq -o /dev/null true 2>/dev/null; then
+  note "compare --layout shared,rank,thread under strace: each step makes its layout's directories"
+  set +e
+  # shellcheck disable=SC2016,SC2086  # expanded by the rank's shell; MPIEXEC holds flags
+  timeout --kill-after=10 90 $MPIEXEC -n "$RANKS" sh -c \
+    'exec strace -f -qq -e trace=mkdir,mkdirat -o "$0.$OMPI_COMM_WORLD_RANK" "$@"' \
+    "$WORK/mkdirs" "$MPIWRITE" --compare --layout shared,rank,thread -n 20 -r 2 --format json \
+    -d "$WORK/lay-traced" >"$WORK/lay-traced.json" 2>"$WORK/err"
+  # shellcheck disable=SC2034  # read by expect_status (lib.sh)
+  STATUS=$?
+  set -e
+  expect_status 0
+  expect_empty "$WORK/lay-traced" 0
+  python3 - "$WORK/lay-traced.json" "$WORK/mkdirs" "$RANKS" <<'PY'
+import glob, json, re, sys
+report, prefix, ranks = sys.argv[1], sys.argv[2], int(sys.argv[3])
+made = set()
+for name in glob.glob(prefix + ".*"):
+    for line in open(name):
+        m = re.search(r'mkdir(?:at)?\((?:[^,]*, )?"([^"]*/\.mpiwrite-[^/"]*/[^"]*)", [0-7]+\) = 0', line)
+        if m:
+            made.add(m.group(1).split("/.mpiwrite-", 1)[1].split("/", 1)[1])
+width = lambda n: len(str(max(n - 1, 0)))
+expected = set()
+for p in json.load(open(report))["points"]:
+    for k in (1, 2):
+        step = f"{p['label']}-r{k}"
+        expected.add(step)
+        if p["layout"] == "shared":
+            continue
+        for r in range(p["ranks"]):
+            rank_dir = f"{step}/rank{r:0{width(p['ranks'])}d}"
+            expected.add(rank_dir)
+            if p["layout"] == "thread":
+                expected |= {f"{rank_dir}/thread{t:0{width(p['threads'])}d}" for t in range(p["threads"])}
+if made != expected:
+    sys.exit(f"FAIL: directories made {sorted(made - expected)[:6]} not expected, "
+             f"{sorted(expected - made)[:6]} expected but not made")
+print(f"{len(made)} step and layout directories made, exactly the expected ones")
+PY
+else
+  note "strace missing or not permitted: the traced layout check is skipped"
+fi
+
+note "the dry run shows each point's layout directories"
+run_mpiwrite --dry-run --sweep-threads 1,2 --layout shared,thread -n 40 -d "$WORK/lay-dry"
+expect_status 0
+grep -q "^layouts (each point in each): shared, thread$" "$WORK/out" || fail "no layouts line"
+grep -q "^point ${RANKS}x2-thread (sweep)" "$WORK/out" || fail "no ${RANKS}x2-thread point"
+grep -q "^rank 0 creates 3 directories: rank0, rank0/thread0, rank0/thread1$" "$WORK/out" ||
+  fail "the thread layout's directories are not planned: $(cat "$WORK/out")"
+[ "$(grep -c "creates" "$WORK/out")" -eq $((RANKS * 2)) ] ||
+  fail "only the thread layout's points create directories: $(cat "$WORK/out")"
+[ ! -e "$WORK/lay-dry" ] || fail "the dry run created --dir"
+
+note "several layouts in a plain run: exit 2, one message"
+run_mpiwrite --layout shared,rank -n 4 -d "$WORK/lay-plain"
+expect_status 2
+[ "$(error_lines)" -eq 1 ] || fail "expected one error line"
+grep -q "needs --compare or --sweep-threads" "$WORK/err" || fail "the refusal is not explained"
+[ ! -e "$WORK/lay-plain" ] || fail "a refused run created --dir"
+
 echo "PASS"

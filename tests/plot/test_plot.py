@@ -360,6 +360,35 @@ print(json.dumps({"a": bars(ax_t), "b": bars(ax_s), "titles": [ax_t.get_title(),
         self.assertEqual(points[cell["label"]].lo, cell["median_ci"]["low"])
         self.assertEqual(points[cell["label"]].speedup_hi, cell["speedup"]["ci"]["high"])
 
+    # -- layouts: a report of --layout A,B is drawn one layout at a time ----------------
+
+    def test_several_layouts_need_a_choice_and_are_never_mixed(self):
+        golden = os.path.join(HERE, "..", "golden", "compare_layouts.json")
+        self.assert_rejected(golden, "2 layouts (shared, rank)", "--layout NAME")
+        if PYTHON is None:
+            self.skipTest("no python3 with matplotlib (apt-get install python3-matplotlib)")
+        plot = self.load_module()
+        for layout in ("shared", "rank"):
+            proc = subprocess.run([PYTHON, PLOT, golden, "--layout", layout, "-o",
+                                   os.path.join(self.tmp, f"{layout}.png")],
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                  timeout=120)
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            report = plot.load(golden, layout)
+            suffix = "" if layout == "shared" else "-rank"
+            self.assertEqual(sorted(p.label for p in report.points),
+                             sorted(f"{l}{suffix}" for l in ("1x1", "2x1", "1x2")))
+        # The second layout's speedups are against its own 1 x 1 (the report's are against
+        # the first layout's).
+        series = {s.mode: s for s in plot.compare_series(plot.load(golden, "rank"))}
+        one = next(p for p in series["processes"].points if p.label == "1x1-rank")
+        two = next(p for p in series["processes"].points if p.label == "2x1-rank")
+        self.assertAlmostEqual(one.speedup, 1.0)
+        self.assertAlmostEqual(two.speedup, one.center / two.center)
+        proc, _ = self.plot(golden, "--layout", "thread", python=ANY_PYTHON)
+        self.assertEqual(proc.returncode, 2, proc.stderr)
+        self.assertIn("no points of layout thread", proc.stderr)
+
     # -- errors: exit 2, one line ----------------------------------------------------------
 
     def test_missing_file(self):

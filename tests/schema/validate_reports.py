@@ -171,6 +171,10 @@ def main():
         check_report("compare", ["-d", f"{work}/cmp"] + small + ["--compare", "-t", "2", "-r", "6"])
         check_report("compare --verify --per-rank", ["-d", f"{work}/cmpv"] + small +
                      ["--compare", "-t", "2", "-r", "2", "--verify", "--per-rank"])
+        check_report("compare --layout shared,rank,thread", ["-d", f"{work}/cmpl"] + small +
+                     ["--compare", "-t", "2", "-r", "2", "--layout", "shared,rank,thread"])
+        check_report("sweep --layout thread,shared", ["-d", f"{work}/swl"] + small +
+                     ["--sweep-threads", "1,2", "-r", "2", "--layout", "thread,shared"])
         # The async column needs io_uring, which a seccomp filter or an old kernel may deny.
         doc, proc = run("compare --engine uring", ["-d", f"{work}/cmpu"] + small +
                         ["--compare", "-t", "2", "-r", "3", "--engine", "uring"], expect=None)

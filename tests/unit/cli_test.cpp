@@ -216,13 +216,13 @@ TEST(Validate, HoldsConfigsBuiltInCodeToTheSameRules) {
 TEST(Cli, ReadsTheLayout) {
   const CliOutcome dry = parse({"--layout", "Thread", "--files-per-dir", "64", "--dry-run"});
   ASSERT_TRUE(dry.run) << dry.message;
-  EXPECT_EQ(dry.config.layout, Layout::Thread);
+  EXPECT_EQ(dry.config.layouts, std::vector<Layout>{Layout::Thread});
   EXPECT_EQ(dry.config.files_per_dir, 64u);
-  EXPECT_EQ(parse({}).config.layout, Layout::Shared);
+  EXPECT_EQ(parse({}).config.layouts, std::vector<Layout>{Layout::Shared});
   EXPECT_EQ(parse({}).config.files_per_dir, 0u);
   const CliOutcome real = parse({"--layout", "rank", "--files-per-dir", "8"});
   ASSERT_TRUE(real.run) << real.message;
-  EXPECT_EQ(real.config.layout, Layout::Rank);
+  EXPECT_EQ(real.config.layouts, std::vector<Layout>{Layout::Rank});
   EXPECT_EQ(real.config.files_per_dir, 8u);
   EXPECT_NE(parse({"--files-per-dir", "0"}).message.find("--files-per-dir: 0 is not between"),
             std::string::npos);
@@ -235,9 +235,57 @@ TEST(Validate, RankAndThreadLayoutsNeedAStaticPartition) {
   c.files_per_dir = 10;  // the shared layout's subdirectories depend on the index only
   EXPECT_NO_THROW(validate(c));
   for (Layout layout : {Layout::Rank, Layout::Thread}) {
-    c.layout = layout;
+    c.layouts = {layout};
     EXPECT_THROW(validate(c), UsageError) << to_string(layout);
+    c.compare = true;  // any of the list: shared first does not hide it
+    c.layouts = {Layout::Shared, layout};
+    EXPECT_THROW(validate(c), UsageError) << to_string(layout);
+    c.compare = false;
   }
+}
+
+TEST(Cli, ReadsALayoutListInOrderWithoutDuplicates) {
+  const CliOutcome both = parse({"--compare", "--layout", "thread,shared", "--layout", "Rank,thread"});
+  ASSERT_TRUE(both.run) << both.message;
+  EXPECT_EQ(both.config.layouts,
+            (std::vector<Layout>{Layout::Thread, Layout::Shared, Layout::Rank}));
+  const CliOutcome sweep = parse({"--sweep-threads", "1,2", "--layout", "shared,rank,shared"});
+  ASSERT_TRUE(sweep.run) << sweep.message;
+  EXPECT_EQ(sweep.config.layouts, (std::vector<Layout>{Layout::Shared, Layout::Rank}));
+  // One name twice is one layout: a plain run may say it so.
+  const CliOutcome twice = parse({"--layout", "rank,rank"});
+  ASSERT_TRUE(twice.run) << twice.message;
+  EXPECT_EQ(twice.config.layouts, std::vector<Layout>{Layout::Rank});
+}
+
+TEST(Cli, RefusesSeveralLayoutsInAPlainRunAndUnknownNames) {
+  const CliOutcome plain = parse({"--layout", "shared,rank"});
+  EXPECT_FALSE(plain.run);
+  EXPECT_EQ(plain.exit_code, kExitUsage);
+  EXPECT_NE(plain.message.find("--layout with more than one layout needs --compare or "
+                               "--sweep-threads"),
+            std::string::npos)
+      << plain.message;
+  const CliOutcome unknown = parse({"--compare", "--layout", "shared,node"});
+  EXPECT_EQ(unknown.exit_code, kExitUsage);
+  EXPECT_NE(unknown.message.find("--layout"), std::string::npos) << unknown.message;
+  EXPECT_NE(unknown.message.find("node"), std::string::npos) << unknown.message;
+  const CliOutcome dynamic =
+      parse({"--compare", "--layout", "shared,thread", "--partition", "dynamic"});
+  EXPECT_EQ(dynamic.exit_code, kExitUsage);
+  EXPECT_NE(dynamic.message.find("need --partition block or cyclic"), std::string::npos)
+      << dynamic.message;
+}
+
+TEST(Validate, RefusesAnEmptyOrRepeatedLayoutList) {
+  RunConfig c;
+  c.compare = true;
+  c.layouts = {};
+  EXPECT_THROW(validate(c), UsageError);
+  c.layouts = {Layout::Rank, Layout::Shared, Layout::Rank};
+  EXPECT_THROW(validate(c), UsageError);
+  c.layouts = {Layout::Rank, Layout::Shared};
+  EXPECT_NO_THROW(validate(c));
 }
 
 }  // namespace

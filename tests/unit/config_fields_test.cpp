@@ -37,6 +37,10 @@ std::map<std::string, Json> fields_of(const RunConfig& c) {
     using T = std::decay_t<decltype(value)>;
     if constexpr (std::is_enum_v<T>) {
       fields[std::string(field.name)] = std::string(to_string(value));
+    } else if constexpr (std::is_same_v<T, std::vector<Layout>>) {
+      Json names = Json::array();
+      for (Layout layout : value) names.push_back(std::string(to_string(layout)));
+      fields[std::string(field.name)] = names;
     } else {
       fields[std::string(field.name)] = value;
     }
@@ -58,6 +62,8 @@ RunConfig changed_everywhere() {
       value = static_cast<T>(value + 7);
     } else if constexpr (std::is_same_v<T, std::string>) {
       value += "-changed";
+    } else if constexpr (std::is_same_v<T, std::vector<Layout>>) {
+      value.push_back(Layout::Thread);  // a list of enums, by name
     } else {
       value.push_back(3);  // a list
     }
@@ -172,7 +178,7 @@ const std::map<std::string, OptionCase>& option_cases() {
       {"slow_delay_us", {{"--slow-delay-us", "12"}, 12}},
       {"verify", {{"--verify"}, true}},
       {"timeout_s", {{"--timeout", "30"}, 30}},
-      {"layout", {{"--layout", "rank", "--dry-run"}, "rank"}},
+      {"layouts", {{"--layout", "rank,thread", "--compare", "--dry-run"}, Json{"rank", "thread"}}},
       {"files_per_dir", {{"--files-per-dir", "9", "--dry-run"}, 9}},
   };
   return cases;

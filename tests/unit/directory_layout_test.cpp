@@ -145,5 +145,27 @@ TEST(DirectoryLayout, ARankWithoutFilesCreatesNothing) {
   EXPECT_EQ(layout.rank_directories(0), (std::vector<std::string>{"rank0", "rank0/thread0"}));
 }
 
+TEST(DirectoryLayout, EachPointHasTheLayoutOfItsOwnNotTheFirstOfTheList) {
+  RunConfig c;
+  c.compare = true;
+  c.files = 8;
+  c.files_per_dir = 3;
+  c.layouts = {Layout::Shared, Layout::Thread};
+  const std::vector<PointSpec> points = make_points(c, 2);
+  for (const PointSpec& p : points) {
+    const LayoutSpec spec = layout_spec(c, p);
+    EXPECT_EQ(spec.layout, p.layout) << p.label();
+    EXPECT_EQ(spec.files_per_dir, 3u);  // one --files-per-dir for every layout
+    EXPECT_EQ(spec.ranks, p.ranks);
+    EXPECT_EQ(spec.threads, p.threads);
+  }
+  const PointSpec& threaded = points.back();  // 1x2-thread
+  ASSERT_EQ(threaded.label(), "1x2-thread");
+  EXPECT_EQ(DirectoryLayout(layout_spec(c, threaded)).rank_directories(0),
+            (std::vector<std::string>{"rank0", "rank0/thread0", "rank0/thread0/d0",
+                                      "rank0/thread0/d1", "rank0/thread1", "rank0/thread1/d0",
+                                      "rank0/thread1/d1"}));
+}
+
 }  // namespace
 }  // namespace mpiwrite

@@ -53,7 +53,7 @@ TEST(WritePlan, PrintsEachRanksDirectories) {
   RunConfig c;
   c.files = 10;
   c.threads = 2;
-  c.layout = Layout::Thread;
+  c.layouts = {Layout::Thread};
   c.dry_run = true;
   std::ostringstream out;
   write_plan(c, make_points(c, 2), out);

@@ -265,5 +265,94 @@ TEST(CompareRows, TheFastestHybridIsAMeasuredOne) {
   EXPECT_EQ(rows[1].winner, "");  // the only measured point of its row
 }
 
+PointSpec in_layout(PointSpec spec, Layout layout) {
+  spec.layout = layout;
+  return spec;
+}
+
+TEST(MakePoints, EveryLayoutGetsThePointsOfOneLayoutLayoutMajorInTheOrderGiven) {
+  RunConfig c;
+  c.compare = true;
+  c.layouts = {Layout::Rank, Layout::Shared};
+  const auto points = make_points(c, 2);
+  RunConfig one = c;
+  one.layouts = {Layout::Shared};
+  const auto each = make_points(one, 2);
+  ASSERT_EQ(each.size(), 3u);  // 1x1, 2x1, 1x2
+  ASSERT_EQ(points.size(), 2 * each.size());
+  for (std::size_t i = 0; i < each.size(); ++i) {
+    EXPECT_EQ(points[i], in_layout(each[i], Layout::Rank)) << i;
+    EXPECT_EQ(points[each.size() + i], each[i]) << i;
+  }
+  // The baseline of every speedup: 1x1 of the first layout given.
+  EXPECT_EQ(points.front(), in_layout({1, 1, PointMode::Processes}, Layout::Rank));
+
+  RunConfig sweep;
+  sweep.sweep_threads = {2, 1};
+  sweep.layouts = {Layout::Shared, Layout::Thread};
+  const auto swept = make_points(sweep, 3);
+  EXPECT_EQ(swept, (std::vector<PointSpec>{{3, 1, PointMode::Sweep},
+                                           {3, 2, PointMode::Sweep},
+                                           in_layout({3, 1, PointMode::Sweep}, Layout::Thread),
+                                           in_layout({3, 2, PointMode::Sweep}, Layout::Thread)}));
+}
+
+TEST(PointLabels, SharedKeepsItsLabelTheOthersSayTheirLayoutAndNoneHasASlash) {
+  EXPECT_EQ((PointSpec{4, 1, PointMode::Processes}).label(), "4x1");
+  EXPECT_EQ(in_layout({4, 1, PointMode::Processes}, Layout::Rank).label(), "4x1-rank");
+  EXPECT_EQ(in_layout({1, 1, PointMode::Async, Engine::Uring, 8}, Layout::Thread).label(),
+            "1x1q8-thread");
+  EXPECT_EQ(in_layout({1, 1, PointMode::Async, Engine::Uring, 8}, Layout::Shared).label(), "1x1q8");
+  RunConfig c;
+  c.compare = true;
+  c.engine = Engine::Uring;
+  c.layouts = {Layout::Shared, Layout::Rank, Layout::Thread};
+  std::set<std::string> all;
+  const auto points = make_points(c, 4);
+  for (const PointSpec& p : points) {
+    EXPECT_EQ(p.label().find('/'), std::string::npos) << p.label();  // names scratch directories
+    all.insert(p.label());
+  }
+  EXPECT_EQ(all.size(), points.size()) << "two points share a label";
+}
+
+TEST(CompareRows, ARowPerLayoutAndConcurrencyAndAWinnerNeverAcrossLayouts) {
+  // Rank is much faster than shared at every concurrency, but a winner is decided inside a
+  // row: at concurrency 2 shared's threads beat shared's processes, rank's processes beat
+  // rank's threads.
+  std::vector<PointReport> points{
+      measured({1, 1, PointMode::Processes}, around(8.0)),
+      measured({2, 1, PointMode::Processes}, around(6.0)),
+      measured({1, 2, PointMode::Threads}, around(4.0)),
+      measured(in_layout({1, 1, PointMode::Processes}, Layout::Rank), around(2.0)),
+      measured(in_layout({2, 1, PointMode::Processes}, Layout::Rank), around(1.0)),
+      measured(in_layout({1, 2, PointMode::Threads}, Layout::Rank), around(1.5))};
+  summarize_points(points, 7);
+  const auto rows = compare_rows(points, 7);
+  ASSERT_EQ(rows.size(), 4u);
+  EXPECT_EQ(rows[0].layout, Layout::Shared);
+  EXPECT_EQ(rows[0].concurrency, 1u);
+  EXPECT_EQ(rows[1].layout, Layout::Shared);
+  EXPECT_EQ(rows[1].concurrency, 2u);
+  EXPECT_EQ(rows[2].layout, Layout::Rank);
+  EXPECT_EQ(rows[2].concurrency, 1u);
+  EXPECT_EQ(rows[3].layout, Layout::Rank);
+  EXPECT_EQ(rows[3].concurrency, 2u);
+  EXPECT_EQ(rows[0].processes->label, "1x1");
+  EXPECT_FALSE(rows[0].verdict);  // 1x1-rank is not in shared's row, though 4 times faster
+  EXPECT_EQ(rows[2].threads->label, "1x1-rank");
+  EXPECT_FALSE(rows[2].verdict);
+  EXPECT_EQ(rows[1].winner, "threads");
+  EXPECT_EQ(rows[1].threads->label, "1x2");
+  EXPECT_EQ(rows[1].processes->label, "2x1");
+  EXPECT_EQ(rows[3].winner, "processes");
+  EXPECT_EQ(rows[3].processes->label, "2x1-rank");
+  EXPECT_EQ(rows[3].threads->label, "1x2-rank");
+  EXPECT_EQ(rows[3].verdict->runner_up, "threads");
+  // One baseline for both layouts: the first point (1x1 shared).
+  EXPECT_NEAR(rows[3].processes->speedup.value(), 8.0, 1e-12);
+  EXPECT_NEAR(rows[2].processes->speedup.value(), 4.0, 1e-12);
+}
+
 }  // namespace
 }  // namespace mpiwrite

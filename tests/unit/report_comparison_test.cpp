@@ -4,6 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <set>
+#include <sstream>
+
 #include "compare_fixtures.hpp"
 #include "mpiwrite/core/statistics.hpp"
 
@@ -49,6 +53,35 @@ TEST(ReportComparison, SweepsMatchByModeAndLabel) {
   EXPECT_TRUE(c.workload_differences.empty());
   EXPECT_FALSE(c.filesystems_differ);
   EXPECT_FALSE(c.hosts_differ);
+}
+
+// A report of two layouts (the reporters' golden) against one of the shared layout alone:
+// the shared points match by label, a rank-layout point never matches a shared one.
+TEST(ReportComparison, PointsOfDifferentLayoutsNeverMatch) {
+  const auto golden = [](const std::string& name) {
+    const std::string path = std::string(MPIWRITE_GOLDEN_DIR) + "/" + name;
+    std::ifstream in(path, std::ios::binary);
+    EXPECT_TRUE(in) << path;
+    std::ostringstream text;
+    text << in.rdbuf();
+    return read_report(text.str(), name);
+  };
+  const ReportInput layouts = golden("compare_layouts.json");
+  std::set<std::string> labels;
+  for (const ReportPoint& p : layouts.points) labels.insert(p.label);
+  EXPECT_EQ(labels, (std::set<std::string>{"1x1", "2x1", "1x2", "1x1-rank", "2x1-rank", "1x2-rank"}));
+  const ReportComparison c = compare_reports(layouts, golden("compare.json"), kDefaultCompareSeed);
+  std::vector<std::string> matched;
+  for (const PointComparison& p : c.points) {
+    matched.push_back(p.old_side.label);
+    EXPECT_EQ(p.old_side.label, p.new_side.label);
+  }
+  EXPECT_EQ(matched, (std::vector<std::string>{"1x1", "2x1", "1x2"}));
+  std::set<std::string> unmatched_old;
+  for (const UnmatchedPoint& u : c.unmatched) {
+    if (u.in_old) unmatched_old.insert(u.label);
+  }
+  EXPECT_EQ(unmatched_old, (std::set<std::string>{"1x1-rank", "2x1-rank", "1x2-rank"}));
 }
 
 TEST(ReportComparison, TwentyPercentFasterIsFaster) {

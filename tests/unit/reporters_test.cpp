@@ -7,6 +7,7 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "mpiwrite/core/run_report.hpp"
@@ -90,6 +91,45 @@ RunReport interrupted_comparison(Format format, bool per_rank) {
   return r;
 }
 
+// A comparison of two layouts on 2 ranks (--layout shared,rank): 1x1, 2x1, 1x2 in each, six
+// repetitions. Every rank-layout point is faster than every shared one, but winners are
+// decided per (layout, concurrency): at 2 shared's threads win, rank's processes win; every
+// speedup is against 1x1 of shared, the first layout.
+RunReport two_layout_comparison(Format format) {
+  RunReport r = sample_report(format, false);
+  r.kind = RunKind::Compare;
+  r.seed = 42;
+  r.config.compare = true;
+  r.config.repetitions = 6;
+  r.config.layouts = {Layout::Shared, Layout::Rank};
+  r.points.clear();
+  const auto rank = [](PointSpec spec) {
+    spec.layout = Layout::Rank;
+    return spec;
+  };
+  const std::pair<PointSpec, double> measured[] = {
+      {{1, 1, PointMode::Processes}, 0.008},       {{2, 1, PointMode::Processes}, 0.006},
+      {{1, 2, PointMode::Threads}, 0.0045},        {rank({1, 1, PointMode::Processes}), 0.004},
+      {rank({2, 1, PointMode::Processes}), 0.002}, {rank({1, 2, PointMode::Threads}), 0.003}};
+  const double spread[] = {1.00, 1.06, 0.95, 1.03, 0.98, 1.08};
+  LatencyHistogram h;
+  h.record(40'000);
+  for (const auto& [spec, seconds] : measured) {
+    PointReport p(spec);
+    for (unsigned rep = 1; rep <= 6; ++rep) {
+      std::vector<RankFigures> ranks;
+      for (int rank_index = 0; rank_index < spec.ranks; ++rank_index) {
+        ranks.push_back({rank_index, seconds * spread[rep - 1],
+                         100u / static_cast<unsigned>(spec.ranks), 70000, 0.0001 * rank_index});
+      }
+      p.repetitions.push_back(summarize_repetition(rep, std::move(ranks), h));
+    }
+    r.points.push_back(p);
+  }
+  summarize_report(r);
+  return r;
+}
+
 void expect_golden(const std::string& name, const std::string& actual) {
   const std::string path = std::string(MPIWRITE_GOLDEN_DIR) + "/" + name;
   if (std::getenv("MPIWRITE_UPDATE_GOLDEN")) {
@@ -136,6 +176,39 @@ TEST(Reporters, CompareInterruptedCsv) {
 TEST(Reporters, CompareInterruptedJson) {
   expect_golden("compare_interrupted.json", render(interrupted_comparison(Format::Json, false)));
 }
+TEST(Reporters, CompareTwoLayoutsTable) {
+  expect_golden("compare_layouts.txt", render(two_layout_comparison(Format::Table)));
+}
+TEST(Reporters, CompareTwoLayoutsMarkdown) {
+  expect_golden("compare_layouts.md", render(two_layout_comparison(Format::Markdown)));
+}
+TEST(Reporters, CompareTwoLayoutsJson) {
+  expect_golden("compare_layouts.json", render(two_layout_comparison(Format::Json)));
+}
+TEST(Reporters, CompareTwoLayoutsJsonNamesTheLayoutOfEveryPointAndRow) {
+  const auto doc = nlohmann::json::parse(render(two_layout_comparison(Format::Json)));
+  EXPECT_EQ(doc.at("config").at("layouts"), (nlohmann::json{"shared", "rank"}));
+  const auto& points = doc.at("points");
+  ASSERT_EQ(points.size(), 6u);
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    EXPECT_EQ(points[i].at("layout"), i < 3 ? "shared" : "rank") << i;
+  }
+  EXPECT_EQ(points[3].at("label"), "1x1-rank");
+  const auto& rows = doc.at("comparison");
+  ASSERT_EQ(rows.size(), 4u);
+  EXPECT_EQ(rows[1].at("layout"), "shared");
+  EXPECT_EQ(rows[1].at("winner"), "threads");
+  EXPECT_EQ(rows[3].at("layout"), "rank");
+  EXPECT_EQ(rows[3].at("winner"), "processes");
+  EXPECT_EQ(rows[3].at("processes").at("label"), "2x1-rank");
+  // A CSV row says its layout in the last column.
+  std::istringstream csv(render(two_layout_comparison(Format::Csv)));
+  std::string line;
+  std::set<std::string> last;
+  std::getline(csv, line);  // the header
+  while (std::getline(csv, line)) last.insert(line.substr(line.rfind(',') + 1));
+  EXPECT_EQ(last, (std::set<std::string>{"shared", "rank"}));
+}
 TEST(Reporters, ComparePerRankTable) {
   expect_golden("compare_per_rank.txt", render(interrupted_comparison(Format::Table, true)));
 }
@@ -180,7 +253,7 @@ TEST(Reporters, UnmeasuredPointsShowNoFiguresInAnyFormat) {
   std::string line;
   while (std::getline(csv, line)) {
     if (line.rfind("mean,processes,1,1,", 0) == 0) {
-      EXPECT_EQ(line, "mean,processes,1,1,,,,,,,,,,,,,,,,,posix,1,,,,,,,,,,,,");
+      EXPECT_EQ(line, "mean,processes,1,1,,,,,,,,,,,,,,,,,posix,1,,,,,,,,,,,,,shared");
     }
   }
 }
@@ -418,7 +491,7 @@ TEST(HostileStrings, TableKeepsEveryLineItsOwn) {
 TEST(HostileStrings, CsvStillHasTheHeaderColumnCount) {
   std::istringstream lines(render(hostile_report(Format::Csv)));
   std::string line;
-  while (std::getline(lines, line)) EXPECT_EQ(std::count(line.begin(), line.end(), ','), 33) << line;
+  while (std::getline(lines, line)) EXPECT_EQ(std::count(line.begin(), line.end(), ','), 34) << line;
 }
 
 TEST(GroupRanksByHost, KeepsFirstRankOrder) {

@@ -84,6 +84,7 @@ struct RowVerdict {
 };
 
 struct ComparisonRow {
+  Layout layout = Layout::Shared;  // every cell of a row is a point of this layout
   std::uint64_t concurrency = 1;
   std::optional<ModeCell> processes, threads, hybrid;  // hybrid: the measured p x t of lowest median
   std::optional<ModeCell> async;                       // 1x1 with queue depth c (uring)
@@ -94,8 +95,10 @@ struct ComparisonRow {
   std::optional<RowVerdict> verdict;  // when two or more different points were measured
 };
 
-// One row per concurrency, in increasing order. The 1x1 point fills both processes and threads
-// at concurrency 1 (one point: nothing to decide there unless async was measured too).
+// One row per layout and concurrency: the layouts in the order of their first point (that of
+// --layout), each with its concurrencies in increasing order. A winner is decided inside a
+// row, so never across layouts. The 1x1 point fills both processes and threads at
+// concurrency 1 (one point: nothing to decide there unless async was measured too).
 std::vector<ComparisonRow> compare_rows(const std::vector<PointReport>& points,
                                         std::uint64_t seed = 0);
 

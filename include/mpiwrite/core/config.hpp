@@ -64,9 +64,11 @@ struct RunConfig {
   bool verify = false;     // --verify: read every file back after each timed write phase
   unsigned timeout_s = 0;  // --timeout: a rank whose phase runs longer aborts the job; 0: none
 
-  // --layout and --files-per-dir (core/directory_layout.hpp): where the files live. Only the
-  // dry run follows them so far; a run with anything but the default is refused (validate).
-  Layout layout = Layout::Shared;
+  // --layout and --files-per-dir (core/directory_layout.hpp): where the files live. A list:
+  // every point is measured in each layout, in this order (points.hpp); more than one only
+  // in a sweep or comparison. No duplicates (the command line drops them). --files-per-dir
+  // is one value for every layout.
+  std::vector<Layout> layouts{Layout::Shared};
   std::uint64_t files_per_dir = 0;  // 0: no subdirectories
 
   // Test and demonstration aid: these ranks sleep slow_delay_us after every file.

@@ -57,7 +57,7 @@ void visit_config_fields(Config& c, Visitor&& visit) {
   visit(ConfigField{"slow_delay_us"}, c.slow_delay_us);
   visit(ConfigField{"verify"}, c.verify);
   visit(ConfigField{"timeout_s"}, c.timeout_s);
-  visit(ConfigField{"layout"}, c.layout);
+  visit(ConfigField{"layouts"}, c.layouts);
   visit(ConfigField{"files_per_dir"}, c.files_per_dir);
 }
 inline constexpr std::size_t kConfigFieldCount = 30;  // the calls above (a test counts them)

@@ -38,7 +38,8 @@ struct LayoutSpec {
   unsigned threads = 1;
 };
 
-// The layout of `point` under `config` (its ranks and threads, the run's files and partition).
+// The layout of `point` under `config` (its layout, ranks and threads; the run's files,
+// partition and --files-per-dir).
 LayoutSpec layout_spec(const RunConfig& config, const PointSpec& point);
 
 // Which directory holds a file, as numbers: cheap to compute for every file (no string), so

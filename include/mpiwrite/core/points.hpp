@@ -8,6 +8,11 @@
 // (p ranks x t threads, p * t = c, p > 1, t > 1); with --engine uring also async (1 rank x 1
 // thread x queue depth c, the uring engine), while the others use the posix engine. A point
 // with p ranks runs on ranks 0..p-1.
+//
+// Every point has a directory layout (--layout): with several, the points above are made for
+// each layout in turn, in the order given (layout-major), so points.front() -- the baseline
+// of every speedup -- is the first point of the first layout, and speedups across layouts
+// compare to that one baseline.
 
 #include <cstdint>
 #include <string>
@@ -29,12 +34,15 @@ struct PointSpec {
   PointMode mode = PointMode::Run;
   Engine engine = Engine::Posix;
   unsigned queue_depth = 1;  // files in flight per thread (uring)
+  Layout layout = Layout::Shared;
 
   // Files in flight at once.
   std::uint64_t concurrency() const {
     return static_cast<std::uint64_t>(ranks) * threads * queue_depth;
   }
-  std::string label() const;  // "4x2": ranks x threads; "1x1q8" with the uring engine
+  // "4x2": ranks x threads; "1x1q8" with the uring engine; "4x2-rank", "1x1q8-thread" in a
+  // layout other than shared. Labels name scratch directories: never a '/'.
+  std::string label() const;
   bool operator==(const PointSpec&) const = default;
 };
 
