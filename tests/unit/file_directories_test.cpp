@@ -171,7 +171,7 @@ TEST(LayoutCheck, APlainRunRefusesExistingLayoutDirectoriesBeforeCreatingAnythin
   RunConfig c;
   c.dir = tmp / "run";
   c.files = 8;
-  c.layout = Layout::Rank;
+  c.layouts = {Layout::Rank};
   fs::create_directory(c.dir);
   EXPECT_NO_THROW(check_directory(c, 4));
   fs::create_directory(tmp / "run/rank3");
