@@ -112,14 +112,21 @@ bool remove_files_and_directories(RunState& run, PhaseAgreement& phases, RunRepo
     removed = comm::sum_to_root(phases.world(), removed);
     report.cleanup = {true, elapsed_s, removed, false, true};
   };
-  if (!phases.timed_phase(phase)) return false;
+  const bool layouts = c.engine != Engine::Null;  // the null engine made no directory
+  if (!phases.timed_phase(phase)) {
+    // Some file could not be removed (said): each rank still removes the layout directories
+    // that are empty; the ones that hold what is left stay, without a message of their own.
+    std::string already_said;
+    if (layouts) remove_every_layout_directory(run, clean_dir, already_said);
+    return false;
+  }
   if (interrupted_now(run, phases)) {
     report.cleanup.failed = false;  // cut short, and the rest goes to the background
     return true;
   }
   // Untimed: the layouts' directories, each rank its own, now that no file is left in them.
   std::string failure;
-  if (c.engine != Engine::Null) remove_every_layout_directory(run, clean_dir, failure);
+  if (layouts) remove_every_layout_directory(run, clean_dir, failure);
   if (!phases.agree(failure)) return false;
   if (phases.root_step([&] { remove_directories(run); }) != kExitOk) return false;
   if (interrupted_now(run, phases)) return true;  // what is left becomes trash (finish_interrupted)

@@ -19,6 +19,15 @@ void require(bool condition, const std::string& message) {
 void validate_layout(const RunConfig& c) {
   require(c.files_per_dir <= kMaxFiles,
           fmt::format("--files-per-dir must be between 1 and {}", kMaxFiles));
+  // Each rank lists the directories it makes (and the dry run prints them): a bound keeps that
+  // list, and the time to make the tree, to what a run can use.
+  if (c.files_per_dir > 0) {
+    const std::uint64_t buckets = c.files / c.files_per_dir + (c.files % c.files_per_dir != 0);
+    require(buckets <= kMaxSubdirectories,
+            fmt::format("--files-per-dir {} with --files {} makes {} subdirectories; at most {} "
+                        "(pass a larger --files-per-dir)",
+                        c.files_per_dir, c.files, buckets, kMaxSubdirectories));
+  }
   require(!c.layouts.empty(), "--layout needs at least one of shared, rank, thread");
   for (std::size_t i = 0; i < c.layouts.size(); ++i) {
     require(std::find(c.layouts.begin(), c.layouts.begin() + static_cast<std::ptrdiff_t>(i),

@@ -35,6 +35,22 @@ PartPosition part_of(std::uint64_t q, std::uint64_t count, std::uint64_t parts,
 
 }  // namespace
 
+bool is_layout_directory_name(std::string_view name) {
+  std::string_view digits;
+  if (name.starts_with("rank")) digits = name.substr(4);
+  else if (name.starts_with("d")) digits = name.substr(1);
+  return !digits.empty() &&
+         digits.find_first_not_of("0123456789") == std::string_view::npos;
+}
+
+bool has_layout_directories(const RunConfig& config) {
+  if (config.files_per_dir > 0) return true;
+  for (Layout layout : config.layouts) {
+    if (layout != Layout::Shared) return true;
+  }
+  return false;
+}
+
 LayoutSpec layout_spec(const RunConfig& config, const PointSpec& point) {
   return LayoutSpec{point.layout, config.files_per_dir, config.files, config.partition,
                     point.ranks, point.threads};

@@ -1,12 +1,20 @@
-// Creating and removing a layout's directories (layout_directories.hpp).
+// Creating and removing a layout's directories (layout_directories.hpp). Every directory is
+// reached from the run directory one component at a time, each opened with O_NOFOLLOW, and
+// made or removed with mkdirat / unlinkat(AT_REMOVEDIR) in its parent's descriptor: a layout
+// directory swapped for a symbolic link meanwhile is refused, never followed out of the run
+// directory (a path string would be walked through the link).
 #include "mpiwrite/sys/layout_directories.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <optional>
+#include <string_view>
 
 #include "mpiwrite/core/errors.hpp"
+#include "mpiwrite/sys/posix_file.hpp"
 
 namespace mpiwrite {
 namespace {
@@ -15,39 +23,109 @@ std::string join(const std::string& base, const std::string& dir) {
   return dir.empty() ? base : base + '/' + dir;
 }
 
-bool is_real_directory(const std::string& path) {
+// The parent directory of the layout directories, opened without following a link, and
+// kept while consecutive directories share it ("rank0/d000", "rank0/d001", ...).
+class Parents {
+ public:
+  explicit Parents(const std::string& base) : base_(base), base_fd_(open_directory(base)) {}
+
+  // The descriptor of `dir`'s parent and `dir`'s last component. Throws IoError naming the
+  // parent (errno ENOENT when it is gone).
+  int parent_of(const std::string& dir, std::string& name) {
+    const std::size_t slash = dir.rfind('/');
+    const std::string parent = slash == std::string::npos ? std::string() : dir.substr(0, slash);
+    name = slash == std::string::npos ? dir : dir.substr(slash + 1);
+    if (parent.empty()) return base_fd_.get();
+    if (!open_ || parent != parent_) {
+      open_ = false;
+      parent_fd_ = open_beneath(parent);
+      parent_ = parent;
+      open_ = true;
+    }
+    return parent_fd_.get();
+  }
+
+ private:
+  UniqueFd open_beneath(const std::string& relative) const {
+    UniqueFd current;
+    std::string_view rest = relative;
+    while (!rest.empty()) {
+      const std::size_t slash = rest.find('/');
+      const std::string component(rest.substr(0, slash));
+      rest = slash == std::string_view::npos ? std::string_view() : rest.substr(slash + 1);
+      UniqueFd next(::openat(current ? current.get() : base_fd_.get(), component.c_str(),
+                             O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+      if (!next) throw IoError(errno, join(base_, relative), "open directory");
+      current = std::move(next);
+    }
+    return current;
+  }
+
+  std::string base_;
+  UniqueFd base_fd_;
+  std::string parent_;
+  UniqueFd parent_fd_;
+  bool open_ = false;
+};
+
+bool is_real_directory(int parent_fd, const std::string& name) {
   struct stat st {};
-  return ::lstat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+  return ::fstatat(parent_fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode);
 }
 
 }  // namespace
 
 void make_layout_directories(const std::string& base, const std::vector<std::string>& dirs,
                              std::vector<std::string>& made, bool existing_ok) {
+  if (dirs.empty()) return;
+  Parents parents(base);
+  std::string name;
   for (const std::string& dir : dirs) {
-    const std::string path = join(base, dir);
-    if (::mkdir(path.c_str(), 0755) == 0) {
+    const int parent = parents.parent_of(dir, name);
+    if (::mkdirat(parent, name.c_str(), 0755) == 0) {
       made.push_back(dir);
       continue;
     }
     const int error = errno;
-    if (error == EEXIST && existing_ok && is_real_directory(path)) continue;
-    throw IoError(error, path, "create directory");
+    if (error == EEXIST && existing_ok && is_real_directory(parent, name)) continue;
+    throw IoError(error, join(base, dir), "create directory");
   }
 }
 
 std::uint64_t remove_layout_directories(const std::string& base,
                                         const std::vector<std::string>& made) {
+  if (made.empty()) return 0;
   std::uint64_t removed = 0;
+  std::optional<IoError> first;
+  // Every one is tried: one that cannot go (it holds something not ours) keeps only itself
+  // and its parents.
+  auto note = [&](const IoError& e) {
+    if (!first) first = e;
+  };
+  std::optional<Parents> parents;
+  try {
+    parents.emplace(base);
+  } catch (const IoError& e) {
+    if (e.code().value() == ENOENT) return 0;  // the run directory is gone, and all in it
+    throw;
+  }
+  std::string name;
   for (auto dir = made.rbegin(); dir != made.rend(); ++dir) {
-    const std::string path = join(base, *dir);
-    if (::rmdir(path.c_str()) == 0) {
+    int parent = -1;
+    try {
+      parent = parents->parent_of(*dir, name);
+    } catch (const IoError& e) {
+      if (e.code().value() != ENOENT) note(e);  // gone: so is this one
+      continue;
+    }
+    if (::unlinkat(parent, name.c_str(), AT_REMOVEDIR) == 0) {
       ++removed;
       continue;
     }
     const int error = errno;
-    if (error != ENOENT) throw IoError(error, path, "remove directory");
+    if (error != ENOENT) note(IoError(error, join(base, *dir), "remove directory"));
   }
+  if (first) throw *first;
   return removed;
 }
 

@@ -13,6 +13,7 @@
 #include <optional>
 #include <system_error>
 
+#include "mpiwrite/core/directory_layout.hpp"
 #include "mpiwrite/core/errors.hpp"
 #include "mpiwrite/core/file_namer.hpp"
 
@@ -142,6 +143,22 @@ void require_usable(const std::string& given, const OutputTarget& t) {
   }
 }
 
+// With a layout, -o (or standard output) may not be, or be inside, a directory of the layout:
+// the report would replace a data file, or could not be written at all after the run.
+void refuse_layout_directory(const RunConfig& c, const std::string& given, const std::string& at,
+                             const std::string& inside) {
+  if (!has_layout_directories(c)) return;
+  const std::string below = at.substr(inside.size() + 1);
+  const std::string first = below.substr(0, below.find('/'));
+  if (!is_layout_directory_name(first)) return;
+  if (first == below) {
+    refuse(given, fmt::format("is {}, a directory this run may create for --layout or "
+                              "--files-per-dir in --dir {}", first, c.dir));
+  }
+  refuse(given, fmt::format("is inside {}, a directory of --layout or --files-per-dir in --dir "
+                            "{}, where this run writes its files", first, c.dir));
+}
+
 struct FutureDir {
   std::string path;  // as given
   bool created;      // absent now: mpiwrite creates it (and --cleanup removes it)
@@ -193,7 +210,17 @@ void check_standard_output(const RunConfig& c) {
   const std::filesystem::path file = std::filesystem::read_symlink("/proc/self/fd/1", error);
   if (error || !file.is_absolute()) return;
   const auto dir = future_dir(c.dir);
-  if (!dir || !same_place(parent_of(file.string()), dir->path)) return;
+  if (!dir) return;
+  const auto at = resolved(file.string()), inside = resolved(dir->path);
+  if (at && inside && at->starts_with(*inside + "/") && has_layout_directories(c)) {
+    const std::string below = at->substr(inside->size() + 1);
+    if (is_layout_directory_name(below.substr(0, below.find('/')))) {
+      throw UsageError(fmt::format("standard output is {}, inside a directory of --layout or "
+                                   "--files-per-dir where this run writes its files (--dir {}): "
+                                   "the report would be written into it", file.string(), c.dir));
+    }
+  }
+  if (!same_place(parent_of(file.string()), dir->path)) return;
   if (generates(parse_pattern(c.pattern), base_of(file.string()), c.files)) {
     throw UsageError(fmt::format("standard output is {}, a file this run writes (--dir {}, "
                                  "--pattern {}): the report would be written into it",
@@ -230,6 +257,7 @@ void check_output_path(const RunConfig& c) {
                                 "report would replace it", base_of(file), c.dir, c.pattern));
     }
     const auto at = resolved(file), inside = resolved(dir->path);
+    if (at && inside && at->starts_with(*inside + "/")) refuse_layout_directory(c, given, *at, *inside);
     if (dir->created && c.cleanup && at && inside && at->starts_with(*inside + "/")) {
       refuse(given, fmt::format("is inside --dir {}, which mpiwrite creates and --cleanup "
                                 "removes before the report is written", c.dir));

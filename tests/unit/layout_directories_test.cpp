@@ -57,5 +57,37 @@ TEST(LayoutDirectories, ADirectoryThatStillHoldsAFileIsNotRemoved) {
   }
 }
 
+// A layout directory swapped for a link to somewhere else (between the run's steps, or by
+// another user of --dir): nothing is made or removed through it.
+TEST(LayoutDirectories, NeverMakesOrRemovesThroughALink) {
+  testing::TempDir tmp;
+  fs::create_directory(tmp / "run");
+  fs::create_directory(tmp / "outside");
+  fs::create_directory(tmp / "outside/d0");  // what removal through the link would take
+  fs::create_directory_symlink(tmp / "outside", tmp / "run/rank0");
+  std::vector<std::string> made;
+  EXPECT_THROW(make_layout_directories(tmp / "run", {"rank0/d1"}, made, true), IoError);
+  EXPECT_FALSE(fs::exists(tmp / "outside/d1"));
+  EXPECT_THROW(remove_layout_directories(tmp / "run", {"rank0", "rank0/d0"}), IoError);
+  EXPECT_TRUE(fs::is_directory(tmp / "outside/d0"));
+  EXPECT_TRUE(fs::is_symlink(tmp / "run/rank0"));  // unlinkat(AT_REMOVEDIR) refuses a link
+}
+
+// One directory that cannot go does not keep the others: every one is tried, the first
+// failure thrown after.
+TEST(LayoutDirectories, EveryDirectoryIsTriedAfterAFailure) {
+  testing::TempDir tmp;
+  std::vector<std::string> made;
+  make_layout_directories(tmp.path(), {"rank0", "rank0/d0", "rank0/d1", "rank0/d2"}, made);
+  std::ofstream(tmp / "rank0/d1/theirs.txt") << "x\n";
+  EXPECT_THROW(remove_layout_directories(tmp.path(), made), IoError);
+  EXPECT_FALSE(fs::exists(tmp / "rank0/d0"));
+  EXPECT_FALSE(fs::exists(tmp / "rank0/d2"));
+  EXPECT_TRUE(fs::exists(tmp / "rank0/d1/theirs.txt"));
+  fs::remove(tmp / "rank0/d1/theirs.txt");
+  EXPECT_EQ(remove_layout_directories(tmp.path(), made), 2u);  // d1 and rank0; d0, d2 gone
+  EXPECT_TRUE(fs::is_empty(tmp.path()));
+}
+
 }  // namespace
 }  // namespace mpiwrite

@@ -30,6 +30,7 @@ inline constexpr std::size_t kMaxNameBytes = 255;  // NAME_MAX on Linux file sys
 inline constexpr unsigned kMaxRepetitions = 1'000'000;
 inline constexpr std::uint64_t kMaxSlowDelayUs = 100'000'000;  // 100 s per file
 inline constexpr unsigned kMaxTimeoutS = 7 * 24 * 3600;          // a week
+inline constexpr std::uint64_t kMaxSubdirectories = 1'000'000;  // of --files-per-dir, per run
 inline constexpr unsigned kMaxQueueDepth = 4096;  // files in flight per thread with io_uring
 
 struct RunConfig {

@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "mpiwrite/core/config.hpp"
@@ -58,6 +59,12 @@ struct FileLocation {
   std::uint64_t position = 0;  // 0-based, among the files of its layout directory
   bool operator==(const FileLocation&) const = default;
 };
+
+// Whether `name` can be a top-level directory of some layout in the run directory: "rank<N>"
+// or "d<N>" (digits only). For checks that know the options but not the rank count (-o).
+bool is_layout_directory_name(std::string_view name);
+// Whether any layout of `config` puts files below the run directory.
+bool has_layout_directories(const RunConfig& config);
 
 class DirectoryLayout {
  public:

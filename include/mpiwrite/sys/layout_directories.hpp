@@ -1,8 +1,10 @@
 #pragma once
 // Creating and removing the directories of a layout (core/directory_layout.hpp) under a run
-// directory. POSIX only. Not wired into the run yet (issue 13 §2 step 3): the coordinator is to
-// call these in an untimed step of their own before the write phase, and after the files'
-// removal.
+// directory. POSIX only. The coordinator calls these in an untimed step of its own before the
+// write phase (app/steps.cpp), and after the files' removal (app/removal.cpp). Every directory
+// is reached from `base` one component at a time with O_NOFOLLOW and made or removed in its
+// parent's descriptor (mkdirat, unlinkat): a symbolic link swapped in for a layout directory
+// during the run is refused, never followed.
 
 #include <cstdint>
 #include <string>
@@ -19,8 +21,9 @@ void make_layout_directories(const std::string& base, const std::vector<std::str
                              std::vector<std::string>& made, bool existing_ok = false);
 
 // rmdir base/dir for every dir of `made`, last first (children before parents). A name already
-// gone is skipped. Returns the count removed; throws IoError naming the path otherwise (a
-// directory that still holds something is never emptied here).
+// gone (or whose parent is) is skipped. Every one is tried; returns the count removed, or
+// throws the first IoError, naming its path (a directory that still holds something is never
+// emptied here, and is kept with its parents).
 std::uint64_t remove_layout_directories(const std::string& base,
                                         const std::vector<std::string>& made);
 
