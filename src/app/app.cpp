@@ -98,7 +98,7 @@ class Coordinator {
 
   // The same checks of --dir as a real run (nothing is created), then the plan.
   int dry_run() {
-    const int code = phases_.root_step([&] { check_directory(run_.config); });
+    const int code = phases_.root_step([&] { check_directory(run_.config, world_.size()); });
     if (code != kExitOk) return code;
     return phases_.root_step([&] {
       std::ostringstream plan;
@@ -116,7 +116,7 @@ class Coordinator {
     int code = phases_.root_step([&] {
       check_output_path(c);  // before --dir is created: a bad -o costs nothing
       check_standard_output(c);
-      run_.directory = prepare_directory(c);
+      run_.directory = prepare_directory(c, world_.size());
       run_.run_id = fmt::format("{:x}-{:x}", ::getpid(), ticks);
       if (!run_.directory.created) remove_earlier_trash(run_.directory.path, err_);
     });
@@ -134,6 +134,7 @@ class Coordinator {
     every_rank.ranks = world_.size();
     every_rank.threads = c.threads;
     run_.world_plan = plan_rank(c, every_rank, world_.rank());
+    run_.world_rank = world_.rank();
 
     const RankFacts facts = gather_rank_facts(world_, started);
     phases_.put_clocks_on_one_axis();

@@ -34,7 +34,9 @@ void start_background_removal(const std::string& trash, std::ostream& err) {
 // signal (it came already). Returns whether every rank succeeded.
 bool empty_directory(const RunState& run, PhaseAgreement& phases) {
   std::string failure;
-  guarded([&] { remove_written(run, run.directory.path, run.dir_complete, nullptr); }, failure);
+  guarded([&] { remove_written(run, 0, run.directory.path, run.dir_complete, nullptr); }, failure);
+  if (!phases.agree(failure)) return false;
+  guarded([&] { remove_layout_directories_of(run, 0, run.directory.path, false); }, failure);
   return phases.agree(failure);
 }
 

@@ -23,6 +23,8 @@ PointResources::PointResources(const boost::mpi::communicator& world, const RunC
     }
     if (h.comm) {
       h.plan = plan_rank(config_, spec, h.comm.rank());
+      DirectoryLayout layout(layout_spec(config_, spec));
+      if (!layout.flat()) h.layout.emplace(layout);
       guarded([&] { h.writer = &writer_for(spec); }, failure);
     }
     points_.push_back(std::move(h));

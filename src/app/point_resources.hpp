@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "mpiwrite/core/config.hpp"
+#include "mpiwrite/core/directory_layout.hpp"
 #include "mpiwrite/core/points.hpp"
 #include "mpiwrite/core/rank_plan.hpp"
 #include "mpiwrite/engines/writer.hpp"
@@ -25,6 +26,7 @@ namespace mpiwrite {
 struct PointHandles {
   boost::mpi::communicator comm;     // ranks 0..p-1 of the world; null on the others
   RankPlan plan;                     // on the point's ranks
+  std::optional<DirectoryLayout> layout;  // on the point's ranks, unless flat (all in the dir)
   Writer* writer = nullptr;          // on the point's ranks, unless making it failed
   SharedCounter* counter = nullptr;  // with --partition dynamic
 };

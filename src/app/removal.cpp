@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "mpiwrite/mpi/comm.hpp"
+#include "mpiwrite/sys/layout_directories.hpp"
 #include "mpiwrite/sys/interrupt.hpp"
 
 namespace mpiwrite {
@@ -21,19 +22,34 @@ bool signalled() { return interrupt_signal().load() != 0; }
 void remove_every_file(const RunState& run, bool clean_dir, std::uint64_t& removed,
                        std::string& failure) {
   if (run.config.engine == Engine::Null) return;  // the null engine created no file to remove
-  auto remove_in = [&](const std::string& dir, bool all) {
+  auto remove_in = [&](std::size_t point, const std::string& dir, bool all) {
     // A signal stops the phase at once, not after visiting every directory (a comparison of
     // 10^5 repetitions has that many), so the report goes out before the launcher's kill; the
     // rest goes to the background removal (finish_interrupted).
     if (signalled()) return;
     std::string problem;
-    guarded([&] { removed += remove_written(run, dir, all, &interrupt_signal()); }, problem);
+    guarded([&] { removed += remove_written(run, point, dir, all, &interrupt_signal()); },
+            problem);
     if (failure.empty()) failure = problem;
   };
   run.for_each_executed_step([&](const Step& step) {
-    if (step.scratch) remove_in(step.dir, !run.incomplete_in(step.dir));
+    if (step.scratch) remove_in(step.point, step.dir, !run.incomplete_in(step.dir));
   });
-  if (clean_dir) remove_in(run.directory.path, run.dir_complete);
+  if (clean_dir) remove_in(0, run.directory.path, run.dir_complete);  // a plain run: one point
+}
+
+// Every rank, after every rank's files: its layout directories, every one tried (as above).
+void remove_every_layout_directory(const RunState& run, bool clean_dir, std::string& failure) {
+  auto remove_in = [&](std::size_t point, const std::string& dir, bool scratch) {
+    if (signalled()) return;
+    std::string problem;
+    guarded([&] { remove_layout_directories_of(run, point, dir, scratch); }, problem);
+    if (failure.empty()) failure = problem;
+  };
+  run.for_each_executed_step([&](const Step& step) {
+    if (step.scratch) remove_in(step.point, step.dir, true);
+  });
+  if (clean_dir) remove_in(0, run.directory.path, false);
 }
 
 // Rank 0: the directories the run made, every one tried; throws the first failure.
@@ -58,12 +74,28 @@ void remove_directories(RunState& run) {
 
 }  // namespace
 
-std::uint64_t remove_written(const RunState& run, const std::string& dir, bool all,
-                             const std::atomic<int>* stop) {
+std::uint64_t remove_written(const RunState& run, std::size_t point, const std::string& dir,
+                             bool all, const std::atomic<int>* stop) {
+  const DirectoryLayout layout = run.layout_of(point);
+  const DirectoryLayout* where = layout.flat() ? nullptr : &layout;
   if (all) {
-    return remove_files(dir, run.pattern, run.world_plan.removes, stop, run.config.overwrite);
+    return remove_files(dir, run.pattern, run.world_plan.removes, stop, run.config.overwrite,
+                        where);
   }
-  return remove_created(dir, run.pattern, run.incomplete->mine, stop);
+  return remove_created(dir, run.pattern, run.incomplete->mine, stop, where);
+}
+
+void remove_layout_directories_of(const RunState& run, std::size_t point, const std::string& dir,
+                                  bool scratch) {
+  if (!scratch) {
+    remove_layout_directories(dir, run.dir_layout_made);
+    return;
+  }
+  const PointSpec& spec = run.points[point];
+  const DirectoryLayout layout = run.layout_of(point);
+  const int rank = run.world_rank;
+  if (layout.flat() || rank >= spec.ranks) return;
+  remove_layout_directories(dir, layout.rank_directories(rank));
 }
 
 bool remove_files_and_directories(RunState& run, PhaseAgreement& phases, RunReport& report) {
@@ -85,6 +117,10 @@ bool remove_files_and_directories(RunState& run, PhaseAgreement& phases, RunRepo
     report.cleanup.failed = false;  // cut short, and the rest goes to the background
     return true;
   }
+  // Untimed: the layouts' directories, each rank its own, now that no file is left in them.
+  std::string failure;
+  if (c.engine != Engine::Null) remove_every_layout_directory(run, clean_dir, failure);
+  if (!phases.agree(failure)) return false;
   if (phases.root_step([&] { remove_directories(run); }) != kExitOk) return false;
   if (interrupted_now(run, phases)) return true;  // what is left becomes trash (finish_interrupted)
   report.cleanup.failed = false;

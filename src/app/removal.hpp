@@ -13,9 +13,16 @@ namespace mpiwrite {
 // signal stops it at once (the interrupt path hands the rest to a background removal).
 bool remove_files_and_directories(RunState& run, PhaseAgreement& phases, RunReport& report);
 
-// This rank's share of the run's files in `dir`: its plan's block of every name when the run
-// created them all (`all`), else what this rank's writers recorded. Throws IoError.
-std::uint64_t remove_written(const RunState& run, const std::string& dir, bool all,
-                             const std::atomic<int>* stop);
+// This rank's share of the run's files in `dir`, written by point `point` (its layout says
+// where each file is): its plan's block of every name when the run created them all (`all`),
+// else what this rank's writers recorded. Throws IoError.
+std::uint64_t remove_written(const RunState& run, std::size_t point, const std::string& dir,
+                             bool all, const std::atomic<int>* stop);
+
+// This rank's layout directories in `dir` (a scratch step's of point `point`, or with
+// --cleanup those it made in --dir), once every rank's files are gone. Throws IoError (one
+// that still holds something is never emptied).
+void remove_layout_directories_of(const RunState& run, std::size_t point, const std::string& dir,
+                                  bool scratch);
 
 }  // namespace mpiwrite

@@ -10,6 +10,7 @@
 
 #include "mpiwrite/core/config.hpp"
 #include "mpiwrite/core/created_files.hpp"
+#include "mpiwrite/core/directory_layout.hpp"
 #include "mpiwrite/core/file_namer.hpp"
 #include "mpiwrite/core/points.hpp"
 #include "mpiwrite/core/rank_plan.hpp"
@@ -37,6 +38,7 @@ struct RunState {
   std::optional<StepSchedule> schedule;  // built once the run id is known
   // This world rank's plan as one point of every rank: its share of the removal.
   RankPlan world_plan;
+  int world_rank = 0;
 
   std::string scratch_root;        // DIR/.mpiwrite-<run id>: every scratch directory is in it
   bool root_made = false;          // rank 0 made the scratch root
@@ -46,9 +48,16 @@ struct RunState {
   std::optional<IncompleteStep> incomplete;
   bool dir_complete = false;  // a step that wrote into --dir completed: every name there is ours
   bool dir_touched = false;   // a step began writing into --dir
+  // The layout directories this rank made in --dir (not those that were there already): with
+  // --cleanup, removed after the files. A scratch step's are all the run's (its directory is).
+  std::vector<std::string> dir_layout_made;
   int interrupted = 0;        // the signal every rank agreed on, or 0
 
   bool incomplete_in(const std::string& dir) const { return incomplete && incomplete->dir == dir; }
+  // The layout of point `point` (flat: every file in the step's directory).
+  DirectoryLayout layout_of(std::size_t point) const {
+    return DirectoryLayout(layout_spec(config, points[point]));
+  }
 
   // Calls visit(step) for every step whose directory the run made or wrote into, in order:
   // the schedule walked again from the same seed, rather than a list that would grow with the

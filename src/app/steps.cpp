@@ -10,6 +10,7 @@
 #include "mpiwrite/mpi/comm.hpp"
 #include "mpiwrite/mpi/shared_counter.hpp"
 #include "mpiwrite/sys/interrupt.hpp"
+#include "mpiwrite/sys/layout_directories.hpp"
 
 namespace mpiwrite {
 
@@ -68,7 +69,12 @@ bool StepRunner::run_step(const Step& step) {
   const bool exclusive =
       run_.config.overwrite && run_.config.cleanup && !step.scratch && !run_.dir_touched;
   if (!step.scratch) run_.dir_touched = true;
-  if (h.comm) guarded([&] { h.writer->open_target(step.dir, exclusive); }, failure);
+  if (h.comm) {
+    guarded([&] {
+      make_layout_directories(step, h);
+      h.writer->open_target(step.dir, exclusive, h.layout ? &*h.layout : nullptr);
+    }, failure);
+  }
   if (!phases_.agree(failure)) return false;
   std::optional<RepetitionFigures> figures;
   const bool written = write(step, h, figures);
@@ -79,6 +85,18 @@ bool StepRunner::run_step(const Step& step) {
   if (interrupted_now(run_, phases_)) return true;  // verified only in part: discarded too
   if (figures) report_.points[step.point].repetitions.push_back(std::move(*figures));
   return true;
+}
+
+// Untimed, before the write phase (docs/metrics.md): this rank makes its directories of the
+// point's layout, in parallel with the other ranks. In --dir those it made are remembered for
+// --cleanup; with --overwrite the later repetitions find them there.
+void StepRunner::make_layout_directories(const Step& step, const PointHandles& h) {
+  if (!h.layout || run_.points[step.point].engine == Engine::Null) return;  // null: no I/O
+  std::vector<std::string> in_scratch;  // all of them the run's: not remembered one by one
+  std::vector<std::string>& made = step.scratch ? in_scratch : run_.dir_layout_made;
+  const bool existing_ok = run_.config.overwrite && !step.scratch;
+  mpiwrite::make_layout_directories(step.dir, h.layout->rank_directories(h.comm.rank()), made,
+                                    existing_ok);
 }
 
 // The timed write phase of the point's ranks, and its reduction to rank 0 (`figures`, on
@@ -133,8 +151,10 @@ bool StepRunner::verify(const Step& step, PointHandles& h,
   phase.name = "verify";
   phase.comm = &h.comm;
   phase.work = [&](std::string& failure) {
-    guarded([&] { result = verifier_->verify(step.dir, h.plan.verifies, &interrupt_signal()); },
-            failure);
+    guarded([&] {
+      result = verifier_->verify(step.dir, h.plan.verifies, &interrupt_signal(), 3,
+                                 h.layout ? &*h.layout : nullptr);
+    }, failure);
   };
   phase.after = [&](const PhaseClock& clock, std::string& failure) {
     if (failure.empty() && result.mismatches != 0) {

@@ -20,10 +20,6 @@ void validate_layout(const RunConfig& c) {
   require(c.layout == Layout::Shared || c.partition != Partition::Dynamic,
           "--layout rank and --layout thread need --partition block or cyclic: with dynamic a "
           "file's directory would depend on which rank or thread took it");
-  const bool flat = c.layout == Layout::Shared && c.files_per_dir == 0;
-  require(flat || c.dry_run,
-          "--layout rank, --layout thread and --files-per-dir are not implemented yet (only "
-          "--dry-run shows their directories)");
 }
 
 }  // namespace

@@ -35,6 +35,11 @@ PartPosition part_of(std::uint64_t q, std::uint64_t count, std::uint64_t parts,
 
 }  // namespace
 
+LayoutSpec layout_spec(const RunConfig& config, const PointSpec& point) {
+  return LayoutSpec{config.layout, config.files_per_dir, config.files, config.partition,
+                    point.ranks, point.threads};
+}
+
 DirectoryLayout::DirectoryLayout(const LayoutSpec& spec)
     : spec_(spec),
       rank_width_(width_of(static_cast<std::uint64_t>(spec.ranks))),
@@ -78,6 +83,18 @@ std::string DirectoryLayout::directory(const FileLocation& where) const {
   if (spec_.files_per_dir == 0) return dir;
   if (!dir.empty()) dir += '/';
   return dir + fmt::format("d{:0{}}", where.position / spec_.files_per_dir, bucket_width_);
+}
+
+DirectoryKey DirectoryLayout::key_of(std::uint64_t index) const {
+  if (flat()) return {};
+  const FileLocation where = locate(index);
+  return {where.rank, where.thread,
+          spec_.files_per_dir > 0 ? where.position / spec_.files_per_dir : 0};
+}
+
+std::string DirectoryLayout::directory(const DirectoryKey& key) const {
+  return directory(FileLocation{key.rank, key.thread,
+                                spec_.files_per_dir > 0 ? key.bucket * spec_.files_per_dir : 0});
 }
 
 std::uint64_t DirectoryLayout::layout_files(int rank, unsigned thread) const {

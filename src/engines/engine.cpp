@@ -62,13 +62,13 @@ void record_failure(SliceResult& result, std::atomic<bool>& stop, WriteFailure f
   stop.store(true, std::memory_order_relaxed);
 }
 
-WriteFailure file_failure(const WriteTarget& target, const char* name, const char* operation,
+WriteFailure file_failure(const std::string& dir_path, const char* name, const char* operation,
                           int error) {
   if (error == 0) {
     return WriteFailure{
-        {}, 0, {}, fmt::format("{}/{}: {}: {}", target.dir_path, name, operation, kNotOwnFile)};
+        {}, 0, {}, fmt::format("{}/{}: {}: {}", dir_path, name, operation, kNotOwnFile)};
   }
-  return WriteFailure{target.dir_path + "/" + name, error, operation, {}};
+  return WriteFailure{dir_path + "/" + name, error, operation, {}};
 }
 
 void FileRecipe::sleep_per_file_delay() const {

@@ -17,14 +17,16 @@
 #include "mpiwrite/core/partition.hpp"
 #include "mpiwrite/core/work_source.hpp"
 #include "mpiwrite/engines/writer.hpp"
+#include "mpiwrite/sys/file_directories.hpp"
 #include "mpiwrite/sys/posix_file.hpp"
 
 namespace mpiwrite {
 
-// Where one writer thread writes: a directory open in that thread's descriptor table, and its
-// path (for messages only). `exclusive`: see Writer::open_target.
+// Where one writer thread writes: the run directory's path (for messages), and the
+// descriptors of the layout's directories in that thread's descriptor table (every file in
+// the run directory itself with the flat layout). `exclusive`: see Writer::open_target.
 struct WriteTarget {
-  int dir_fd = -1;
+  FileDirectories* directories = nullptr;
   std::string dir_path;
   bool exclusive = false;
 };
@@ -41,11 +43,12 @@ struct FileRecipe {
   // O_NOFOLLOW says so). A regular descriptor adds O_CLOEXEC; an io_uring direct descriptor
   // cannot (the kernel refuses it there, and no exec can inherit one).
   static constexpr int kCreateFlags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW;
-  // Opens file `name` in `target` into a regular descriptor, as the run opens its files:
-  // rewritten, or created new. -1 and errno on failure; errno 0: a name --overwrite refuses.
-  int open(const WriteTarget& target, const char* name) const {
-    return rewrites(target) ? open_for_overwrite(target.dir_fd, name, true)
-                            : sys::openat(target.dir_fd, name, kCreateFlags | O_CLOEXEC, 0644);
+  // Opens file `name` of `target` in directory `dir_fd` into a regular descriptor, as the run
+  // opens its files: rewritten, or created new. -1 and errno on failure; errno 0: a name
+  // --overwrite refuses.
+  int open(const WriteTarget& target, int dir_fd, const char* name) const {
+    return rewrites(target) ? open_for_overwrite(dir_fd, name, true)
+                            : sys::openat(dir_fd, name, kCreateFlags | O_CLOEXEC, 0644);
   }
   bool interrupted() const {
     return interrupt != nullptr && interrupt->load(std::memory_order_relaxed) != 0;
@@ -97,9 +100,9 @@ std::unique_ptr<FileEngine> make_engine(const WriteOptions& options, const FileR
 
 // Keeps the thread's first failure, and tells the other threads to stop at their next file.
 void record_failure(SliceResult& result, std::atomic<bool>& stop, WriteFailure failure);
-// The failure of `operation` on file `name` in `target` with errno `error`; error 0 (only
-// from open_for_overwrite): the name is not a file --overwrite may write.
-WriteFailure file_failure(const WriteTarget& target, const char* name, const char* operation,
+// The failure of `operation` on file `name` in directory `dir_path` with errno `error`;
+// error 0 (only from open_for_overwrite): the name is not a file --overwrite may write.
+WriteFailure file_failure(const std::string& dir_path, const char* name, const char* operation,
                           int error);
 
 }  // namespace mpiwrite

@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "mpiwrite/sys/file_directories.hpp"
 #include "mpiwrite/sys/posix_file.hpp"
 #include "mpiwrite/sys/thread_pool.hpp"
 #include "mpiwrite/engines/writer.hpp"
@@ -34,10 +35,14 @@ class PoolWriter final : public Writer {
     pool_.run_on_all([&](unsigned t) { workers_[t].engine.reset(); });
   }
 
-  void open_target(const std::string& dir, bool exclusive) override {
+  void open_target(const std::string& dir, bool exclusive, const DirectoryLayout* layout) override {
     dir_path_ = dir;
     exclusive_ = exclusive;
-    pool_.run_on_all([&](unsigned t) { workers_[t].dir_fd = open_directory(dir); });
+    pool_.run_on_all([&](unsigned t) {
+      Worker& w = workers_[t];
+      w.dir_fd = open_directory(dir);
+      w.directories = FileDirectories(w.dir_fd.get(), dir, layout);
+    });
   }
 
   SliceResult write(WorkSource& source, const std::function<void()>& progress) override {
@@ -46,7 +51,7 @@ class PoolWriter final : public Writer {
         [&](unsigned t) {
           Worker& w = workers_[t];
           w.result.reset();
-          const WriteTarget target{w.dir_fd.get(), dir_path_, exclusive_};
+          const WriteTarget target{&w.directories, dir_path_, exclusive_};
           w.engine->write(target, source, t, w.result, stop);  // never throws
         },
         progress);
@@ -57,7 +62,10 @@ class PoolWriter final : public Writer {
 
   // A descriptor lives in its worker's table, so only that worker may close it.
   void close_target() override {
-    pool_.run_on_all([&](unsigned t) { workers_[t].dir_fd = UniqueFd(); });
+    pool_.run_on_all([&](unsigned t) {
+      workers_[t].directories = FileDirectories();
+      workers_[t].dir_fd = UniqueFd();
+    });
   }
 
   bool private_fd_tables() const override { return private_tables_.load() == pool_.size(); }
@@ -65,6 +73,7 @@ class PoolWriter final : public Writer {
  private:
   struct Worker {
     UniqueFd dir_fd;     // valid in this worker's descriptor table only
+    FileDirectories directories;  // the layout's directories, in this worker's table too
     SliceResult result;  // reused: no allocation per repetition
     std::unique_ptr<FileEngine> engine;  // made, used and destroyed in this worker
   };

@@ -35,12 +35,25 @@ void PosixEngine::write_part(const WriteTarget& target, const Progression& part,
     CreatedFiles& created;
     ~RecordTaken() { created.take({part.first, taken, part.stride}); }
   } record{part, i, result.created};
+  FileDirectories& directories = *target.directories;
   for (; i < part.count; ++i) {
     if (stop.load(std::memory_order_relaxed) || recipe_.interrupted()) return;
-    const char* name = namer.name(part.at(i));
+    const std::uint64_t index = part.at(i);
+    const char* name = namer.name(index);
+    // The file's directory (opened here when the layout moves on to a new one: a phase cost,
+    // outside the file's own time). Throws IoError: FileEngine::write records it.
+    const FileDirectories::Handle dir = directories.acquire(index);
+    struct Release {
+      FileDirectories& directories;
+      const FileDirectories::Handle& dir;
+      ~Release() { directories.release(dir); }
+    } release{directories, dir};
     const Clock::time_point start = Clock::now();
-    UniqueFd fd(recipe_.open(target, name));
-    if (!fd) return record_failure(result, stop, file_failure(target, name, "open", errno));
+    UniqueFd fd(recipe_.open(target, dir.fd, name));
+    if (!fd) {
+      return record_failure(result, stop,
+                            file_failure(directories.path(dir), name, "open", errno));
+    }
     int error = 0;
     if (recipe_.mode == WriteMode::Line) {
       for (std::uint64_t line = 0; line < recipe_.lines && error == 0; ++line) {
@@ -63,8 +76,9 @@ void PosixEngine::write_part(const WriteTarget& target, const Progression& part,
       // A file this run could not complete is not left looking like output: removed, also with
       // --overwrite (its earlier content went when it was emptied) — if the name still is
       // this file, and not something put there since.
-      unlink_if_same(target.dir_fd, name, fd.get());
-      return record_failure(result, stop, file_failure(target, name, operation, error));
+      unlink_if_same(dir.fd, name, fd.get());
+      return record_failure(result, stop,
+                            file_failure(directories.path(dir), name, operation, error));
     }
     result.latency.record(nanoseconds(Clock::now() - start));
     ++result.files;

@@ -123,7 +123,7 @@ void UringEngine::queue_segment(std::uint32_t s, bool first) {
   if (first) {
     io_uring_sqe* sqe = take_sqe();
     // Created new, as FileRecipe::open does, into a direct descriptor.
-    io_uring_prep_openat_direct(sqe, target_->dir_fd, slot.name, FileRecipe::kCreateFlags, 0644, s);
+    io_uring_prep_openat_direct(sqe, slot.dir.fd, slot.name, FileRecipe::kCreateFlags, 0644, s);
     sqe->flags |= skip_and_link;
     sqe->user_data = tag(Op::Open, s, gen);
     --budget;
@@ -171,14 +171,14 @@ void UringEngine::queue_segment(std::uint32_t s, bool first) {
 // and the slot is free again.
 bool UringEngine::open_to_rewrite(std::uint32_t s) {
   Slot& slot = slots_[s];
-  const int fd = recipe_.open(*target_, slot.name);  // rewrites: open_for_overwrite
+  const int fd = recipe_.open(*target_, slot.dir.fd, slot.name);  // rewrites: open_for_overwrite
   int error = fd < 0 ? errno : 0;
   if (fd >= 0) {
     int copy = fd;
     const int r = io_uring_register_files_update(&ring_, s, &copy, 1);
     if (r < 0) {
       error = -r;
-      unlink_if_same(target_->dir_fd, slot.name, fd);
+      unlink_if_same(slot.dir.fd, slot.name, fd);
     }
     ::close(fd);
     if (r >= 0) {
@@ -186,11 +186,9 @@ bool UringEngine::open_to_rewrite(std::uint32_t s) {
       return true;
     }
   }
-  record_failure(*result_, *stop_, file_failure(*target_, slot.name, "open", error));
+  record_failure(*result_, *stop_, file_failure(directory_path(slot), slot.name, "open", error));
   result_->created.not_created.push_back(slot.index);
-  slot.busy = false;
-  ++slot.generation;
-  free_slots_.push_back(s);
+  release_slot(s);
   return false;
 }
 
@@ -204,7 +202,7 @@ void UringEngine::queue_cleanup_close(std::uint32_t s) {
 
 void UringEngine::mark_failed(std::uint32_t s, const char* operation, int error) {
   Slot& slot = slots_[s];
-  record_failure(*result_, *stop_, file_failure(*target_, slot.name, operation, error));
+  record_failure(*result_, *stop_, file_failure(directory_path(slot), slot.name, operation, error));
   slot.failed = true;
 }
 
@@ -228,12 +226,25 @@ void UringEngine::fail(std::uint32_t s, const char* operation, int error) {
 void UringEngine::finish(std::uint32_t s) {
   Slot& slot = slots_[s];
   if (slot.failed) {
-    if (slot.opened) unlink_if_same(target_->dir_fd, slot.name, -1);
+    if (slot.opened) unlink_if_same(slot.dir.fd, slot.name, -1);
     result_->created.not_created.push_back(slot.index);
   }
-  slot.busy = slot.opened = slot.failed = false;
+  slot.opened = slot.failed = false;
+  release_slot(s);
+}
+
+// The slot is free again, and its directory no longer used by it.
+void UringEngine::release_slot(std::uint32_t s) {
+  Slot& slot = slots_[s];
+  target_->directories->release(slot.dir);
+  slot.dir = {};
+  slot.busy = false;
   ++slot.generation;
   free_slots_.push_back(s);
+}
+
+const std::string& UringEngine::directory_path(const Slot& slot) const {
+  return target_->directories->path(slot.dir);
 }
 
 void UringEngine::complete(const io_uring_cqe& cqe, Clock::time_point now) {
@@ -287,6 +298,15 @@ bool UringEngine::start_files(FileNamer& namer, WorkSource& source, unsigned thr
     slot.index = index;
     slot.busy = true;
     slot.written = 0;
+    try {  // the file's directory: opened here when the layout moves on to a new one
+      slot.dir = target_->directories->acquire(index);
+    } catch (const std::exception& e) {  // recorded as a failure; the files in flight finish
+      record_failure(*result_, *stop_, WriteFailure{{}, 0, {}, e.what()});
+      result_->created.not_created.push_back(index);
+      slot.dir = {};
+      release_slot(s);
+      return true;
+    }
     if (recipe_.rewrites(*target_)) {
       slot.start = Clock::now();  // the synchronous open is part of the file's time
       if (open_to_rewrite(s)) queue_segment(s, false);

@@ -44,6 +44,7 @@ class UringEngine final : public FileEngine {
     Clock::time_point start;       // just before the submission that carried its open
     char* name = nullptr;          // its file name, in names_
     std::uint64_t index = 0;       // its file index
+    FileDirectories::Handle dir;   // its directory, held until the file is finished
   };
 
   bool next_index(WorkSource& source, unsigned thread, std::uint64_t& index);
@@ -51,6 +52,8 @@ class UringEngine final : public FileEngine {
   void queue_segment(std::uint32_t slot, bool first);
   void queue_cleanup_close(std::uint32_t slot);
   bool open_to_rewrite(std::uint32_t slot);
+  void release_slot(std::uint32_t slot);
+  const std::string& directory_path(const Slot& slot) const;
   void complete(const io_uring_cqe& cqe, Clock::time_point now);
   void mark_failed(std::uint32_t slot, const char* operation, int error);
   void fail(std::uint32_t slot, const char* operation, int error);

@@ -41,6 +41,18 @@ inline std::string layout(const RunReport& r) {
   return {};
 }
 
+// Where the files are, unless all in the run directory (the default says nothing).
+inline std::string directories(const RunConfig& c) {
+  std::string where;
+  if (c.layout == Layout::Rank) where = ", a directory per rank";
+  if (c.layout == Layout::Thread) where = ", a directory per writer thread";
+  if (c.files_per_dir > 0) {
+    where += fmt::format(", at most {} per {}directory", plural(c.files_per_dir, "file"),
+                         c.layout == Layout::Shared ? "" : "sub");
+  }
+  return where;
+}
+
 // "100 files of 1400 B (100 write() calls of 14 B each)"
 inline std::string workload(const RunConfig& c) {
   const std::string writes = c.write_mode == WriteMode::Line
@@ -58,9 +70,9 @@ inline std::string workload(const RunConfig& c) {
       c.engine != Engine::Uring ? fmt::format("{} engine", to_string(c.engine))
       : c.compare              ? std::string("posix engine, and uring for the async column")
                                : fmt::format("uring engine (queue depth {} per thread)", c.queue_depth);
-  return fmt::format("{} of {} B ({}{}), {}, {}{}", plural(c.files, "file"),
+  return fmt::format("{} of {} B ({}{}), {}{}, {}{}", plural(c.files, "file"),
                      c.file_size_bytes(), writes, c.fsync ? ", fsync before close" : "",
-                     partition, engine, slow);
+                     partition, directories(c), engine, slow);
 }
 
 inline std::string repetitions(const RunReport& r) {

@@ -18,8 +18,10 @@
 #include <fmt/format.h>
 #include <memory>
 
+#include "mpiwrite/core/directory_layout.hpp"
 #include "mpiwrite/core/errors.hpp"
 #include "mpiwrite/core/points.hpp"
+#include "mpiwrite/sys/file_directories.hpp"
 #include "mpiwrite/sys/posix_file.hpp"
 #include "mpiwrite/sys/system_facts.hpp"
 
@@ -71,7 +73,7 @@ std::string_view kind_of(const struct stat& info) {
 }
 
 // What a plain run finds in an existing DIR among the names it would write.
-void check_existing_targets(const RunConfig& config, const std::string& dir) {
+void check_existing_names(const RunConfig& config, const std::string& dir) {
   const FilePattern pattern = parse_pattern(config.pattern);
   if (!config.overwrite) {
     for_each_target(dir, pattern, config.files, [&](const char* name, const struct stat&) -> bool {
@@ -101,9 +103,42 @@ void check_existing_targets(const RunConfig& config, const std::string& dir) {
   });
 }
 
+// The same in every directory of a layout (without a layout, in DIR alone): a plain run
+// creates each layout directory, so none may exist; --overwrite writes into those that are
+// real directories.
+void check_existing_targets(const RunConfig& config, const std::string& dir, int ranks) {
+  PointSpec point;
+  point.ranks = ranks;
+  point.threads = config.threads;
+  const DirectoryLayout layout(layout_spec(config, point));
+  if (layout.flat()) return check_existing_names(config, dir);
+  for (int rank = 0; rank < ranks; ++rank) {
+    for (const std::string& relative : layout.rank_directories(rank)) {
+      const std::string path = dir + '/' + relative;
+      struct stat info {};
+      if (::lstat(path.c_str(), &info) != 0) {
+        if (errno == ENOENT) continue;
+        throw IoError(errno, path, "stat");
+      }
+      if (!config.overwrite) {
+        throw UsageError(fmt::format(
+            "{} already exists and this run would create it as a directory of --layout; "
+            "mpiwrite never writes into what it did not create. Pass --overwrite to rewrite "
+            "the files in it, or choose another --dir", path));
+      }
+      if (!S_ISDIR(info.st_mode)) {
+        throw UsageError(fmt::format("{} is {}: --overwrite writes only into real directories, "
+                                     "and mpiwrite never writes through a link", path,
+                                     kind_of(info)));
+      }
+      check_existing_names(config, path);
+    }
+  }
+}
+
 }  // namespace
 
-bool check_directory(const RunConfig& config) {
+bool check_directory(const RunConfig& config, int ranks) {
   const std::string& dir = config.dir;
   struct stat info {};
   if (::lstat(dir.c_str(), &info) == 0 && S_ISLNK(info.st_mode) && ::stat(dir.c_str(), &info) != 0) {
@@ -128,13 +163,13 @@ bool check_directory(const RunConfig& config) {
   } else {
     throw IoError(errno, dir, "stat");
   }
-  if (run_kind(config) == RunKind::Run) check_existing_targets(config, absolute_path(dir));
+  if (run_kind(config) == RunKind::Run) check_existing_targets(config, absolute_path(dir), ranks);
   return false;
 }
 
-PreparedDirectory prepare_directory(const RunConfig& config) {
+PreparedDirectory prepare_directory(const RunConfig& config, int ranks) {
   PreparedDirectory prepared;
-  if (check_directory(config)) {
+  if (check_directory(config, ranks)) {
     if (::mkdir(config.dir.c_str(), 0755) != 0) {
       if (errno == ENOENT) {
         throw UsageError(fmt::format("--dir {}: its parent directory does not exist (mpiwrite "
@@ -159,6 +194,17 @@ bool stopped(const std::atomic<int>* stop) {
   return stop != nullptr && stop->load(std::memory_order_relaxed) != 0;
 }
 
+// The directory of file `index`, or none if it is gone (so is the file).
+std::optional<FileDirectories::Handle> directory_of(FileDirectories& directories,
+                                                    std::uint64_t index) {
+  try {
+    return directories.acquire(index);
+  } catch (const IoError& e) {
+    if (e.code().value() == ENOENT) return std::nullopt;
+    throw;
+  }
+}
+
 // Unlinks one name; true if it was there. A name already gone is skipped.
 bool unlink_name(int dir_fd, const std::string& dir, const char* name) {
   if (::unlinkat(dir_fd, name, 0) == 0) return true;
@@ -170,35 +216,46 @@ bool unlink_name(int dir_fd, const std::string& dir, const char* name) {
 
 std::uint64_t remove_files(const std::string& dir, const FilePattern& pattern,
                            const Progression& files, const std::atomic<int>* stop,
-                           bool regular_only) {
+                           bool regular_only, const DirectoryLayout* layout) {
   const UniqueFd dir_fd = open_directory(dir);
+  FileDirectories directories(dir_fd.get(), dir, layout);
   FileNamer namer(pattern);
   std::uint64_t removed = 0;
   for (std::uint64_t i = 0; i < files.count && !stopped(stop); ++i) {
-    const char* name = namer.name(files.at(i));
+    const std::uint64_t index = files.at(i);
+    const char* name = namer.name(index);
+    const std::optional<FileDirectories::Handle> in = directory_of(directories, index);
+    if (!in) continue;
     if (regular_only) {
       struct stat info {};
-      if (::fstatat(dir_fd.get(), name, &info, AT_SYMLINK_NOFOLLOW) != 0 ||
+      if (::fstatat(in->fd, name, &info, AT_SYMLINK_NOFOLLOW) != 0 ||
           !S_ISREG(info.st_mode) || info.st_nlink != 1) {
+        directories.release(*in);
         continue;
       }
     }
-    if (unlink_name(dir_fd.get(), dir, name)) ++removed;
+    if (unlink_name(in->fd, directories.path(*in), name)) ++removed;
+    directories.release(*in);
   }
   return removed;
 }
 
 std::uint64_t remove_created(const std::string& dir, const FilePattern& pattern,
-                             const CreatedFiles& created, const std::atomic<int>* stop) {
+                             const CreatedFiles& created, const std::atomic<int>* stop,
+                             const DirectoryLayout* layout) {
   if (created.taken.empty()) return 0;
   const UniqueFd dir_fd = open_directory(dir);
+  FileDirectories directories(dir_fd.get(), dir, layout);
   FileNamer namer(pattern);
   std::uint64_t removed = 0;
   for (const Progression& part : created.taken) {
     for (std::uint64_t i = 0; i < part.count && !stopped(stop); ++i) {
       const std::uint64_t index = part.at(i);
       if (created.excluded(index)) continue;
-      if (unlink_name(dir_fd.get(), dir, namer.name(index))) ++removed;
+      const std::optional<FileDirectories::Handle> in = directory_of(directories, index);
+      if (!in) continue;
+      if (unlink_name(in->fd, directories.path(*in), namer.name(index))) ++removed;
+      directories.release(*in);
     }
   }
   return removed;

@@ -8,6 +8,8 @@
 #include <cstring>
 #include <system_error>
 
+#include "mpiwrite/core/errors.hpp"
+#include "mpiwrite/sys/file_directories.hpp"
 #include "mpiwrite/sys/posix_file.hpp"
 
 namespace mpiwrite {
@@ -17,18 +19,31 @@ FileVerifier::FileVerifier(FilePattern pattern, const std::string& text, std::ui
       buffer_(size_ + 1) {}
 
 VerifyResult FileVerifier::verify(const std::string& dir, const Progression& files,
-                                  const std::atomic<int>* stop, std::size_t max_problems) {
+                                  const std::atomic<int>* stop, std::size_t max_problems,
+                                  const DirectoryLayout* layout) {
   VerifyResult result;
   const UniqueFd dir_fd = open_directory(dir);
+  FileDirectories directories(dir_fd.get(), dir, layout);
   for (std::uint64_t i = 0; i < files.count; ++i) {
     if (stop != nullptr && stop->load(std::memory_order_relaxed) != 0) break;
-    const char* name = namer_.name(files.at(i));
+    const std::uint64_t index = files.at(i);
+    const char* name = namer_.name(index);
     ++result.checked;
-    std::string problem = check(dir_fd.get(), name);
+    std::string problem;
+    std::string where = dir;
+    try {
+      const FileDirectories::Handle in = directories.acquire(index);
+      where = directories.path(in);
+      problem = check(in.fd, name);
+      directories.release(in);
+    } catch (const IoError& e) {  // its directory is gone or not a directory: the file is wrong
+      where = e.path();
+      problem = fmt::format("open directory: {}", e.code().message());
+    }
     if (problem.empty()) continue;
     ++result.mismatches;
     if (result.problems.size() < max_problems) {
-      result.problems.push_back(fmt::format("{}/{}: {}", dir, name, problem));
+      result.problems.push_back(fmt::format("{}/{}: {}", where, name, problem));
     }
   }
   return result;

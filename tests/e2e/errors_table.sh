@@ -85,6 +85,8 @@ expand() {
   s=${s//'{hardlinked}'/$root/hardlinked}
   s=${s//'{subdir}'/$root/subdir}
   s=${s//'{takenlink}'/$root/takenlink}
+  s=${s//'{layouts}'/$root/layouts}
+  s=${s//'{layoutlink}'/$root/layoutlink}
   s=${s//'{nl}'/$'\n'}
   while [[ $s =~ \{x([0-9]+)\} ]]; do
     n=${BASH_REMATCH[1]}
@@ -119,6 +121,11 @@ check_row() {
   ln "$root/outside" "$root/hardlinked/write1.txt"
   mkdir "$root/subdir/write1.txt"
   ln -s taken "$root/takenlink"
+  # Layout directories (--layout, --files-per-dir): one there already (rank0, and d0 holding
+  # a file of the run's names), and one that is a link to another directory.
+  mkdir -p "$root/layouts/rank0" "$root/layouts/d0" "$root/layoutlink"
+  echo "precious" >"$root/layouts/d0/write1.txt"
+  ln -s "$root/taken" "$root/layoutlink/rank0"
   for arg in "$@"; do
     case $arg in -d | --dir | --dir=*) has_dir=1 ;; esac
     args+=("$(expand "$arg" "$root")")

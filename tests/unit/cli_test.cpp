@@ -213,20 +213,17 @@ TEST(Validate, HoldsConfigsBuiltInCodeToTheSameRules) {
   EXPECT_THROW(validate(c), UsageError);
 }
 
-TEST(Cli, ReadsTheLayoutButRunsOnlyTheDefaultForNow) {
+TEST(Cli, ReadsTheLayout) {
   const CliOutcome dry = parse({"--layout", "Thread", "--files-per-dir", "64", "--dry-run"});
   ASSERT_TRUE(dry.run) << dry.message;
   EXPECT_EQ(dry.config.layout, Layout::Thread);
   EXPECT_EQ(dry.config.files_per_dir, 64u);
   EXPECT_EQ(parse({}).config.layout, Layout::Shared);
   EXPECT_EQ(parse({}).config.files_per_dir, 0u);
-  for (const std::vector<std::string>& words :
-       {std::vector<std::string>{"--layout", "rank"}, {"--files-per-dir", "8"}}) {
-    const CliOutcome refused = parse(words);
-    EXPECT_FALSE(refused.run);
-    EXPECT_EQ(refused.exit_code, kExitUsage);
-    EXPECT_NE(refused.message.find("not implemented yet"), std::string::npos) << refused.message;
-  }
+  const CliOutcome real = parse({"--layout", "rank", "--files-per-dir", "8"});
+  ASSERT_TRUE(real.run) << real.message;
+  EXPECT_EQ(real.config.layout, Layout::Rank);
+  EXPECT_EQ(real.config.files_per_dir, 8u);
   EXPECT_NE(parse({"--files-per-dir", "0"}).message.find("--files-per-dir: 0 is not between"),
             std::string::npos);
 }

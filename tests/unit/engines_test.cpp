@@ -44,7 +44,8 @@ SliceResult run_engine(const WriteOptions& options, const std::string& dir,
   const FileRecipe recipe(options);
   const std::unique_ptr<FileEngine> engine = make_engine(options, recipe);
   const UniqueFd dir_fd = open_directory(dir);
-  const WriteTarget target{dir_fd.get(), dir, exclusive};
+  FileDirectories directories(dir_fd.get(), dir, nullptr);
+  const WriteTarget target{&directories, dir, exclusive};
   StaticSource source(slice, 1, Partition::Block);
   SliceResult result;
   std::atomic<bool> stop{false};
@@ -86,8 +87,8 @@ TEST(FileRecipe, RewritesOnlyWithOverwriteOutsideAnExclusiveStep) {
   EXPECT_FALSE(FileRecipe(options).rewrites(WriteTarget{}));
   options.overwrite = true;
   const FileRecipe recipe(options);
-  EXPECT_TRUE(recipe.rewrites(WriteTarget{-1, "d", false}));
-  EXPECT_FALSE(recipe.rewrites(WriteTarget{-1, "d", true}));
+  EXPECT_TRUE(recipe.rewrites(WriteTarget{nullptr, "d", false}));
+  EXPECT_FALSE(recipe.rewrites(WriteTarget{nullptr, "d", true}));
   constexpr int kWanted = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW;
   EXPECT_EQ(FileRecipe::kCreateFlags & kWanted, kWanted);
 }
@@ -207,7 +208,8 @@ TEST(EngineFailures, ARemovedDirectoryIsTheFailureOfTheFirstOpen) {
     StaticSource source({1, 3, 1}, 1, Partition::Block);
     SliceResult result;
     std::atomic<bool> stop{false};
-    engine->write(WriteTarget{dir_fd.get(), gone, false}, source, 0, result, stop);
+    FileDirectories directories(dir_fd.get(), gone, nullptr);
+    engine->write(WriteTarget{&directories, gone, false}, source, 0, result, stop);
     ASSERT_TRUE(result.failure);
     EXPECT_EQ(result.failure->path, gone + "/write1.txt");
     result.failure->path.erase(0, gone.size());
@@ -238,7 +240,8 @@ TEST(EngineFailures, AnythingThrownBecomesTheFailure) {
       const WriteOptions options = options_for(kind);
       const FileRecipe recipe(options);
       const std::unique_ptr<FileEngine> engine = make_engine(options, recipe);
-      const WriteTarget target{-1, "/some/dir", false};
+      FileDirectories directories(-1, "/some/dir", nullptr);
+      const WriteTarget target{&directories, "/some/dir", false};
       ThrowingSource source(standard);
       SliceResult result;
       std::atomic<bool> stop{false};
@@ -256,9 +259,8 @@ TEST(EngineFailures, AnythingThrownBecomesTheFailure) {
 TEST(EngineFailures, TheFirstFailureIsKept) {
   SliceResult result;
   std::atomic<bool> stop{false};
-  const WriteTarget target{-1, "/d", false};
-  record_failure(result, stop, file_failure(target, "a", "open", EEXIST));
-  record_failure(result, stop, file_failure(target, "b", "write", ENOSPC));
+  record_failure(result, stop, file_failure("/d", "a", "open", EEXIST));
+  record_failure(result, stop, file_failure("/d", "b", "write", ENOSPC));
   EXPECT_TRUE(stop.load());
   EXPECT_EQ(result.failure->message(), "/d/a: open: File exists");
 }

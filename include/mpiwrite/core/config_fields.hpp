@@ -20,7 +20,7 @@ struct ConfigField {
   std::string_view name;
   // False for the fields the report leaves out: `dry_run` (a dry run prints its plan, never a
   // report), `seed` (the report's top-level seed is the one used, also when this one was 0 and
-  // the clock chose), and for now `layout` and `files_per_dir` (see below).
+  // the clock chose).
   bool in_report = true;
 };
 
@@ -57,11 +57,8 @@ void visit_config_fields(Config& c, Visitor&& visit) {
   visit(ConfigField{"slow_delay_us"}, c.slow_delay_us);
   visit(ConfigField{"verify"}, c.verify);
   visit(ConfigField{"timeout_s"}, c.timeout_s);
-  // Left out of the report until runs follow the layout (validate() refuses anything but the
-  // default outside --dry-run, so a report could only echo the defaults). Then: in_report,
-  // tests/golden/*.json and docs/report.schema.json.
-  visit(ConfigField{"layout", false}, c.layout);
-  visit(ConfigField{"files_per_dir", false}, c.files_per_dir);
+  visit(ConfigField{"layout"}, c.layout);
+  visit(ConfigField{"files_per_dir"}, c.files_per_dir);
 }
 inline constexpr std::size_t kConfigFieldCount = 30;  // the calls above (a test counts them)
 

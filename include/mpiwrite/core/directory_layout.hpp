@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "mpiwrite/core/config.hpp"
+#include "mpiwrite/core/points.hpp"
 
 namespace mpiwrite {
 
@@ -35,6 +36,18 @@ struct LayoutSpec {
   Partition partition = Partition::Block;
   int ranks = 1;
   unsigned threads = 1;
+};
+
+// The layout of `point` under `config` (its ranks and threads, the run's files and partition).
+LayoutSpec layout_spec(const RunConfig& config, const PointSpec& point);
+
+// Which directory holds a file, as numbers: cheap to compute for every file (no string), so
+// that writers only build a path when the directory changes.
+struct DirectoryKey {
+  int rank = 0;
+  unsigned thread = 0;
+  std::uint64_t bucket = 0;  // the d<k> subdirectory with --files-per-dir, else 0
+  bool operator==(const DirectoryKey&) const = default;
 };
 
 // Who writes file `index` and where it falls in its layout directory.
@@ -56,6 +69,8 @@ class DirectoryLayout {
   // The relative directory ("" for the run directory), no trailing '/'.
   std::string directory(const FileLocation& where) const;
   std::string directory_of(std::uint64_t index) const { return directory(locate(index)); }
+  DirectoryKey key_of(std::uint64_t index) const;
+  std::string directory(const DirectoryKey& key) const;
   // The directories rank `rank` creates before the write phase, parents before children; the
   // ranks' lists are disjoint, their union is exactly the directories that hold a file and
   // their parents. Remove in reverse order, after their files.

@@ -13,6 +13,7 @@
 
 #include "mpiwrite/core/config.hpp"
 #include "mpiwrite/core/created_files.hpp"
+#include "mpiwrite/core/directory_layout.hpp"
 #include "mpiwrite/core/file_namer.hpp"
 #include "mpiwrite/core/histogram.hpp"
 #include "mpiwrite/core/work_source.hpp"
@@ -68,8 +69,11 @@ class Writer {
   // Untimed: every writer thread opens `dir` in its own table. Throws IoError. `exclusive`:
   // create every file with O_EXCL even with --overwrite, for a step whose names must all be
   // new (--overwrite --cleanup's first step into --dir), so that a file put at a name during
-  // the run is refused rather than rewritten and removed.
-  virtual void open_target(const std::string& dir, bool exclusive = false) = 0;
+  // the run is refused rather than rewritten and removed. `layout` (kept by the caller until
+  // close_target; nullptr: every file in `dir`): which of its subdirectories holds each file;
+  // they exist already, and each thread opens the ones it needs as it reaches them.
+  virtual void open_target(const std::string& dir, bool exclusive = false,
+                           const DirectoryLayout* layout = nullptr) = 0;
   // Timed: every writer thread writes what `source` hands it into the open target. Stops at
   // the first failure (other threads stop at their next file). Never throws: I/O errors, and
   // anything a writer thread threw (e.g. the work source), come back in

@@ -14,6 +14,7 @@
 
 #include "mpiwrite/core/config.hpp"
 #include "mpiwrite/core/created_files.hpp"
+#include "mpiwrite/core/directory_layout.hpp"
 #include "mpiwrite/core/file_namer.hpp"
 #include "mpiwrite/sys/posix_file.hpp"
 #include "mpiwrite/core/partition.hpp"
@@ -34,10 +35,13 @@ struct PreparedDirectory {
 // outside DIR or block), or any such name at all with --cleanup (which removes only what this
 // run created). Returns whether DIR is missing (the run creates it). Throws IoError when DIR
 // could not be created or read for another reason (permission, read-only).
-bool check_directory(const RunConfig& config);
+// With a layout (--layout, --files-per-dir) for `ranks` ranks, the same for its directories:
+// a plain run refuses any that exists already, --overwrite takes only real directories (no
+// link) and checks the names in them as in DIR.
+bool check_directory(const RunConfig& config, int ranks = 1);
 
 // check_directory, then creates DIR if missing (not its parents).
-PreparedDirectory prepare_directory(const RunConfig& config);
+PreparedDirectory prepare_directory(const RunConfig& config, int ranks = 1);
 
 // mkdir without parents; throws IoError (EEXIST included: a scratch name is never reused).
 void make_directory(const std::string& path, unsigned mode = 0755);
@@ -48,13 +52,16 @@ void make_directory(const std::string& path, unsigned mode = 0755);
 // the run knows it created every one of these names (a step that completed).
 // `regular_only` (--overwrite, whose names may have been replaced between repetitions):
 // only a regular file with one link is removed; anything else at a name stays.
+// `layout` (nullptr: all in `dir`): which subdirectory of `dir` holds each file; a
+// subdirectory that is gone holds nothing to remove.
 std::uint64_t remove_files(const std::string& dir, const FilePattern& pattern,
                            const Progression& files, const std::atomic<int>* stop = nullptr,
-                           bool regular_only = false);
+                           bool regular_only = false, const DirectoryLayout* layout = nullptr);
 
 // The same for the files a writer recorded as created (a step that did not complete).
 std::uint64_t remove_created(const std::string& dir, const FilePattern& pattern,
-                             const CreatedFiles& created, const std::atomic<int>* stop = nullptr);
+                             const CreatedFiles& created, const std::atomic<int>* stop = nullptr,
+                             const DirectoryLayout* layout = nullptr);
 
 // rmdir, which fails (and throws IoError) if anything is left inside.
 void remove_directory(const std::string& path);

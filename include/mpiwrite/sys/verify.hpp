@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "mpiwrite/core/directory_layout.hpp"
 #include "mpiwrite/core/file_namer.hpp"
 #include "mpiwrite/core/partition.hpp"
 
@@ -24,9 +25,12 @@ class FileVerifier {
   FileVerifier(FilePattern pattern, const std::string& text, std::uint64_t lines);
   // Reads every file of `files` in `dir` into a reused buffer and compares, until done or
   // `stop` (if given) is non-zero. Throws IoError only when `dir` itself cannot be opened.
-  // Never follows a symbolic link, never blocks on a FIFO: either is a wrong file.
+  // Never follows a symbolic link, never blocks on a FIFO: either is a wrong file. `layout`
+  // (nullptr: all in `dir`): which subdirectory of `dir` holds each file; one that cannot be
+  // opened makes its files wrong.
   VerifyResult verify(const std::string& dir, const Progression& files,
-                      const std::atomic<int>* stop = nullptr, std::size_t max_problems = 3);
+                      const std::atomic<int>* stop = nullptr, std::size_t max_problems = 3,
+                      const DirectoryLayout* layout = nullptr);
 
  private:
   // Empty when the file is right, else what is wrong.

@@ -1,0 +1,74 @@
+#pragma once
+// The directory descriptors a writer, a verifier or a remover needs for the files of a layout
+// (core/directory_layout.hpp) under one run directory: opened when a file first needs its
+// directory, kept while any file still uses it, and closed after (least recently used first)
+// once more than a few are open. POSIX only.
+//
+// Files are reached through a descriptor of their own directory, never through a path: a path
+// would be walked (and on a network file system revalidated) for every file, which is not
+// what creating a file costs. The flat layout (every file in the run directory) costs one
+// branch per file. Each subdirectory is opened one component at a time with O_NOFOLLOW, so a
+// symbolic link put in place of a layout directory is refused, never followed out of --dir.
+// One object per thread: descriptors belong to the thread's descriptor table.
+
+#include <cstdint>
+#include <deque>
+#include <string>
+
+#include "mpiwrite/core/directory_layout.hpp"
+#include "mpiwrite/sys/posix_file.hpp"
+
+namespace mpiwrite {
+
+class FileDirectories {
+ public:
+  // A file's directory while in use: pass it back to release().
+  struct Handle {
+    int fd = -1;
+    unsigned entry = kBase;
+  };
+
+  FileDirectories() = default;
+  // base_fd: the run directory, borrowed (it must stay open while this is used); base_path
+  // names it in messages. layout: nullptr or flat: every file is in the run directory.
+  FileDirectories(int base_fd, std::string base_path, const DirectoryLayout* layout);
+  FileDirectories(FileDirectories&&) = default;
+  FileDirectories& operator=(FileDirectories&&) = default;
+
+  // The directory of file `index`, opened if it is not. Throws IoError naming the directory.
+  Handle acquire(std::uint64_t index) {
+    if (layout_ == nullptr) return Handle{base_fd_, kBase};
+    return acquire_in_layout(index);
+  }
+  void release(const Handle& handle) {
+    if (handle.entry != kBase) --entries_[handle.entry].users;
+  }
+  // The directory's path, for messages ("DIR" or "DIR/rank03/d007").
+  const std::string& path(const Handle& handle) const {
+    return handle.entry == kBase ? base_path_ : entries_[handle.entry].path;
+  }
+  // Closes every subdirectory (none may be in use).
+  void close_all() { entries_.clear(); }
+
+ private:
+  static constexpr unsigned kBase = ~0u;
+  static constexpr std::size_t kKeptOpen = 8;  // closed beyond this many, when unused
+  struct Entry {
+    DirectoryKey key;
+    UniqueFd fd;
+    std::string path;
+    unsigned users = 0;
+    std::uint64_t last_use = 0;
+  };
+
+  Handle acquire_in_layout(std::uint64_t index);
+  void open_entry(Entry& entry, const DirectoryKey& key);
+
+  int base_fd_ = -1;
+  std::string base_path_;
+  const DirectoryLayout* layout_ = nullptr;
+  std::deque<Entry> entries_;  // a deque: a Handle's entry and its path stay where they are
+  std::uint64_t uses_ = 0;
+};
+
+}  // namespace mpiwrite

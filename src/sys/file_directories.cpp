@@ -1,0 +1,71 @@
+// The directory descriptors of a layout (file_directories.hpp).
+#include "mpiwrite/sys/file_directories.hpp"
+
+#include <fcntl.h>
+
+#include <cerrno>
+#include <string_view>
+
+#include "mpiwrite/core/errors.hpp"
+
+namespace mpiwrite {
+
+FileDirectories::FileDirectories(int base_fd, std::string base_path,
+                                 const DirectoryLayout* layout)
+    : base_fd_(base_fd), base_path_(std::move(base_path)),
+      layout_(layout != nullptr && !layout->flat() ? layout : nullptr) {}
+
+FileDirectories::Handle FileDirectories::acquire_in_layout(std::uint64_t index) {
+  const DirectoryKey key = layout_->key_of(index);
+  ++uses_;
+  Entry* oldest_unused = nullptr;
+  unsigned oldest_at = 0;
+  for (unsigned i = 0; i < entries_.size(); ++i) {
+    Entry& entry = entries_[i];
+    if (entry.key == key && entry.fd) {
+      ++entry.users;
+      entry.last_use = uses_;
+      return Handle{entry.fd.get(), i};
+    }
+    if (entry.users == 0 && (oldest_unused == nullptr || entry.last_use < oldest_unused->last_use)) {
+      oldest_unused = &entry;
+      oldest_at = i;
+    }
+  }
+  // A new directory: reuse the least recently used entry nobody uses once enough are open
+  // (files come in order, so an old directory is seldom needed again), else add one.
+  if (entries_.size() < kKeptOpen || oldest_unused == nullptr) {
+    entries_.emplace_back();
+    oldest_at = static_cast<unsigned>(entries_.size() - 1);
+    oldest_unused = &entries_.back();
+  }
+  Entry& entry = *oldest_unused;
+  entry.fd = UniqueFd();
+  open_entry(entry, key);
+  entry.users = 1;
+  entry.last_use = uses_;
+  return Handle{entry.fd.get(), oldest_at};
+}
+
+// Component by component from the run directory, each with O_NOFOLLOW: no symbolic link in
+// the way is followed.
+void FileDirectories::open_entry(Entry& entry, const DirectoryKey& key) {
+  const std::string relative = layout_->directory(key);
+  entry.key = key;
+  entry.path = base_path_ + '/' + relative;
+  UniqueFd current;
+  std::string_view rest = relative;
+  while (!rest.empty()) {
+    const std::size_t slash = rest.find('/');
+    const std::string component(rest.substr(0, slash));
+    rest = slash == std::string_view::npos ? std::string_view() : rest.substr(slash + 1);
+    const int parent = current ? current.get() : base_fd_;
+    UniqueFd next(::openat(parent, component.c_str(),
+                           O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    if (!next) throw IoError(errno, entry.path, "open directory");
+    current = std::move(next);
+  }
+  entry.fd = std::move(current);
+}
+
+}  // namespace mpiwrite
