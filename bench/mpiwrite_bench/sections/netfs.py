@@ -373,8 +373,9 @@ class Runner:
         wall = time.monotonic() - t0
         rep = one_repetition(report, files, v.ranks, v.threads, what)
         want = {"engine": v.engine, "queue_depth": v.queue_depth, "write_mode": mode}
-        if "layout" in report["config"]:
+        if "layout" in report["config"]:  # mpiwrite reports say the layout since 6558d0a
             want["layout"] = v.layout
+            want["files_per_dir"] = v.files_per_dir
         check_config(report, want, what)
         if rep["bytes"] != files * self.h.file_size:
             raise BenchError(f"{what}: {rep['bytes']} bytes, expected {files * self.h.file_size}")
@@ -676,9 +677,10 @@ def markdown(sec):
                     f = c["figures"].get(k) or (c["figures"].get("procs-shared")
                                                 if k != "uring" and not k.startswith("uring")
                                                 and c["concurrency"] == 1 else None)
+                    sp = None if f is None else f.get("speedup_vs_1x1")
                     cells_txt.append("–" if f is None else
-                                     f"{f['makespan_s']['median']:.2f} "
-                                     f"({f.get('speedup_vs_1x1', 0):.1f}x)")
+                                     f"{f['makespan_s']['median']:.2f}"
+                                     + ("" if sp is None else f" ({sp:.1f}x)"))
                 r = c["ratios"]
                 tvo = r.get("threads-shared/threads-own")
                 md.append(f"| {c['concurrency']} | " + " | ".join(cells_txt) +
