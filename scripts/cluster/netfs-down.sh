@@ -46,8 +46,16 @@ stop_pids() {   # TERM, wait up to 5 s, KILL
   sleep 0.2
 }
 unmount() {   # unmount [ENTER COMMAND...]: /mnt/netfs where the command enters
-  "$@" /bin/sh -c "mountpoint -q $mnt || exit 0; umount $mnt 2>/dev/null || umount -l $mnt"
+  # umount waits for the FUSE client; if that does not answer within 5 s, detach lazily.
+  "$@" /bin/sh -c "mountpoint -q $mnt || exit 0; timeout -k 1 5 umount $mnt 2>/dev/null || umount -l $mnt"
 }
+
+# 0. A network frozen by a test (tests/cluster/netfs.sh: the servers' links down, or netdelay
+# stopped) is thawed first: FUSE requests waiting for a server are answered, so nothing below
+# waits on them, and a stopped netdelay takes the TERM below.
+for h in netfsA netfsB; do [ -e "/run/netns/$h" ] && ip -n "$h" link set "$ifname" up 2>/dev/null; done
+# shellcheck disable=SC2046
+[ -z "$(pids_of netdelay netdelay)" ] || kill -CONT $(pids_of netdelay netdelay) 2>/dev/null
 
 # 1. FUSE clients: after the unmount the client exits by itself; stop it anyway.
 unmount env

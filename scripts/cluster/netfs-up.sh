@@ -102,15 +102,34 @@ rm -f "$tmp"
 # package's groups/ and hooks/) and /var/log/glusterfs, and with RUN=own its own /run (glusterd's
 # socket and PID files; only the servers: on a client host /run must stay this machine's, where
 # /run/netns lets Open MPI's rsh agent reach the other hosts), then runs the commands inside it.
+# With RUN=own-tmp (the clients) the host keeps this machine's /run but gets its own /tmp
+# (DIR/hosts/HOST/tmp), as a real compute node has: what Open MPI (/tmp/ompi.HOST.UID session directories) and Slurm's PMIx plugin
+# (/tmp/spmix_appdir_UID_JOB.STEP, the same name on every node of a job) leave there is the
+# host's and goes with DIR. The caller's scratch, DIR's parent, stays visible at its own path
+# inside it (a report written with -o there, a Slurm cluster's config and munge socket).
 mkns() {
-  local h=$1 d=$dir/hosts/$1 run=""
+  local h=$1 d=$dir/hosts/$1 run="" tmp="" parent rel
   mkdir -p "$d/run/gluster" "$d/lib" "$d/log"
   chown gluster:gluster "$d/run/gluster" 2>/dev/null || true
   cp -a /var/lib/glusterd/groups /var/lib/glusterd/hooks "$d/lib/" 2>/dev/null || true
-  [ "$2" != own ] || run="mount --bind '$d/run' /run"
+  case $2 in
+    own) run="mount --bind '$d/run' /run" ;;
+    own-tmp)
+      mkdir -p "$d/tmp"
+      chmod 1777 "$d/tmp"
+      parent=$(dirname "$dir")
+      case $parent in
+        /tmp/?*)   # bound at the same path inside the host's /tmp, before /tmp is replaced
+          rel=${parent#/tmp/}
+          mkdir -p "$d/tmp/$rel"
+          tmp="mount --bind '$parent' '$d/tmp/$rel'; " ;;
+      esac
+      tmp+="mount --rbind '$d/tmp' /tmp" ;;
+  esac
   touch "$dir/ns/mnt-$h"
   unshare --mount="$dir/ns/mnt-$h" --propagation private /bin/sh -ec "
     $run
+    $tmp
     mount --bind '$d/lib' /var/lib/glusterd
     mount --bind '$d/log' /var/log/glusterfs
     ${3:-true}"
@@ -136,7 +155,7 @@ for h in "${servers[@]}"; do
   mkfs.xfs -q -i size=512 "$dir/hosts/$h.xfs"
   mkns "$h" own "mount -o loop,noatime '$dir/hosts/$h.xfs' /srv && mkdir -p /srv/brick"
 done
-for h in "${clients[@]}"; do mkns "$h" shared; done
+for h in "${clients[@]}"; do mkns "$h" own-tmp; done
 
 # ---- servers: glusterd in each, then the volume ----------------------------------------
 for h in "${servers[@]}"; do

@@ -2,7 +2,7 @@
 # Stops the cluster of scripts/cluster/slurm-up.sh DIR, leaving no process behind:
 #  1. cancels every job still queued or running (while slurmctld is up) and waits up to
 #     10 s for their job steps to end;
-#  2. stops slurmd, slurmctld and munged, each by the PID in its PID file under DIR, waiting
+#  2. stops every slurmd, slurmctld and munged, each by the PID in its PID file under DIR, waiting
 #     until it is gone (KILL after 10 s);
 #  3. kills, by PID, any slurmstepd of this cluster that outlived its slurmd (they run with
 #     their working directory in DIR/log) and the job processes under it.
@@ -13,10 +13,11 @@ dir=${1:?usage: slurm-down.sh DIR}
 export SLURM_CONF=$dir/etc/slurm.conf
 status=0
 
-# The PID in DIR/run/NAME.pid if that process is NAME (a stale file must not kill a stranger).
+# The PID in DIR/run/FILE.pid (FILE: NAME unless given) if that process is NAME (a stale
+# file must not kill a stranger).
 daemon_pid() {
   local pid
-  pid=$(cat "$dir/run/$1.pid" 2>/dev/null) || return 1
+  pid=$(cat "$dir/run/${2:-$1}.pid" 2>/dev/null) || return 1
   [[ $pid =~ ^[0-9]+$ ]] && [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = "$1" ] && echo "$pid"
 }
 
@@ -67,7 +68,14 @@ if daemon_pid slurmctld >/dev/null && [ -f "$SLURM_CONF" ]; then
   fi
 fi
 
-for daemon in slurmd slurmctld munged; do
+# Each slurmd has its PID file run/slurmd-NODE.pid (slurm-up.sh's NODES: one or several).
+for f in "$dir"/run/slurmd-*.pid; do
+  [ -e "$f" ] || continue
+  f=${f##*/}
+  if pid=$(daemon_pid slurmd "${f%.pid}"); then stop_pid "${f%.pid}" "$pid"; fi
+  rm -f "$dir/run/$f"
+done
+for daemon in slurmctld munged; do
   if pid=$(daemon_pid "$daemon"); then stop_pid "$daemon" "$pid"; fi
   rm -f "$dir/run/$daemon.pid"
 done

@@ -8,9 +8,16 @@
 #        ...
 #        scripts/cluster/slurm-down.sh DIR     (stops the daemons by PID; safe to re-run)
 #
-# Environment: NODE_CPUS (default: nproc), EXTRA_CONF (lines appended to slurm.conf).
-# The node is `hostname -s` with this machine's real CPUs: on a 2-core machine a 4-task job
-# needs --overcommit. Partition "debug". Daemons listen on the default ports 6817/6818, so
+# Environment: NODE_CPUS (default: nproc), EXTRA_CONF (lines appended to slurm.conf), and for
+# several compute nodes on emulated hosts (tests/cluster/netfs_slurm.sh):
+#   NODES="HOST=ADDR ..."   the compute nodes (default: `hostname -s`=127.0.0.1, one node)
+#   NODE_EXEC=COMMAND       runs `COMMAND HOST slurmd ...` to start each node's slurmd on its
+#                           host (e.g. scripts/cluster/netns-exec; the host's hostname must be
+#                           HOST, and it must see DIR at the same path: munge's socket is there)
+#   CTLD_ADDR=ADDR          the address the nodes reach slurmctld at (default: localhost)
+# Each slurmd has its own PID file, log and spool directory (slurmd-HOST.pid, ...).
+# The default node is `hostname -s` with this machine's real CPUs: on a 2-core machine a
+# 4-task job needs --overcommit. Partition "debug". Daemons listen on the default ports 6817/6818, so
 # only one such cluster can run at a time. Start-up takes well under a second; the first
 # batch job after it waits about 3 s (slurmctld's start-up delay), later jobs about 1 s.
 # Recipe and pitfalls: docs/cluster.md ("How CI tests this").
@@ -42,9 +49,15 @@ while [ "$p" != / ]; do
 done
 
 host=$(hostname -s)
+nodes=${NODES:-$host=127.0.0.1}
+node_names=$(for n in $nodes; do printf '%s,' "${n%%=*}"; done)
+node_names=${node_names%,}
+ctld=localhost
+[ -z "${CTLD_ADDR:-}" ] || ctld="$host($CTLD_ADDR)"   # name(address): slurmctld checks the name
 cpus=${NODE_CPUS:-$(nproc)}
 mem=$(slurmd -C | sed -n 's/.*RealMemory=\([0-9]*\).*/\1/p')
-mkdir -p "$dir"/{etc,munge,run,log,spool/ctld,spool/d}
+mkdir -p "$dir"/{etc,munge,run,log,spool/ctld}
+for n in $nodes; do mkdir -p "$dir/spool/d-${n%%=*}"; done
 chmod 755 "$dir" "$dir/run"
 chmod 700 "$dir/munge"
 [ -f "$dir/munge/munge.key" ] || mungekey --create --keyfile="$dir/munge/munge.key"
@@ -58,18 +71,18 @@ spank_pbs=$(find /usr/lib/*/slurm-wlm /usr/lib/slurm* -name spank_pbs.so 2>/dev/
 cat >"$dir/etc/slurm.conf" <<CONF
 # Written by scripts/cluster/slurm-up.sh: a throwaway one-node cluster for tests.
 ClusterName=mpiwrite-ci
-SlurmctldHost=localhost
+SlurmctldHost=$ctld
 SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge
 CredType=cred/munge
 AuthInfo=socket=$dir/run/munge.socket
 StateSaveLocation=$dir/spool/ctld
-SlurmdSpoolDir=$dir/spool/d
+SlurmdSpoolDir=$dir/spool/d-%n
 SlurmctldPidFile=$dir/run/slurmctld.pid
-SlurmdPidFile=$dir/run/slurmd.pid
+SlurmdPidFile=$dir/run/slurmd-%n.pid
 SlurmctldLogFile=$dir/log/slurmctld.log
-SlurmdLogFile=$dir/log/slurmd.log
+SlurmdLogFile=$dir/log/slurmd-%n.log
 SlurmctldDebug=info
 SlurmdDebug=info
 PlugStackConfig=$dir/etc/plugstack.conf
@@ -86,8 +99,10 @@ MpiDefault=none
 ReturnToService=2
 EnforcePartLimits=ALL
 ${EXTRA_CONF:-}
-NodeName=$host NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=$((mem * 9 / 10)) State=UNKNOWN
-PartitionName=debug Nodes=$host Default=YES MaxTime=INFINITE State=UP
+$(for n in $nodes; do
+  echo "NodeName=${n%%=*} NodeAddr=${n#*=} CPUs=$cpus RealMemory=$((mem * 9 / 10)) State=UNKNOWN"
+done)
+PartitionName=debug Nodes=$node_names Default=YES MaxTime=INFINITE State=UP
 CONF
 export SLURM_CONF=$dir/etc/slurm.conf
 
@@ -95,16 +110,19 @@ munged --key-file="$dir/munge/munge.key" --socket="$dir/run/munge.socket" \
   --pid-file="$dir/run/munged.pid" --log-file="$dir/log/munged.log" \
   --seed-file="$dir/munge/munged.seed"
 slurmctld -f "$SLURM_CONF" -c   # -c: a clean state, no jobs from an earlier cluster
-slurmd -f "$SLURM_CONF"
+for n in $nodes; do
+  # shellcheck disable=SC2086  # NODE_EXEC is a command (word list) on purpose
+  ${NODE_EXEC:+$NODE_EXEC ${n%%=*}} slurmd -f "$SLURM_CONF"
+done
 
 state=""
 for ((i = 0; i < 120; i++)); do   # the node is idle within 0.1 s here; give it 60 s
-  state=$(sinfo -h -N -o %T 2>/dev/null || true)
-  [ "$state" = idle ] && { echo "slurm-up: node $host idle ($cpus CPUs), SLURM_CONF=$SLURM_CONF"; exit 0; }
+  state=$(sinfo -h -N -o %T 2>/dev/null | sort -u | paste -sd' ' - || true)
+  [ "$state" = idle ] && { echo "slurm-up: node(s) $node_names idle ($cpus CPUs each), SLURM_CONF=$SLURM_CONF"; exit 0; }
   case $state in inval* | drain* | down*) [ "$i" -gt 4 ] && break ;; esac
   sleep 0.5
 done
 echo "slurm-up: the cluster did not come up (node state: '$state')" >&2
 sinfo -N -l >&2 || true
-tail -n 20 "$dir/log/munged.log" "$dir/log/slurmctld.log" "$dir/log/slurmd.log" >&2 || true
+tail -n 20 "$dir/log/munged.log" "$dir/log/slurmctld.log" "$dir"/log/slurmd-*.log >&2 || true
 exit 1

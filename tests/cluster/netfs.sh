@@ -8,12 +8,17 @@
 #     head's mount, which wrote none of them, and spread over both bricks (a real distribute);
 #   - --verify with -r 2: every file read back by another rank, i.e. on the other host;
 #   - the report names both client hosts and the file system as FUSE;
+#   - the network to both servers frozen mid-run (their links down; ping timeout 2 s): without
+#     --timeout exit 1 within seconds, each failing rank's path and ENOTCONN; with --timeout 4
+#     (ping timeout raised to 8 s) exit 124, the stuck ranks named, mpirun over within 8 s of
+#     the freeze; no mpiwrite/orted/prted left on the client hosts; healed, the run passes;
 #   - at 2 ms RTT, netfsA's brick killed mid-run: exit 1 within seconds, one error line per
 #     failing rank with the file's path and strerror, no incomplete file left.
 # The testbed is tied to this script by scripts/cluster/reaper.sh: if CTest's timeout kills it,
 # the reaper stops every daemon by PID and removes the mounts and namespaces.
 # Needs root and the packages of scripts/install-deps.sh --test (exit 77 without root or
-# namespaces). Environment (CTest): MPIWRITE. About 20 s (set-up 4-6 s, teardown 5.5-6 s).
+# namespaces). Environment (CTest): MPIWRITE. About 38 s (set-up 4-6 s, teardown 5.5-6 s, the
+# network faults about 20 s).
 # shellcheck source-path=SCRIPTDIR source=../e2e/lib.sh
 TMPDIR=/tmp source "$(dirname "$0")/../e2e/lib.sh"
 # shellcheck source=reaper_lib.sh
@@ -37,7 +42,9 @@ on_exit() {
     echo "---- last lines of the GlusterFS logs ----" >&2
     tail -n 8 "$TESTBED"/hosts/*/log/*.log >&2 2>/dev/null || true
   fi
-  rm -rf "$DATA" 2>/dev/null   # the volume goes with the bricks; be tidy while it is up
+  # A check that failed with the network frozen: thaw it, or rm and umount wait for it.
+  for h in netfsA netfsB; do [ -e "/run/netns/$h" ] && ip -n "$h" link set tnetfs0 up 2>/dev/null; done
+  timeout 20 rm -rf "$DATA" 2>/dev/null   # the volume goes with the bricks; be tidy while it is up
   "$CLUSTER/netfs-down.sh" "$TESTBED" >/dev/null || { echo "FAIL: netfs-down.sh left something behind" >&2; status=1; }
   stop_reaper
   cleanup_work
@@ -50,6 +57,11 @@ chmod 755 "$WORK"   # the ranks on the client hosts write their logs nowhere els
 # shellcheck disable=SC2016
 start_reaper bash -c '"$1" "$2/netfs"; rm -rf "$2"' reaper-teardown "$CLUSTER/netfs-down.sh" "$WORK"
 
+# The volume's network.ping-timeout: how long a client waits for a silent server before it
+# fails the pending calls with ENOTCONN. Gluster accepts 0 (no ping timer: a frozen server
+# hangs the client until TCP gives up) up to 1013; 2 s ends a frozen run a few seconds after
+# the freeze (5 s: about 15 s) and has been stable at RTT 0-2 ms here.
+export NETFS_PING_TIMEOUT=2
 t0=$(date +%s%N)
 "$CLUSTER/netfs-up.sh" "$TESTBED" || fail "netfs-up.sh could not make the testbed"
 note "testbed up in $((($(date +%s%N) - t0) / 1000000)) ms"
@@ -112,6 +124,138 @@ expect_status 0
 [ "$(error_lines)" -eq 0 ] || { cat "$WORK/err" >&2; fail "--verify reported errors"; }
 grep -qi "verif" "$WORK/out" || { cat "$WORK/out" >&2; fail "the table does not mention the verification"; }
 expect_files "$DATA/verify" 60 20 "Hello, world!"
+
+# ---- the network to the file servers frozen mid-run --------------------------------------
+# "Frozen": both servers' TUN links go down, so every packet to or from netfsA/netfsB is
+# dropped (netdelay's write to a downed TUN fails) -- no RST, no ICMP, the clients just hear
+# nothing, as from a hung server. The compute network (mpirun <-> orteds, the ranks' TCP)
+# stays up. Stopping netdelay itself (SIGSTOP) freezes that too: measured, mpirun then never
+# hears of the watchdog's MPI_Abort (not even its message comes through) and hangs until
+# SIGCONT, after which everything ends within 3 s -- not a fault mpiwrite can report.
+freeze() { for h in netfsA netfsB; do ip -n "$h" link set tnetfs0 down; done; FROZE=$(date +%s%N); }
+heal() { for h in netfsA netfsB; do ip -n "$h" link set tnetfs0 up; done; }
+since_freeze() { echo $((($(date +%s%N) - FROZE) / 1000000)); }
+# Healed when, on every host's FUSE client, the last event of each brick connection is
+# "Connected" (a client that was idle through the freeze never disconnected). Up to 30 s.
+wait_healed() {
+  local i log c ok
+  for ((i = 0; i < 300; i++)); do
+    ok=1
+    for log in "$TESTBED"/hosts/{netfshead,netfsC,netfsD}/log/fuse.log; do
+      for c in 0 1; do
+        grep "conn-name=netfs-client-${c}[},]" "$log" | tail -n 1 | grep -q "Connected, attached" || ok=0
+      done
+    done
+    [ "$ok" -eq 1 ] && return 0
+    sleep 0.1
+  done
+  fail "the FUSE clients did not reconnect within 30 s of the heal"
+}
+# PIDs of mpiwrite/orted/prted inside the client hosts (recorded while alive: a zombie whose
+# thread still waits in FUSE has lost its namespace links).
+job_pids() {
+  local h p
+  for h in netfsC netfsD; do
+    for p in $(ip netns pids "$h"); do
+      case $(cat "/proc/$p/comm" 2>/dev/null) in mpiwrite | orted | prted) echo "$p" ;; esac
+    done
+  done
+}
+# Waits up to 20 s until none of PIDS is left; prints how long after the freeze.
+wait_gone() {
+  local i p left
+  for ((i = 0; i < 200; i++)); do
+    left=""
+    for p in "$@"; do
+      case $(cat "/proc/$p/comm" 2>/dev/null) in mpiwrite | orted | prted) left+="$p " ;; esac
+    done
+    [ -z "$left" ] && { note "no mpiwrite/orted/prted left on netfsC/netfsD $(since_freeze) ms after the freeze"; return 0; }
+    sleep 0.1
+  done
+  ps -o pid,stat,comm -p "${left// /,}" >&2 || true
+  fail "processes left 20 s later: $left"
+}
+# run_frozen DIR [mpiwrite options]: starts 4 ranks writing 400 files, freezes the network
+# once 50 are there (mid-run), waits for mpirun. Sets STATUS, TOOK_MS (freeze -> mpirun's end),
+# PIDS (the job's processes on the client hosts).
+run_frozen() {
+  local out=$1 i
+  shift
+  set +e
+  timeout --kill-after=5 60 mpirun --hostfile "$TESTBED/hostfile" -np 4 --map-by node \
+    "$MPIWRITE" -d "$out" -n 400 "$@" >"$WORK/out" 2>"$WORK/err" &
+  local job=$!
+  for ((i = 0; i < 300; i++)); do
+    [ "$(find "$out" -name 'write*.txt' 2>/dev/null | wc -l)" -ge 50 ] && break
+    sleep 0.05
+  done
+  PIDS=$(job_pids)
+  freeze
+  wait "$job"
+  STATUS=$?
+  TOOK_MS=$(since_freeze)
+  set -e
+  # timeout's 124/137 (mpiwrite's watchdog also exits 124: told apart by the time taken)
+  [ "$STATUS" -ne 137 ] && [ "$TOOK_MS" -lt 55000 ] || { cat "$WORK/err" >&2; fail "mpirun hung with the network frozen: $*"; }
+}
+TIMEOUT_S=4   # the unfrozen run needs about 1-2 s (checked below: it passes with the same limit)
+# The ping timeout for each check: first the test's 2 s (no --timeout: the client's error
+# ends the run), then 8 s (set while the clients run; raising it takes effect, measured),
+# so that the watchdog, whose limit ends about 3.5 s after the freeze, speaks first.
+ping_timeout() {
+  nsenter --net=/run/netns/netfsA --uts="$TESTBED/ns/uts-netfsA" --mount="$TESTBED/ns/mnt-netfsA" -- \
+    timeout 30 gluster --mode=script volume set netfs network.ping-timeout "$1" >/dev/null ||
+    fail "gluster volume set network.ping-timeout $1"
+}
+
+note "network frozen mid-run, no --timeout: the client's error after the ping timeout, exit 1, no hang"
+t0=$(date +%s%N)
+run_frozen "$DATA/frozen2"
+note "mpirun ended $TOOK_MS ms after the freeze with exit $STATUS (ping timeout $NETFS_PING_TIMEOUT s)"
+grep '^mpiwrite: error:' "$WORK/err" | head -n 4
+expect_status 1
+n=$(error_lines)
+[ "$n" -ge 1 ] && [ "$n" -le 4 ] || { cat "$WORK/err" >&2; fail "$n error lines, expected one per failing rank (1-4)"; }
+grep '^mpiwrite: error:' "$WORK/err" |
+  grep -v -E "^mpiwrite: error: rank [0-3]: $DATA/frozen2/write[0-9]+\.txt: [a-z]+: Transport endpoint is not connected$" &&
+  fail "an error line lacks the rank, the file's path or strerror (ENOTCONN)"
+[ "$TOOK_MS" -le 20000 ] || fail "the job ended $TOOK_MS ms after the freeze: the ping timeout is $NETFS_PING_TIMEOUT s"
+# shellcheck disable=SC2086
+wait_gone $PIDS
+heal
+wait_healed
+note "healed $(since_freeze) ms after the freeze; this check took $((($(date +%s%N) - t0) / 1000000)) ms"
+
+ping_timeout 8
+note "network to the servers frozen mid-run (ping timeout 8 s), --timeout $TIMEOUT_S: the stuck ranks named, the job over near the limit"
+t0=$(date +%s%N)
+run_frozen "$DATA/frozen1" --timeout "$TIMEOUT_S"
+note "mpirun ended $TOOK_MS ms after the freeze with exit $STATUS"
+grep '^mpiwrite: error:' "$WORK/err" | head -n 4
+expect_status 124
+n=$(grep -c -E "^mpiwrite: error: rank [0-3] \(netfs[CD]\): the write phase has not finished after $TIMEOUT_S s \(--timeout $TIMEOUT_S\); aborting the job$" "$WORK/err" || true)
+[ "$n" -ge 1 ] || { cat "$WORK/err" >&2; fail "no stuck rank named itself"; }
+[ "$(error_lines)" -eq "$n" ] || { cat "$WORK/err" >&2; fail "error lines other than the watchdog's"; }
+[ "$TOOK_MS" -le $(((TIMEOUT_S + 4) * 1000)) ] || fail "the job ended $TOOK_MS ms after the freeze: not near the ${TIMEOUT_S} s limit"
+# The stuck ranks outlive mpirun: each waits in a FUSE call the kernel cannot interrupt, until
+# glusterfs answers it (with ENOTCONN after the ping timeout, here 8 s: measured, all gone
+# 16.8 s after the freeze) or the network is back. Healed at once: they must then go.
+left=0
+for p in $PIDS; do [ "$(cat "/proc/$p/comm" 2>/dev/null)" = mpiwrite ] && left=$((left + 1)); done
+note "$left rank process(es) still stuck in FUSE when mpirun ended; healing the network"
+heal
+# shellcheck disable=SC2086
+wait_gone $PIDS
+wait_healed
+note "healed: every FUSE client reconnected $(since_freeze) ms after the freeze; this check took $((($(date +%s%N) - t0) / 1000000)) ms"
+
+note "after the heal the same run passes within --timeout $TIMEOUT_S: exit 0, files exact"
+t0=$(date +%s%N)
+run_on_clients -d "$DATA/healed" -n 400 --timeout "$TIMEOUT_S"
+expect_status 0
+expect_files "$DATA/healed" 400 100 "Hello, world!"
+note "took $((($(date +%s%N) - t0) / 1000000)) ms"
+rm -rf "$DATA/frozen1" "$DATA/frozen2" "$DATA/healed"
 
 note "a brick server killed mid-run: exit 1, each failing rank names its path and strerror, no hang"
 # At 2 ms RTT 4 ranks need several seconds for 2,000 files: the brick of netfsA dies in between.
