@@ -254,6 +254,7 @@ class Testbed:
         self.reaper_pid = None
         self.rtt = None
         self.up_s = self.down_s = None
+        self.binary = h.bins.mpiwrite
 
     def up(self):
         if not self.p.testbed:
@@ -274,6 +275,12 @@ class Testbed:
         if up.returncode != 0:
             raise BenchError("netfs-up.sh could not make the testbed")
         os.chmod(self.dir, 0o755)
+        # The client hosts have their own /tmp (netfs-up.sh), in which only DIR's parent keeps
+        # its path: a binary under /tmp (a clone there) would not exist on them. A copy beside
+        # DIR is on every host.
+        self.binary = os.path.join(os.path.dirname(self.dir), "mpiwrite")
+        shutil.copy2(self.h.bins.mpiwrite, self.binary)
+        os.chmod(self.binary, 0o755)
         self.rtt = 0
         self.hostfiles = {}
         for n in (1, 2):
@@ -475,8 +482,10 @@ def run(p, h, repo):
            f"removed untimed at RTT 0 after its cell.")
     t0 = time.monotonic()
     root = None
+    saved = h.bins.mpiwrite
     try:
         bed.up()
+        h.bins.mpiwrite = bed.binary
         base = MNT if p.testbed else p.local_dir
         if not os.path.isdir(base):
             raise BenchError(f"netfs: {base} is not a directory")
@@ -491,6 +500,7 @@ def run(p, h, repo):
         os.rmdir(root)
         root = None
     finally:
+        h.bins.mpiwrite = saved
         if root and os.path.isdir(root):  # a failed run: its files go at RTT 0
             if bed.rtt is not None:
                 bed.set_rtt(0)
