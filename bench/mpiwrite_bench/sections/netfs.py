@@ -259,6 +259,7 @@ class Testbed:
         self.rtt = None
         self.up_s = self.down_s = None
         self.binary = h.bins.mpiwrite
+        self.rsh = None  # the testbed only
 
     def up(self):
         if not self.p.testbed:
@@ -280,11 +281,14 @@ class Testbed:
             raise BenchError("netfs-up.sh could not make the testbed")
         os.chmod(self.dir, 0o755)
         # The client hosts have their own /tmp (netfs-up.sh), in which only DIR's parent keeps
-        # its path: a binary under /tmp (a clone there) would not exist on them. A copy beside
-        # DIR is on every host.
+        # its path: in a clone under /tmp neither the binary nor the rsh agent (which the
+        # orteds there look up too) would exist on them. Copies beside DIR are on every host.
         self.binary = os.path.join(os.path.dirname(self.dir), "mpiwrite")
-        shutil.copy2(self.h.bins.mpiwrite, self.binary)
-        os.chmod(self.binary, 0o755)
+        self.rsh = os.path.join(os.path.dirname(self.dir), "netns-rsh")
+        for src, dst in ((self.h.bins.mpiwrite, self.binary),
+                         (os.path.join(self.cluster, "netns-rsh"), self.rsh)):
+            shutil.copy2(src, dst)
+            os.chmod(dst, 0o755)
         self.rtt = 0
         self.hostfiles = {}
         for n in (1, 2):
@@ -330,7 +334,7 @@ class Testbed:
         flags += ["--hostfile", self.hostfiles[v.clients]]
         if v.clients > 1:
             flags += ["--map-by", "node"]
-        env = {"OMPI_MCA_plm_rsh_agent": os.path.join(self.cluster, "netns-rsh"),
+        env = {"OMPI_MCA_plm_rsh_agent": self.rsh,
                "NETNS_STATE": os.path.join(self.dir, "ns"),
                "OMPI_MCA_oob_tcp_if_include": NET, "OMPI_MCA_btl_tcp_if_include": NET,
                "OMPI_MCA_btl": "vader,self,tcp"}
