@@ -53,7 +53,7 @@ def test_bad_params():
 
 def make_tree(root, layout):
     """write1..6.txt in 1 (shared) or 2 (rank) directories."""
-    dirs = [root] if layout == "shared" else [os.path.join(root, "rank0"), os.path.join(root, "rank1")]
+    dirs = [root] if layout == "shared" else [os.path.join(root, f"rank{r}") for r in (0, 1)]
     for d in dirs:
         os.makedirs(d, exist_ok=True)
     for i in range(1, 7):

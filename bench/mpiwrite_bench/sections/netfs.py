@@ -60,7 +60,7 @@ from dataclasses import dataclass, field
 
 from ..harness import check_config, one_repetition
 from ..scratch import BenchError, SpaceNeed, log
-from ..stats import median, paired_ratios, summary
+from ..stats import median, summary
 
 NAME = "netfs"
 MNT = "/mnt/netfs"
@@ -231,7 +231,8 @@ def parameters(p, h):
             "options": f"-r 1 --warmup 0 --partition block --format json --timeout {TIMEOUT_S}",
             "time": "the write phase's makespan_s from mpiwrite's report",
             "variants": {
-                "Nc-shared / Nc-rank": "R ranks x 1 thread on N client hosts, --layout shared / rank",
+                "Nc-shared / Nc-rank":
+                    "R ranks x 1 thread on N client hosts, --layout shared / rank",
                 "procs-shared / procs-own": "c ranks x 1 thread, --layout shared / rank",
                 "threads-shared / threads-own": "1 rank x c threads, --layout shared / thread",
                 "uring": "1 rank x 1 thread, --engine uring -q c, --layout rank (one directory)",
@@ -492,9 +493,10 @@ def run(p, h, repo):
     bed = Testbed(repo, p, h)
     cs = cells(p)
     log(f"netfs: {len(cs)} cells, {p.rounds} rounds, about {estimate_s(p) // 60} min")
-    h.note(f"Section netfs: {'the GlusterFS testbed (scripts/cluster/netfs-up.sh), mpirun on the head, ranks on the client hosts through netns-rsh' if p.testbed else 'no testbed: ' + p.local_dir}; "
-           f"every run a fresh directory, checked (names and directories, by readdir) and "
-           f"removed untimed at RTT 0 after its cell.")
+    where = ("the GlusterFS testbed (scripts/cluster/netfs-up.sh), mpirun on the head, ranks "
+             "on the client hosts through netns-rsh" if p.testbed else f"no testbed: {p.local_dir}")
+    h.note(f"Section netfs: {where}; every run a fresh directory, checked (names and "
+           f"directories, by readdir) and removed untimed at RTT 0 after its cell.")
     t0 = time.monotonic()
     root = None
     saved = h.bins.mpiwrite
@@ -655,7 +657,8 @@ def markdown(sec):
           f"untimed at RTT 0 after its cell.", ""]
     s = sec.get("summary") or {}
     if s.get("rank_speedup_over_shared") is not None:
-        md += [f"**Headline** ({s['headline_cell']}, one client, RTT {s['headline_rtt_us'] / 1000:g} ms, "
+        md += [f"**Headline** ({s['headline_cell']}, one client, "
+               f"RTT {s['headline_rtt_us'] / 1000:g} ms, "
                f"{s['headline_files']} whole files): --layout rank is "
                f"{s['rank_speedup_over_shared']:.2f}x faster than shared (paired per round: "
                f"{_x(s['rank_speedup_paired'])}); goal >= {s['goal_ratio']}x: "
