@@ -34,9 +34,11 @@ section has to fit in ~25 minutes. So, in this order (defaults; all are options)
                       case that stays behind the directory lock
        uring-fpdN     the same with --layout shared --files-per-dir N (N = 1 by default:
                       every file its own subdirectory, so files in flight never share a
-                      parent: the lock is out of the way if the directories are made
-                      outside the timed phase, which docs/metrics.md says they are);
-                      only at the first matrix RTT (2 ms)
+                      parent, and the directories are made before the timed phase);
+                      only at the first matrix RTT (2 ms). Measured: it does not free
+                      uring either, since its submitting thread opens each file's
+                      directory with a blocking openat, a round trip per file
+                      (docs/performance.md, netfs)
      At c = 1 only 1x1 (procs-shared) and uring -q 1: the others are the same program.
   3. "line" cells: --write-mode line, 300 files, RTT 2 ms, c in (1 4 16), the same variants.
   4. "removal": one run of 4 x 1, 2,000 whole files, one client, RTT 2 ms, --cleanup, for
