@@ -95,6 +95,24 @@ KNOBS = [
     ("--scale-mode", "scale", "mode", str, "write mode [whole]"),
     ("--scale-rss-goal-mib", "scale", "rss_goal_mib", int, "per rank at the largest size [64]"),
     ("--scale-growth-goal", "scale", "growth_goal", floats, "peak RSS growth [1.10]"),
+    ("--netfs-rounds", "netfs", "rounds", int, "interleaved rounds per cell [3]"),
+    ("--netfs-rtt-us", "netfs", "rtt_us", int, "RTT of the clients cells and the removal [2000]"),
+    ("--netfs-files", "netfs", "files", int, "files of the clients cells and the removal [2000]"),
+    ("--netfs-ranks", "netfs", "ranks", ints, "RANKS of the clients cells (1 and 2 clients, "
+     "shared vs rank) [4,8]"),
+    ("--netfs-matrix-files", "netfs", "matrix_files", int, "files per matrix run [500]"),
+    ("--netfs-matrix-rtts-us", "netfs", "matrix_rtts_us", ints, "RTTs of the matrix, the first "
+     "before the line cells, the others after [2000,500]"),
+    ("--netfs-concurrency", "netfs", "concurrency", ints, "the matrix's c [1,2,4,8,16]"),
+    ("--netfs-line-files", "netfs", "line_files", int, "files per line-mode run [300]"),
+    ("--netfs-line-rtts-us", "netfs", "line_rtts_us", ints, "RTTs of the line cells [2000]"),
+    ("--netfs-line-concurrency", "netfs", "line_concurrency", ints, "line cells' c [1,4,16]"),
+    ("--netfs-uring-fpd", "netfs", "uring_fpd", int, "--files-per-dir of the uring-fpdN "
+     "variant; 0: none [1]"),
+    ("--netfs-removal", "netfs", "removal", bool01, "the --cleanup runs at --netfs-rtt-us: 0 "
+     "or 1 [1]"),
+    ("--netfs-local-dir", "netfs", "local_dir", str, "no testbed: run the one-client cells in "
+     "this directory with a local mpirun (to test the section) []"),
 ]
 
 
@@ -106,8 +124,8 @@ def parser():
                "(every section at toy size, no settle wait, no drop caches).")
     ap.add_argument("--sections", type=words, default=None,
                     help=f"comma-separated, run in the fixed order [{','.join(sections.DEFAULT)}]; "
-                         f"dynamic-hosts (root, network namespaces) only when named; ALL: every "
-                         f"one but dynamic-hosts")
+                         f"dynamic-hosts and netfs (root, network namespaces; netfs a GlusterFS "
+                         f"testbed) only when named; ALL: every one but those two")
     ap.add_argument("--smoke", action="store_true", help="every section at toy size")
     ap.add_argument("--out", default=os.path.join(REPO, "bench-results"), help="results directory")
     ap.add_argument("--build-dir", default=os.path.join(REPO, "build-bench"),
@@ -186,6 +204,8 @@ def main(argv):
     ps = params(args, names)
     if "dynamic-hosts" in names and os.geteuid() != 0:
         raise BenchError("dynamic-hosts: the emulated hosts (network namespaces) need root")
+    if "netfs" in names and ps["netfs"].testbed and os.geteuid() != 0:
+        raise BenchError("netfs: the GlusterFS testbed needs root (or --netfs-local-dir DIR)")
     if not args.text or "\n" in args.text:
         raise BenchError("--text must be one non-empty line")
     for tool in ([] if args.bin_dir else ["cmake"]) + [args.mpirun]:
@@ -224,7 +244,7 @@ def run_all(args, names, ps, bins, scr, argv):
     raw = {}
     for n in names:
         mod = sections.MODULES[n]
-        if n == "dynamic-hosts":
+        if n in ("dynamic-hosts", "netfs"):
             raw[n] = mod.run(ps[n], h, REPO)
         elif n == "scale":
             raw[n] = mod.run(ps[n], h, places)

@@ -1,8 +1,14 @@
 """The results: bench-<UTC stamp>.json and .md in the results directory, the Markdown also on
 standard output.
 
-JSON schema "mpiwrite-bench/8" (schema_version 8; the bash script's last was
-"mpiwrite-bench/7", which had no schema_version key). What changed from /7:
+JSON schema "mpiwrite-bench/9" (schema_version 9). What changed from /8: the section "netfs"
+(issue 13: mpiwrite on the GlusterFS testbed) and its key "netfs": {"parameters", "title",
+"cells" (each: part clients|matrix|line, name, rtt_us, mode, files, ranks or concurrency,
+variants, "figures" per variant: makespan_s summary, ms_per_file, files_per_s,
+latency_p50_ms, speedup_vs_1x1; "ratios"; the raw "runs"), "removal" (the --cleanup runs),
+"warmup", "testbed_times", "summary" (the headline rank/shared ratio and its goal)}. Every
+other key is as in /8. /8 (schema_version 8; the bash script's last was "mpiwrite-bench/7",
+which had no schema_version key) changed from /7:
   - every section's data sits under its own key (overhead, startup, alloc, floor, dynamic,
     dynamic_hosts, uring, scale) as {"parameters", ..., "summary"}; /7 kept the floor's
     "cells" and "summary" at the top level and its parameters (goal_ratio, goal_min_files,
@@ -19,8 +25,8 @@ import json
 import os
 import sys
 
-SCHEMA = "mpiwrite-bench/8"
-SCHEMA_VERSION = 8
+SCHEMA = "mpiwrite-bench/9"
+SCHEMA_VERSION = 9
 
 
 def key_of(section):
