@@ -72,7 +72,9 @@ bool StepRunner::run_step(const Step& step) {
   if (h.comm) {
     guarded([&] {
       make_layout_directories(step, h);
-      h.writer->open_target(step.dir, exclusive, h.layout ? &*h.layout : nullptr);
+      // A static partition: each thread opens its directories now, untimed.
+      h.writer->open_target(step.dir, exclusive, h.layout ? &*h.layout : nullptr,
+                            h.counter ? nullptr : &h.plan.thread_writes);
     }, failure);
   }
   if (!phases_.agree(failure)) return false;

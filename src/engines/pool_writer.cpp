@@ -35,13 +35,17 @@ class PoolWriter final : public Writer {
     pool_.run_on_all([&](unsigned t) { workers_[t].engine.reset(); });
   }
 
-  void open_target(const std::string& dir, bool exclusive, const DirectoryLayout* layout) override {
+  void open_target(const std::string& dir, bool exclusive, const DirectoryLayout* layout,
+                   const std::vector<Progression>* thread_files) override {
     dir_path_ = dir;
     exclusive_ = exclusive;
-    pool_.run_on_all([&](unsigned t) {
+    pool_.run_on_all([&](unsigned t) {  // rethrows a worker's IoError here
       Worker& w = workers_[t];
       w.dir_fd = open_directory(dir);
       w.directories = FileDirectories(w.dir_fd.get(), dir, layout);
+      if (thread_files != nullptr && t < thread_files->size()) {
+        w.directories.preopen((*thread_files)[t], kPreopenedDirectories);
+      }
     });
   }
 

@@ -3,7 +3,9 @@
 
 #include <fcntl.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <optional>
 #include <string_view>
 
 #include "mpiwrite/core/errors.hpp"
@@ -15,18 +17,40 @@ FileDirectories::FileDirectories(int base_fd, std::string base_path,
     : base_fd_(base_fd), base_path_(std::move(base_path)),
       layout_(layout != nullptr && !layout->flat() ? layout : nullptr) {}
 
+void FileDirectories::preopen(const Progression& files, std::size_t limit) {
+  if (layout_ == nullptr) return;
+  keep_open_ = std::max(kKeptOpen, limit);  // none evicted while opening
+  std::optional<DirectoryKey> previous;
+  for (std::uint64_t i = 0; i < files.count && entries_.size() < limit; ++i) {
+    const DirectoryKey key = layout_->key_of(files.at(i));
+    if (previous && *previous == key) continue;
+    previous = key;
+    release(acquire_in_layout(files.at(i)));
+  }
+  keep_open_ = std::max(kKeptOpen, entries_.size());
+  last_ = 0;
+}
+
+FileDirectories::Handle FileDirectories::use(unsigned i) {
+  Entry& entry = entries_[i];
+  ++entry.users;
+  entry.last_use = ++uses_;
+  last_ = i;
+  return Handle{entry.fd.get(), i};
+}
+
 FileDirectories::Handle FileDirectories::acquire_in_layout(std::uint64_t index) {
   const DirectoryKey key = layout_->key_of(index);
+  // Files come in order: the directory of the last file, or the next one opened after it.
+  for (unsigned i : {last_, last_ + 1}) {
+    if (i < entries_.size() && entries_[i].key == key && entries_[i].fd) return use(i);
+  }
   ++uses_;
   Entry* oldest_unused = nullptr;
   unsigned oldest_at = 0;
   for (unsigned i = 0; i < entries_.size(); ++i) {
     Entry& entry = entries_[i];
-    if (entry.key == key && entry.fd) {
-      ++entry.users;
-      entry.last_use = uses_;
-      return Handle{entry.fd.get(), i};
-    }
+    if (entry.key == key && entry.fd) return use(i);
     if (entry.users == 0 && (oldest_unused == nullptr || entry.last_use < oldest_unused->last_use)) {
       oldest_unused = &entry;
       oldest_at = i;
@@ -34,7 +58,7 @@ FileDirectories::Handle FileDirectories::acquire_in_layout(std::uint64_t index) 
   }
   // A new directory: reuse the least recently used entry nobody uses once enough are open
   // (files come in order, so an old directory is seldom needed again), else add one.
-  if (entries_.size() < kKeptOpen || oldest_unused == nullptr) {
+  if (entries_.size() < keep_open_ || oldest_unused == nullptr) {
     entries_.emplace_back();
     oldest_at = static_cast<unsigned>(entries_.size() - 1);
     oldest_unused = &entries_.back();
@@ -42,9 +66,8 @@ FileDirectories::Handle FileDirectories::acquire_in_layout(std::uint64_t index) 
   Entry& entry = *oldest_unused;
   entry.fd = UniqueFd();
   open_entry(entry, key);
-  entry.users = 1;
-  entry.last_use = uses_;
-  return Handle{entry.fd.get(), oldest_at};
+  entry.users = 0;
+  return use(oldest_at);
 }
 
 // Component by component from the run directory, each with O_NOFOLLOW: no symbolic link in

@@ -202,7 +202,7 @@ if command -v strace >/dev/null && strace -qq -o /dev/null true 2>/dev/null; the
   set +e
   # shellcheck disable=SC2016,SC2086  # expanded by the rank's shell; MPIEXEC holds flags
   timeout --kill-after=10 90 $MPIEXEC -n "$RANKS" sh -c \
-    'exec strace -f -qq -e trace=mkdir,mkdirat -o "$0.$OMPI_COMM_WORLD_RANK" "$@"' \
+    'exec strace -f -qq -y -e trace=mkdir,mkdirat -o "$0.$OMPI_COMM_WORLD_RANK" "$@"' \
     "$WORK/mkdirs" "$MPIWRITE" --compare --layout shared,rank,thread -n 20 -r 2 --format json \
     -d "$WORK/lay-traced" >"$WORK/lay-traced.json" 2>"$WORK/err"
   # shellcheck disable=SC2034  # read by expect_status (lib.sh)
@@ -216,9 +216,13 @@ report, prefix, ranks = sys.argv[1], sys.argv[2], int(sys.argv[3])
 made = set()
 for name in glob.glob(prefix + ".*"):
     for line in open(name):
-        m = re.search(r'mkdir(?:at)?\((?:[^,]*, )?"([^"]*/\.mpiwrite-[^/"]*/[^"]*)", [0-7]+\) = 0', line)
-        if m:
-            made.add(m.group(1).split("/.mpiwrite-", 1)[1].split("/", 1)[1])
+        # mkdir("PATH", ...) or, with -y, mkdirat(FD<DIR>, "NAME", ...): the layout's
+        # directories are made in their parent's descriptor.
+        m = re.search(r'mkdir\("([^"]*)", [0-7]+\) = 0', line)
+        at = re.search(r'mkdirat\(\d+<([^>]*)>, "([^"]*)", [0-7]+\) = 0', line)
+        path = m.group(1) if m else (at.group(1) + "/" + at.group(2) if at else "")
+        if re.search(r"/\.mpiwrite-[^/]*/.", path):
+            made.add(path.split("/.mpiwrite-", 1)[1].split("/", 1)[1])
 width = lambda n: len(str(max(n - 1, 0)))
 expected = set()
 for p in json.load(open(report))["points"]:

@@ -102,6 +102,31 @@ TEST(FileDirectories, KeepsAFewOpenAndNeverClosesOneInUse) {
   EXPECT_EQ(open_descriptors(), before);
 }
 
+// A writer's directories opened ahead (before the timed phase): afterwards its files open
+// none, up to the limit; beyond it the rest are opened as they come.
+TEST(FileDirectories, PreopensAWritersDirectoriesUpToTheLimit) {
+  testing::TempDir tmp;
+  const DirectoryLayout layout(LayoutSpec{Layout::Shared, 1, 40, Partition::Block, 1, 1});
+  make_all(tmp.path(), layout, 1);
+  const UniqueFd base = open_directory(tmp.path());
+  const std::size_t before = open_descriptors();
+  FileDirectories dirs(base.get(), tmp.path(), &layout);
+  dirs.preopen({1, 30, 1}, 30);
+  EXPECT_EQ(open_descriptors(), before + 30);
+  for (std::uint64_t i = 1; i <= 30; ++i) {
+    const FileDirectories::Handle h = dirs.acquire(i);
+    EXPECT_EQ(dirs.path(h), tmp / layout.directory_of(i));
+    dirs.release(h);
+  }
+  EXPECT_EQ(open_descriptors(), before + 30);  // nothing opened, nothing closed
+  dirs.close_all();
+  FileDirectories limited(base.get(), tmp.path(), &layout);
+  limited.preopen({1, 40, 1}, 16);
+  EXPECT_EQ(open_descriptors(), before + 16);
+  for (std::uint64_t i = 1; i <= 40; ++i) limited.release(limited.acquire(i));
+  EXPECT_EQ(open_descriptors(), before + 16);  // the rest: each replaced an unused one
+}
+
 TEST(FileDirectories, NeverFollowsALinkInPlaceOfALayoutDirectory) {
   testing::TempDir tmp;
   const DirectoryLayout layout(LayoutSpec{Layout::Thread, 0, 4, Partition::Block, 1, 2});

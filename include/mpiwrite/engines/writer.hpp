@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "mpiwrite/core/config.hpp"
 #include "mpiwrite/core/created_files.hpp"
@@ -35,6 +36,10 @@ struct WriteOptions {
   const std::atomic<int>* interrupt = nullptr;  // non-zero: stop before the next file
 };
 WriteOptions write_options_from(const RunConfig& config);
+
+// Directories a writer thread opens before the timed phase (FileDirectories::preopen): its
+// descriptors stay within a few thousand per rank (RLIMIT_NOFILE is often 1024-4096).
+inline constexpr std::size_t kPreopenedDirectories = 256;
 
 // The first failure seen: "PATH: OPERATION: strerror", or `text` for a failure that is not
 // one system call (an exception in a writer thread, a name --overwrite refuses).
@@ -71,9 +76,12 @@ class Writer {
   // new (--overwrite --cleanup's first step into --dir), so that a file put at a name during
   // the run is refused rather than rewritten and removed. `layout` (kept by the caller until
   // close_target; nullptr: every file in `dir`): which of its subdirectories holds each file;
-  // they exist already, and each thread opens the ones it needs as it reaches them.
+  // they exist already. `thread_files` (a static partition: each thread's files): each thread
+  // opens the directories of its files here, untimed, up to kPreopenedDirectories (the rest,
+  // and all with a dynamic partition, as it reaches them).
   virtual void open_target(const std::string& dir, bool exclusive = false,
-                           const DirectoryLayout* layout = nullptr) = 0;
+                           const DirectoryLayout* layout = nullptr,
+                           const std::vector<Progression>* thread_files = nullptr) = 0;
   // Timed: every writer thread writes what `source` hands it into the open target. Stops at
   // the first failure (other threads stop at their next file). Never throws: I/O errors, and
   // anything a writer thread threw (e.g. the work source), come back in

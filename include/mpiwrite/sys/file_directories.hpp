@@ -1,8 +1,9 @@
 #pragma once
 // The directory descriptors a writer, a verifier or a remover needs for the files of a layout
-// (core/directory_layout.hpp) under one run directory: opened when a file first needs its
-// directory, kept while any file still uses it, and closed after (least recently used first)
-// once more than a few are open. POSIX only.
+// (core/directory_layout.hpp) under one run directory: opened ahead (preopen: a writer's
+// directories before the timed phase) or when a file first needs its directory, kept while
+// any file still uses it, and closed after (least recently used first) once more than a few
+// are open. POSIX only.
 //
 // Files are reached through a descriptor of their own directory, never through a path: a path
 // would be walked (and on a network file system revalidated) for every file, which is not
@@ -16,6 +17,7 @@
 #include <string>
 
 #include "mpiwrite/core/directory_layout.hpp"
+#include "mpiwrite/core/partition.hpp"
 #include "mpiwrite/sys/posix_file.hpp"
 
 namespace mpiwrite {
@@ -47,8 +49,15 @@ class FileDirectories {
   const std::string& path(const Handle& handle) const {
     return handle.entry == kBase ? base_path_ : entries_[handle.entry].path;
   }
+  // Opens the directories of `files` in the order they come, at most `limit` of them (the
+  // rest are opened when first needed), and keeps them all open. Throws IoError.
+  void preopen(const Progression& files, std::size_t limit);
   // Closes every subdirectory (none may be in use).
-  void close_all() { entries_.clear(); }
+  void close_all() {
+    entries_.clear();
+    keep_open_ = kKeptOpen;
+    last_ = 0;
+  }
 
  private:
   static constexpr unsigned kBase = ~0u;
@@ -62,12 +71,15 @@ class FileDirectories {
   };
 
   Handle acquire_in_layout(std::uint64_t index);
+  Handle use(unsigned entry);
   void open_entry(Entry& entry, const DirectoryKey& key);
 
   int base_fd_ = -1;
   std::string base_path_;
   const DirectoryLayout* layout_ = nullptr;
   std::deque<Entry> entries_;  // a deque: a Handle's entry and its path stay where they are
+  std::size_t keep_open_ = kKeptOpen;  // more after preopen
+  unsigned last_ = 0;                  // the entry used last: files come in order
   std::uint64_t uses_ = 0;
 };
 
