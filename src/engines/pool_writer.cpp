@@ -4,12 +4,14 @@
 // holds (the uring engine's ring) lives in that worker's table, and tears it down there.
 #include <sched.h>
 
+#include <algorithm>
 #include <atomic>
 #include <memory>
 #include <vector>
 
 #include "mpiwrite/sys/file_directories.hpp"
 #include "mpiwrite/sys/posix_file.hpp"
+#include "mpiwrite/sys/system_facts.hpp"
 #include "mpiwrite/sys/thread_pool.hpp"
 #include "mpiwrite/engines/writer.hpp"
 #include "engine.hpp"
@@ -39,12 +41,14 @@ class PoolWriter final : public Writer {
                    const std::vector<Progression>* thread_files) override {
     dir_path_ = dir;
     exclusive_ = exclusive;
+    const std::size_t share = std::clamp<std::size_t>(
+        descriptor_limit() / 2 / workers_.size(), 8, kMaxPreopenedDirectories);
     pool_.run_on_all([&](unsigned t) {  // rethrows a worker's IoError here
       Worker& w = workers_[t];
       w.dir_fd = open_directory(dir);
       w.directories = FileDirectories(w.dir_fd.get(), dir, layout);
       if (thread_files != nullptr && t < thread_files->size()) {
-        w.directories.preopen((*thread_files)[t], kPreopenedDirectories);
+        w.directories.preopen((*thread_files)[t], share);
       }
     });
   }

@@ -41,6 +41,13 @@ std::string filesystem_type(const std::string& path) {
   return filesystem_name(static_cast<unsigned long>(info.f_type));
 }
 
+std::size_t descriptor_limit() {
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_NOFILE, &limit) != 0) return 1024;
+  if (limit.rlim_cur == RLIM_INFINITY) return std::size_t{1} << 20;
+  return static_cast<std::size_t>(limit.rlim_cur);
+}
+
 long peak_rss_kib() {
   struct rusage usage {};
   return ::getrusage(RUSAGE_SELF, &usage) == 0 ? usage.ru_maxrss : 0;

@@ -37,9 +37,10 @@ struct WriteOptions {
 };
 WriteOptions write_options_from(const RunConfig& config);
 
-// Directories a writer thread opens before the timed phase (FileDirectories::preopen): its
-// descriptors stay within a few thousand per rank (RLIMIT_NOFILE is often 1024-4096).
-inline constexpr std::size_t kPreopenedDirectories = 256;
+// Directories a writer thread opens before the timed phase (FileDirectories::preopen): half
+// the descriptor limit (RLIMIT_NOFILE, often 1024-4096 on clusters) shared by the rank's
+// threads, at most kMaxPreopenedDirectories each.
+inline constexpr std::size_t kMaxPreopenedDirectories = 4096;
 
 // The first failure seen: "PATH: OPERATION: strerror", or `text` for a failure that is not
 // one system call (an exception in a writer thread, a name --overwrite refuses).
@@ -77,8 +78,8 @@ class Writer {
   // the run is refused rather than rewritten and removed. `layout` (kept by the caller until
   // close_target; nullptr: every file in `dir`): which of its subdirectories holds each file;
   // they exist already. `thread_files` (a static partition: each thread's files): each thread
-  // opens the directories of its files here, untimed, up to kPreopenedDirectories (the rest,
-  // and all with a dynamic partition, as it reaches them).
+  // opens the directories of its files here, untimed, up to its share of the descriptors (see
+  // kMaxPreopenedDirectories; the rest, and all with a dynamic partition, as it reaches them).
   virtual void open_target(const std::string& dir, bool exclusive = false,
                            const DirectoryLayout* layout = nullptr,
                            const std::vector<Progression>* thread_files = nullptr) = 0;

@@ -20,6 +20,10 @@ int usable_cpus();
 // 1 bound, 0 not bound (--bind-to none), -1 unknown (another launcher, or no mpirun).
 int launcher_binding();
 
+// How many file descriptors the process may have open (RLIMIT_NOFILE's soft limit; 1024 when
+// it cannot be read, 2^20 when unlimited).
+std::size_t descriptor_limit();
+
 // The process's peak resident set size in KiB (getrusage ru_maxrss).
 long peak_rss_kib();
 
