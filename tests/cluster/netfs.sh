@@ -131,9 +131,10 @@ expect_files "$DATA/verify" 60 20 "Hello, world!"
 # layouts' model (tests/e2e/expect_layout.py): every file in its directory, exact, nothing else.
 for layout in "rank 1 0 block" "thread 2 4 cyclic" "shared 2 8 block"; do
   read -r name threads per_dir partition <<<"$layout"
-  note "--layout $name -t $threads --files-per-dir $per_dir --partition $partition --verify"
-  run_on_clients -d "$DATA/layout-$name" -n 40 -l 5 --layout "$name" -t "$threads" \
-    --files-per-dir "$per_dir" --partition "$partition" --verify
+  options=(--layout "$name" -t "$threads" --partition "$partition")
+  [ "$per_dir" -eq 0 ] || options+=(--files-per-dir "$per_dir")
+  note "${options[*]} --verify"
+  run_on_clients -d "$DATA/layout-$name" -n 40 -l 5 "${options[@]}" --verify
   expect_status 0
   python3 "$ROOT/tests/e2e/expect_layout.py" "$DATA/layout-$name" 4 "$threads" "$name" \
     "$per_dir" "$partition" 40 5 || fail "--layout $name: the files seen from the head"
