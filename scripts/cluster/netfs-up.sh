@@ -33,6 +33,7 @@ for tool in glusterd glusterfs gluster mkfs.xfs cc ip nsenter unshare; do
   command -v "$tool" >/dev/null || { echo "netfs-up: $tool not found (scripts/install-deps.sh --test)" >&2; exit 2; }
 done
 here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)   # this repository (netns-rsh, a build tree inside it)
 net=10.78.0
 ifname=tnetfs0
 vol=netfs
@@ -105,8 +106,11 @@ rm -f "$tmp"
 # With RUN=own-tmp (the clients) the host keeps this machine's /run but gets its own /tmp
 # (DIR/hosts/HOST/tmp), as a real compute node has: what Open MPI (/tmp/ompi.HOST.UID session directories) and Slurm's PMIx plugin
 # (/tmp/spmix_appdir_UID_JOB.STEP, the same name on every node of a job) leave there is the
-# host's and goes with DIR. The caller's scratch, DIR's parent, stays visible at its own path
-# inside it (a report written with -o there, a Slurm cluster's config and munge socket).
+# host's and goes with DIR. What the jobs need from this machine's /tmp stays visible at its
+# own path inside it: DIR's parent (the caller's scratch: a report written with -o there, a
+# Slurm cluster's config and munge socket), this repository (netns-rsh, which the orteds on
+# the hosts call too, and a build tree inside it: CI clones under /tmp), and the paths of
+# NETFS_VISIBLE (colon-separated, e.g. the directory of the mpiwrite binary).
 mkns() {
   local h=$1 d=$dir/hosts/$1 run="" tmp="" parent rel
   mkdir -p "$d/run/gluster" "$d/lib" "$d/log"
@@ -117,13 +121,19 @@ mkns() {
     own-tmp)
       mkdir -p "$d/tmp"
       chmod 1777 "$d/tmp"
-      parent=$(dirname "$dir")
-      case $parent in
-        /tmp/?*)   # bound at the same path inside the host's /tmp, before /tmp is replaced
-          rel=${parent#/tmp/}
-          mkdir -p "$d/tmp/$rel"
-          tmp="mount --bind '$parent' '$d/tmp/$rel'; " ;;
-      esac
+      local visible=() bound=() path seen
+      IFS=: read -r -a visible <<<"$(dirname "$dir"):$repo${NETFS_VISIBLE:+:$NETFS_VISIBLE}"
+      for path in "${visible[@]}"; do
+        case $path in /tmp/?*) ;; *) continue ;; esac
+        for seen in "${bound[@]}"; do
+          case $path/ in "$seen"/*) continue 2 ;; esac   # inside one bound already
+        done
+        bound+=("$path")
+        # bound at the same path inside the host's /tmp, before /tmp is replaced
+        rel=${path#/tmp/}
+        mkdir -p "$d/tmp/$rel"
+        tmp+="mount --bind '$path' '$d/tmp/$rel'; "
+      done
       tmp+="mount --rbind '$d/tmp' /tmp" ;;
   esac
   touch "$dir/ns/mnt-$h"

@@ -65,7 +65,10 @@ start_reaper bash -c '"$1" "$2/netfs"; rm -rf "$2"' reaper-teardown "$CLUSTER/ne
 # the freeze (5 s: about 15 s) and has been stable at RTT 0-2 ms here.
 export NETFS_PING_TIMEOUT=2
 t0=$(date +%s%N)
-"$CLUSTER/netfs-up.sh" "$TESTBED" || fail "netfs-up.sh could not make the testbed"
+# The client hosts have their own /tmp: the binary's directory must stay visible there
+# (netfs-up.sh keeps this repository visible; BUILD_DIR may be elsewhere).
+NETFS_VISIBLE=$(dirname "$MPIWRITE") "$CLUSTER/netfs-up.sh" "$TESTBED" ||
+  fail "netfs-up.sh could not make the testbed"
 note "testbed up in $((($(date +%s%N) - t0) / 1000000)) ms"
 
 export NETNS_STATE=$TESTBED/ns   # netns-rsh / netns-exec: the testbed's hosts

@@ -57,7 +57,10 @@ start_reaper bash -c '"$1" "$3/slurm"; "$2" "$3/netfs"; rm -rf "$3"' reaper-tear
   "$CLUSTER/slurm-down.sh" "$CLUSTER/netfs-down.sh" "$WORK"
 
 t0=$(date +%s%N)
-"$CLUSTER/netfs-up.sh" "$TESTBED" || fail "netfs-up.sh could not make the testbed"
+# The client hosts have their own /tmp: the binary's directory must stay visible there
+# (netfs-up.sh keeps this repository visible; BUILD_DIR may be elsewhere).
+NETFS_VISIBLE=$(dirname "$MPIWRITE") "$CLUSTER/netfs-up.sh" "$TESTBED" ||
+  fail "netfs-up.sh could not make the testbed"
 note "testbed up in $((($(date +%s%N) - t0) / 1000000)) ms"
 export NETNS_STATE=$TESTBED/ns   # netns-exec: the testbed's hosts
 # 2 CPUs per node (config_overrides: also on a 1-core machine), 2 tasks per node.
