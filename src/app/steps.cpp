@@ -69,9 +69,16 @@ bool StepRunner::run_step(const Step& step) {
   const bool exclusive =
       run_.config.overwrite && run_.config.cleanup && !step.scratch && !run_.dir_touched;
   if (!step.scratch) run_.dir_touched = true;
+  // Every rank's layout directories exist before any rank opens one: with --layout shared
+  // --files-per-dir a rank writes into subdirectories another rank made (on GlusterFS a
+  // writer's open raced the other rank's mkdir and got ENOENT). The world agrees, so the
+  // condition is the same on every rank, also those outside the point.
+  if (!run_.layout_of(step.point).flat()) {
+    if (h.comm) guarded([&] { make_layout_directories(step, h); }, failure);
+    if (!phases_.agree(failure)) return false;
+  }
   if (h.comm) {
     guarded([&] {
-      make_layout_directories(step, h);
       // A static partition: each thread opens its directories now, untimed.
       h.writer->open_target(step.dir, exclusive, h.layout ? &*h.layout : nullptr,
                             h.counter ? nullptr : &h.plan.thread_writes);
