@@ -47,6 +47,7 @@ class PoolWriter final : public Writer {
       Worker& w = workers_[t];
       w.dir_fd = open_directory(dir);
       w.directories = FileDirectories(w.dir_fd.get(), dir, layout);
+      w.directories.wait_for_missing();
       if (thread_files != nullptr && t < thread_files->size()) {
         w.directories.preopen((*thread_files)[t], share);
       }

@@ -17,6 +17,8 @@
 #include <iterator>
 #include <fmt/format.h>
 #include <memory>
+#include <set>
+#include <map>
 
 #include "mpiwrite/core/directory_layout.hpp"
 #include "mpiwrite/core/errors.hpp"
@@ -114,9 +116,28 @@ void check_existing_targets(const RunConfig& config, const std::string& dir, int
   point.layout = config.layouts.front();
   const DirectoryLayout layout(layout_spec(config, point));
   if (layout.flat()) return check_existing_names(config, dir);
+  // Whether a name exists is read from its parent's listing, never looked up: on a network
+  // file system a lookup of a missing name leaves a negative entry in this client's cache,
+  // and a rank on this node then failed to open the directory another node's rank made
+  // (ENOENT on GlusterFS, found in CI).
+  std::map<std::string, std::set<std::string>> listings;
+  std::set<std::string> present{dir};  // found to exist (a layout lists parents first)
+  auto listed = [&](const std::string& parent, const std::string& name) {
+    if (present.count(parent) == 0) return false;  // its parent is missing: so is it
+    auto [at, fresh] = listings.try_emplace(parent);
+    if (fresh) {
+      std::unique_ptr<DIR, CloseDir> stream(::opendir(parent.c_str()));
+      if (!stream) throw IoError(errno, parent, "open directory");
+      while (const dirent* entry = ::readdir(stream.get())) at->second.insert(entry->d_name);
+    }
+    return at->second.count(name) != 0;
+  };
   for (int rank = 0; rank < ranks; ++rank) {
     for (const std::string& relative : layout.rank_directories(rank)) {
       const std::string path = dir + '/' + relative;
+      const std::size_t slash = path.rfind('/');
+      if (!listed(path.substr(0, slash), path.substr(slash + 1))) continue;
+      present.insert(path);
       struct stat info {};
       if (::lstat(path.c_str(), &info) != 0) {
         if (errno == ENOENT) continue;

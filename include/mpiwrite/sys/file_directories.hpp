@@ -52,6 +52,10 @@ class FileDirectories {
   // Opens the directories of `files` in the order they come, at most `limit` of them (the
   // rest are opened when first needed), and keeps them all open. Throws IoError.
   void preopen(const Progression& files, std::size_t limit);
+  // For writers, whose directories all exist (made and agreed on before): a missing one is
+  // waited for up to 2 s (a network file system may show another node's mkdir late). Verify
+  // and removal take a missing directory at once as gone.
+  void wait_for_missing() { wait_for_missing_ = true; }
   // Closes every subdirectory (none may be in use).
   void close_all() {
     entries_.clear();
@@ -81,6 +85,7 @@ class FileDirectories {
   std::size_t keep_open_ = kKeptOpen;  // more after preopen
   unsigned last_ = 0;                  // the entry used last: files come in order
   std::uint64_t uses_ = 0;
+  bool wait_for_missing_ = false;
 };
 
 }  // namespace mpiwrite
