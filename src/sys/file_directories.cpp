@@ -4,33 +4,14 @@
 #include <fcntl.h>
 
 #include <algorithm>
-#include <chrono>
-#include <thread>
 #include <cerrno>
 #include <optional>
 #include <string_view>
 
 #include "mpiwrite/core/errors.hpp"
+#include "mpiwrite/sys/layout_directories.hpp"
 
 namespace mpiwrite {
-
-namespace {
-
-// A layout directory exists once every rank has agreed it made its own. Yet on a network file
-// system one made by another node's rank can be missing here for a moment: on GlusterFS (FUSE,
-// two clients) a rank's open of a directory the other node had just made failed with ENOENT
-// in about one CI run of three, the cause not found (not a negative entry of this client's
-// cache: nothing here had looked the name up). So ENOENT is retried for up to 2 s.
-UniqueFd open_made_directory(int parent, const std::string& name, bool wait) {
-  const int kAttempts = wait ? 200 : 1;
-  for (int attempt = 1;; ++attempt) {
-    UniqueFd fd(::openat(parent, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
-    if (fd || errno != ENOENT || attempt == kAttempts) return fd;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-}
-
-}  // namespace
 
 FileDirectories::FileDirectories(int base_fd, std::string base_path,
                                  const DirectoryLayout* layout)
@@ -96,18 +77,8 @@ void FileDirectories::open_entry(Entry& entry, const DirectoryKey& key) {
   const std::string relative = layout_->directory(key);
   entry.key = key;
   entry.path = base_path_ + '/' + relative;
-  UniqueFd current;
-  std::string_view rest = relative;
-  while (!rest.empty()) {
-    const std::size_t slash = rest.find('/');
-    const std::string component(rest.substr(0, slash));
-    rest = slash == std::string_view::npos ? std::string_view() : rest.substr(slash + 1);
-    const int parent = current ? current.get() : base_fd_;
-    UniqueFd next = open_made_directory(parent, component, wait_for_missing_);
-    if (!next) throw IoError(errno, entry.path, "open directory");
-    current = std::move(next);
-  }
-  entry.fd = std::move(current);
+  entry.fd = open_directory_beneath(base_fd_, relative, wait_for_missing_);
+  if (!entry.fd) throw IoError(errno, entry.path, "open directory");
 }
 
 }  // namespace mpiwrite

@@ -8,9 +8,20 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "mpiwrite/sys/posix_file.hpp"
+
 namespace mpiwrite {
+
+// Opens `relative` (a layout directory, "rank03/d007") under the directory `base_fd`, one
+// component at a time, each with O_DIRECTORY | O_NOFOLLOW: a symbolic link anywhere on the
+// way is refused, never followed. `wait_for_missing` (writers, whose directories were all made
+// and agreed on): ENOENT is retried every 10 ms for up to 2 s. An invalid descriptor and errno
+// on failure. The one walk that writers, verify, removal and the layout's own mkdir/rmdir use.
+UniqueFd open_directory_beneath(int base_fd, std::string_view relative,
+                                bool wait_for_missing = false);
 
 // mkdir base/dir for every dir of `dirs` in order (parents first, as rank_directories gives
 // them), mode 0755. Each one created is appended to `made`, also when a later one fails, so
