@@ -143,8 +143,10 @@ bool StepRunner::write(const Step& step, PointHandles& h,
                                result.bytes};
     const std::vector<RankClockSample> all = comm::gather_clock_samples(h.comm, mine);
     comm::reduce_histogram(h.comm, result.latency);
+    for (Operation op : kAllOperations) comm::reduce_histogram(h.comm, result.operations[op]);
     if (phases_.root() && step.timed) {
       figures = summarize_repetition(step.number, phases_.on_one_axis(all), result.latency);
+      figures->operations = operation_figures(result.operations);
     }
     if (run_.incomplete) run_.incomplete->mine = std::move(result.created);
     if (failure.empty() && result.failure) failure = result.failure->message();

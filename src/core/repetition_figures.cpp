@@ -23,7 +23,17 @@ LatencyFigures latency_figures(const LatencyHistogram& merged) {
   l.p99_us = us(merged.percentile_ns(0.99));
   l.max_us = us(merged.max_ns());
   l.mean_us = merged.count() ? us(merged.total_ns()) / static_cast<double>(merged.count()) : 0.0;
+  l.count = merged.count();
+  l.total_ns = merged.total_ns();
   return l;
+}
+
+OperationFigures operation_figures(const OperationHistograms& merged) {
+  OperationFigures figures;
+  for (Operation op : kAllOperations) {
+    figures[static_cast<std::size_t>(op)] = latency_figures(merged[op]);
+  }
+  return figures;
 }
 
 RepetitionFigures summarize_repetition(unsigned index, std::vector<RankFigures> ranks,

@@ -9,7 +9,15 @@ namespace {
 
 bool same(const LatencyFigures& a, const LatencyFigures& b) {
   return a.p50_us == b.p50_us && a.p90_us == b.p90_us && a.p99_us == b.p99_us &&
-         a.max_us == b.max_us && a.mean_us == b.mean_us;
+         a.max_us == b.max_us && a.mean_us == b.mean_us && a.count == b.count &&
+         a.total_ns == b.total_ns;
+}
+
+bool same(const OperationFigures& a, const OperationFigures& b) {
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (!same(a[i], b[i])) return false;
+  }
+  return true;
 }
 
 // Whether `rebuilt` says everything `rep` says (the derived figures compared exactly: they come
@@ -19,7 +27,7 @@ bool same(const RepetitionFigures& a, const RepetitionFigures& b) {
          a.first_done_s == b.first_done_s && a.start_spread_s == b.start_spread_s && a.slowest_s == b.slowest_s && a.fastest_s == b.fastest_s &&
          a.mean_s == b.mean_s && a.imbalance == b.imbalance && a.files == b.files &&
          a.bytes == b.bytes && a.files_per_s == b.files_per_s && a.mib_per_s == b.mib_per_s &&
-         same(a.latency, b.latency) && a.verified == b.verified &&
+         same(a.latency, b.latency) && same(a.operations, b.operations) && a.verified == b.verified &&
          (!a.verified || (a.verify.elapsed_s == b.verify.elapsed_s &&
                           a.verify.files_checked == b.verify.files_checked &&
                           a.verify.mismatches == b.verify.mismatches));
@@ -43,10 +51,12 @@ void RepetitionLog::push_back(const RepetitionFigures& rep) {
   }
   for (const RankFigures& rank : rep.ranks) samples_.push_back({rank.start_s, rank.elapsed_s, rank.files, rank.bytes});
   latency_.push_back(rep.latency);
+  operations_.push_back(rep.operations);
   if (verified_) verify_.push_back(rep.verify);
   if (!same((*this)[size() - 1], rep)) {
     samples_.resize(samples_.size() - ranks_);
     latency_.pop_back();
+    operations_.pop_back();
     if (verified_) verify_.pop_back();
     throw std::invalid_argument("a repetition not made by summarize_repetition");
   }
@@ -55,6 +65,7 @@ void RepetitionLog::push_back(const RepetitionFigures& rep) {
 void RepetitionLog::reserve(std::size_t repetitions, std::size_t ranks) {
   samples_.reserve(repetitions * ranks);
   latency_.reserve(repetitions);
+  operations_.reserve(repetitions);
 }
 
 RepetitionFigures RepetitionLog::operator[](std::size_t i) const {
@@ -65,6 +76,7 @@ RepetitionFigures RepetitionLog::operator[](std::size_t i) const {
     ranks.push_back({static_cast<int>(r), s.elapsed_s, s.files, s.bytes, s.start_s});
   }
   RepetitionFigures rep = summarize_repetition(static_cast<unsigned>(i + 1), std::move(ranks), latency_[i]);
+  rep.operations = operations_[i];
   if (verified_) {
     rep.verified = true;
     rep.verify = verify_[i];

@@ -75,6 +75,25 @@ inline std::uint64_t nanoseconds(std::chrono::steady_clock::duration d) {
       std::chrono::duration_cast<std::chrono::nanoseconds>(d).count());
 }
 
+// The clock reads of one file (steady_clock), shared between adjacent operations: the end of
+// one is the start of the next where nothing runs between them. `synced` is `written` without
+// --fsync; `closing` (the close's start) is `synced` unless --slow-rank's sleep runs between.
+// posix and null read the clock between the calls; uring at the submission and at each
+// completion (docs/metrics.md, "Per-operation latency").
+struct FileTimes {
+  std::chrono::steady_clock::time_point start, opened, written, synced, closing, end;
+};
+
+// Records a completed file: its latency (start → end) and each operation's. Called once per
+// file that counts, so every histogram's count is the files' (fsync's only with --fsync).
+inline void record_file(SliceResult& result, const FileTimes& t, bool fsync) {
+  result.latency.record(nanoseconds(t.end - t.start));
+  result.operations.record(Operation::Create, nanoseconds(t.opened - t.start));
+  result.operations.record(Operation::Writes, nanoseconds(t.written - t.opened));
+  if (fsync) result.operations.record(Operation::Fsync, nanoseconds(t.synced - t.written));
+  result.operations.record(Operation::Close, nanoseconds(t.end - t.closing));
+}
+
 // One writer thread's engine. Made in, used by and destroyed in that thread only.
 class FileEngine {
  public:

@@ -6,9 +6,11 @@
 //   worker threads; a linked chain then runs start to end in one worker, without returning
 //   to this thread between operations. Regular descriptors would need a round trip after
 //   every open.
-// - IOSQE_CQE_SKIP_SUCCESS on everything but the close: one completion per file, not one
-//   per operation. A failing operation still posts its completion, and the rest of its chain
-//   is cancelled without one.
+// - IOSQE_CQE_SKIP_SUCCESS on every write but a file's last: one completion per operation
+//   timed (open, the last write, fsync, --slow-rank's delay, close; docs/metrics.md,
+//   "Per-operation latency"), not one per line. A failing operation posts its completion; the
+//   rest of its chain is then cancelled, with -ECANCELED completions where the failing one
+//   had no skip flag (stale by then: the failure moves the slot to a new generation).
 // - IORING_SETUP_COOP_TASKRUN: completions do not interrupt this thread with an IPI; it picks
 //   them up when it next enters the kernel, which it does anyway to submit and wait.
 // - DEFER_TASKRUN is not used: it made every punted operation wait for this thread, 10-40x
@@ -132,7 +134,7 @@ void UringEngine::queue_segment(std::uint32_t s, bool first) {
     io_uring_sqe* sqe = take_sqe();
     // Created new, as FileRecipe::open does, into a direct descriptor.
     io_uring_prep_openat_direct(sqe, slot.dir.fd, slot.name, FileRecipe::kCreateFlags, 0644, s);
-    sqe->flags |= skip_and_link;
+    sqe->flags |= IOSQE_IO_LINK;  // its completion ends the create
     sqe->user_data = tag(Op::Open, s, gen);
     --budget;
   }
@@ -156,16 +158,20 @@ void UringEngine::queue_segment(std::uint32_t s, bool first) {
     last->flags &= static_cast<unsigned char>(~skip_and_link);
     return;
   }
+  // The file's last write, its fsync and delay report their completions: each ends an
+  // operation's time (the close's completion is reported anyway).
+  const auto skip = static_cast<unsigned char>(~IOSQE_CQE_SKIP_SUCCESS);
+  if (last != nullptr) last->flags &= skip;
   if (recipe_.fsync) {
     io_uring_sqe* sqe = take_sqe();
     io_uring_prep_fsync(sqe, static_cast<int>(s), 0);
-    sqe->flags |= IOSQE_FIXED_FILE | skip_and_link;
+    sqe->flags |= IOSQE_FIXED_FILE | IOSQE_IO_LINK;
     sqe->user_data = tag(Op::Fsync, s, gen);
   }
   if (recipe_.per_file_delay_us != 0) {  // --slow-rank: wait before the close, as posix does
     io_uring_sqe* sqe = take_sqe();
     io_uring_prep_timeout(sqe, &delay_, 0, IORING_TIMEOUT_ETIME_SUCCESS);
-    sqe->flags |= skip_and_link;
+    sqe->flags |= IOSQE_IO_LINK;
     sqe->user_data = tag(Op::Delay, s, gen);
   }
   io_uring_sqe* sqe = take_sqe();
@@ -261,22 +267,34 @@ void UringEngine::complete(const io_uring_cqe& cqe, Clock::time_point now) {
   if (!slot.busy || generation_of(cqe.user_data) != slot.generation) return;  // stale
   const int res = cqe.res;
   switch (op_of(cqe.user_data)) {
-    case Op::Open:  // reported only on failure
-      return fail(s, "open", -res);
+    case Op::Open:
+      if (res < 0) return fail(s, "open", -res);
+      slot.opened = true;  // what follows it moves these on (a file of no bytes has no write)
+      slot.times.opened = slot.times.written = slot.times.synced = slot.times.closing = now;
+      return;
     case Op::Write: {
       slot.opened = true;  // the write ran, so the open succeeded
       if (res < 0) return fail(s, "write", -res);
       if (res == 0) return fail(s, "write", ENOSPC);  // as write_all: no progress is an error
+      slot.written = offset_of(cqe.user_data) + static_cast<std::uint64_t>(res);
+      if (slot.written == recipe_.file_bytes) {  // the file's last write: its fsync, close follow
+        slot.times.written = slot.times.synced = slot.times.closing = now;
+        return;
+      }
       // A short write, or the end of a chain that does not finish the file: go on from what
       // the kernel confirmed (a short write cancelled the rest of its chain).
-      slot.written = offset_of(cqe.user_data) + static_cast<std::uint64_t>(res);
       return queue_segment(s, false);
     }
     case Op::Fsync:
       slot.opened = true;
-      return fail(s, "fsync", -res);
+      if (res < 0) return fail(s, "fsync", -res);
+      slot.times.synced = slot.times.closing = now;
+      return;
     case Op::Delay:
-      if (res == -ETIME) return;  // the delay expired: a success (and normally not reported)
+      if (res == -ETIME) {  // the delay expired: a success; the close starts now
+        slot.times.closing = now;
+        return;
+      }
       slot.opened = true;
       return fail(s, "delay", -res);
     case Op::Close:
@@ -285,7 +303,8 @@ void UringEngine::complete(const io_uring_cqe& cqe, Clock::time_point now) {
         slot.opened = true;  // the name exists and the file is not complete: remove it
         return fail_closed(s, -res);
       }
-      result_->latency.record(nanoseconds(now - slot.start));
+      slot.times.end = now;
+      record_file(*result_, slot.times, recipe_.fsync);
       ++result_->files;
       result_->bytes += recipe_.file_bytes;
       return finish(s);
@@ -316,8 +335,12 @@ bool UringEngine::start_files(FileNamer& namer, WorkSource& source, unsigned thr
       return true;
     }
     if (recipe_.rewrites(*target_)) {
-      slot.start = Clock::now();  // the synchronous open is part of the file's time
-      if (open_to_rewrite(s)) queue_segment(s, false);
+      slot.times.start = Clock::now();  // the synchronous open is the file's create
+      if (open_to_rewrite(s)) {
+        slot.times.opened = slot.times.written = slot.times.synced = slot.times.closing =
+            Clock::now();
+        queue_segment(s, false);
+      }
     } else {
       queue_segment(s, true);
       starting_.push_back(s);
@@ -330,7 +353,7 @@ bool UringEngine::start_files(FileNamer& namer, WorkSource& source, unsigned thr
 // False: the ring failed (recorded as the failure of io_uring_enter).
 bool UringEngine::submit_and_complete() {
   const Clock::time_point submitted = Clock::now();
-  for (std::uint32_t s : starting_) slots_[s].start = submitted;
+  for (std::uint32_t s : starting_) slots_[s].times.start = submitted;
   starting_.clear();
   const int r = io_uring_submit_and_wait(&ring_, 1);
   if (r < 0 && r != -EINTR) {

@@ -41,7 +41,9 @@ class UringEngine final : public FileEngine {
     bool failed = false;    // being closed and removed after a failure
     std::uint16_t generation = 0;  // tags its current chain; older completions are stale
     std::uint64_t written = 0;     // bytes the kernel confirmed
-    Clock::time_point start;       // just before the submission that carried its open
+    // Its clock reads (FileTimes): `start` just before the submission that carried its open,
+    // then the time each operation's completion was seen (one clock read per batch of them).
+    FileTimes times;
     char* name = nullptr;          // its file name, in names_
     std::uint64_t index = 0;       // its file index
     FileDirectories::Handle dir;   // its directory, held until the file is finished

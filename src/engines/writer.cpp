@@ -31,6 +31,7 @@ void SliceResult::merge(const SliceResult& other) {
   files += other.files;
   bytes += other.bytes;
   latency.merge(other.latency);
+  operations.merge(other.operations);
   if (!failure) failure = other.failure;
   created.merge(other.created);
 }
@@ -38,6 +39,7 @@ void SliceResult::merge(const SliceResult& other) {
 void SliceResult::reset() {
   files = bytes = 0;
   latency = LatencyHistogram{};
+  operations = OperationHistograms{};
   failure.reset();
   created.clear();
 }

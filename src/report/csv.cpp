@@ -25,6 +25,8 @@ struct CsvRow {
       efficiency, engine, queue_depth, start_s, first_done_s, start_spread_s, slowest_rank_s,
       outlier, cv, ci_low, ci_high, speedup_ci_low, speedup_ci_high, efficiency_ci_low,
       efficiency_ci_high, layout;
+  // Per operation (docs/metrics.md, "Per-operation latency"), in the order of kAllOperations.
+  std::string create_p50_us, create_p90_us, create_p99_us, create_max_us, create_mean_us, writes_p50_us, writes_p90_us, writes_p99_us, writes_max_us, writes_mean_us, fsync_p50_us, fsync_p90_us, fsync_p99_us, fsync_max_us, fsync_mean_us, close_p50_us, close_p90_us, close_p99_us, close_max_us, close_mean_us;
 };
 
 struct Column {
@@ -36,7 +38,8 @@ struct Column {
 // cannot disagree. The columns after queue_depth came with mpiwrite 0.4 (schema 4); the
 // first 22 keep their places, so scripts that read them by position still work. `layout`
 // came last, with layouts as part of a point (without it two points of a --layout list
-// would give rows that cannot be told apart).
+// would give rows that cannot be told apart). The per-operation columns came after it, with
+// per-operation latency (empty fsync cells without --fsync).
 constexpr Column kColumns[] = {
     {"row", &CsvRow::row},
     {"mode", &CsvRow::mode},
@@ -73,6 +76,26 @@ constexpr Column kColumns[] = {
     {"efficiency_ci_low", &CsvRow::efficiency_ci_low},
     {"efficiency_ci_high", &CsvRow::efficiency_ci_high},
     {"layout", &CsvRow::layout},
+    {"create_p50_us", &CsvRow::create_p50_us},
+    {"create_p90_us", &CsvRow::create_p90_us},
+    {"create_p99_us", &CsvRow::create_p99_us},
+    {"create_max_us", &CsvRow::create_max_us},
+    {"create_mean_us", &CsvRow::create_mean_us},
+    {"writes_p50_us", &CsvRow::writes_p50_us},
+    {"writes_p90_us", &CsvRow::writes_p90_us},
+    {"writes_p99_us", &CsvRow::writes_p99_us},
+    {"writes_max_us", &CsvRow::writes_max_us},
+    {"writes_mean_us", &CsvRow::writes_mean_us},
+    {"fsync_p50_us", &CsvRow::fsync_p50_us},
+    {"fsync_p90_us", &CsvRow::fsync_p90_us},
+    {"fsync_p99_us", &CsvRow::fsync_p99_us},
+    {"fsync_max_us", &CsvRow::fsync_max_us},
+    {"fsync_mean_us", &CsvRow::fsync_mean_us},
+    {"close_p50_us", &CsvRow::close_p50_us},
+    {"close_p90_us", &CsvRow::close_p90_us},
+    {"close_p99_us", &CsvRow::close_p99_us},
+    {"close_max_us", &CsvRow::close_max_us},
+    {"close_mean_us", &CsvRow::close_mean_us},
 };
 static_assert(std::size(kColumns) * sizeof(std::string) == sizeof(CsvRow),
               "every CsvRow cell has its column");
@@ -113,8 +136,25 @@ CsvRow point_row(const char* kind, const PointReport& p) {
   return row;
 }
 
+// The per-operation cells of a repetition row, operation by operation.
+void operation_cells(const OperationFigures& operations, bool fsync, CsvRow& row) {
+  std::string CsvRow::* const cells[kOperations][5] = {
+      {&CsvRow::create_p50_us, &CsvRow::create_p90_us, &CsvRow::create_p99_us, &CsvRow::create_max_us, &CsvRow::create_mean_us},
+      {&CsvRow::writes_p50_us, &CsvRow::writes_p90_us, &CsvRow::writes_p99_us, &CsvRow::writes_max_us, &CsvRow::writes_mean_us},
+      {&CsvRow::fsync_p50_us, &CsvRow::fsync_p90_us, &CsvRow::fsync_p99_us, &CsvRow::fsync_max_us, &CsvRow::fsync_mean_us},
+      {&CsvRow::close_p50_us, &CsvRow::close_p90_us, &CsvRow::close_p99_us, &CsvRow::close_max_us, &CsvRow::close_mean_us},
+  };
+  for (Operation op : kAllOperations) {
+    if (op == Operation::Fsync && !fsync) continue;  // not measured: empty, not 0
+    const auto i = static_cast<std::size_t>(op);
+    const LatencyFigures& l = operations[i];
+    const double values[5] = {l.p50_us, l.p90_us, l.p99_us, l.max_us, l.mean_us};
+    for (std::size_t k = 0; k < 5; ++k) row.*cells[i][k] = cell(values[k]);
+  }
+}
+
 void write_repetition(const PointReport& p, const RepetitionFigures& rep, bool per_rank,
-                      std::ostream& out) {
+                      bool fsync, std::ostream& out) {
   CsvRow row = point_row("repetition", p);
   row.repetition = cell(rep.index);
   row.files = cell(rep.files);
@@ -133,6 +173,7 @@ void write_repetition(const PointReport& p, const RepetitionFigures& rep, bool p
   row.start_spread_s = cell(rep.start_spread_s);
   row.slowest_rank_s = cell(rep.slowest_s);
   row.outlier = cell(p.is_outlier(rep.index) ? 1 : 0);
+  operation_cells(rep.operations, fsync, row);
   print_row(out, row);
   if (!per_rank) return;
   for (const RankFigures& rank : rep.ranks) {
@@ -195,7 +236,7 @@ void write_csv(const RunReport& r, std::ostream& out) {
   fmt::print(out, "{}\n", header());
   for (const PointReport& p : r.points) {
     for (const RepetitionFigures& rep : p.repetitions) {
-      write_repetition(p, rep, r.config.per_rank, out);
+      write_repetition(p, rep, r.config.per_rank, r.config.fsync, out);
     }
     write_summary(p, out);
   }

@@ -74,8 +74,26 @@ Json hosts_json(const RepetitionFigures& rep, const std::vector<HostRanks>& host
   return result;
 }
 
+// Microseconds but for the exact sum of the values (nanoseconds), which lets a reader check
+// that the operations of the files add up to at most their latency.
+Json latency_json(const LatencyFigures& l) {
+  return {{"p50", l.p50_us}, {"p90", l.p90_us},   {"p99", l.p99_us},       {"max", l.max_us},
+          {"mean", l.mean_us}, {"count", l.count}, {"total_ns", l.total_ns}};
+}
+
+// Every operation by name; fsync is null without --fsync (not measured, not zero).
+Json operations_json(const OperationFigures& operations, bool fsync) {
+  Json result = Json::object();
+  for (Operation op : kAllOperations) {
+    const bool measured = op != Operation::Fsync || fsync;
+    result[std::string(operation_name(op))] =
+        measured ? latency_json(operations[static_cast<std::size_t>(op)]) : Json(nullptr);
+  }
+  return result;
+}
+
 Json repetition_json(const RepetitionFigures& rep, const std::vector<HostRanks>& hosts,
-                     bool outlier) {
+                     bool outlier, bool fsync) {
   Json ranks = Json::array();
   for (const RankFigures& r : rep.ranks) {
     ranks.push_back(
@@ -95,12 +113,8 @@ Json repetition_json(const RepetitionFigures& rep, const std::vector<HostRanks>&
           {"bytes", rep.bytes},
           {"files_per_s", rep.files_per_s},
           {"mib_per_s", rep.mib_per_s},
-          {"latency_us",
-           {{"p50", rep.latency.p50_us},
-            {"p90", rep.latency.p90_us},
-            {"p99", rep.latency.p99_us},
-            {"max", rep.latency.max_us},
-            {"mean", rep.latency.mean_us}}},
+          {"latency_us", latency_json(rep.latency)},
+          {"operations_us", operations_json(rep.operations, fsync)},
           {"ranks", ranks},
           {"hosts", hosts_json(rep, hosts)},
           {"verify", rep.verified ? Json{{"elapsed_s", rep.verify.elapsed_s},
@@ -157,10 +171,11 @@ Json host_summaries_json(const std::vector<HostSummary>& hosts) {
   return result;
 }
 
-Json point_json(const PointReport& p, const std::vector<HostRanks>& hosts, unsigned asked) {
+Json point_json(const PointReport& p, const std::vector<HostRanks>& hosts, unsigned asked,
+                bool fsync) {
   Json repetitions = Json::array();
   for (const RepetitionFigures& rep : p.repetitions) {
-    repetitions.push_back(repetition_json(rep, hosts, p.is_outlier(rep.index)));
+    repetitions.push_back(repetition_json(rep, hosts, p.is_outlier(rep.index), fsync));
   }
   return {{"label", p.spec.label()},
           {"mode", to_string(p.spec.mode)},
@@ -230,7 +245,7 @@ Json comparison_json(const std::vector<ComparisonRow>& rows) {
 
 void write_json(const RunReport& r, std::ostream& out) {
   Json points = Json::array();
-  for (const PointReport& p : r.points) points.push_back(point_json(p, r.context.hosts, r.config.repetitions));
+  for (const PointReport& p : r.points) points.push_back(point_json(p, r.context.hosts, r.config.repetitions, r.config.fsync));
   Json doc = {
       {"schema_version", kJsonSchemaVersion},
       {"kind", to_string(r.kind)},

@@ -45,6 +45,10 @@ void write_markdown(const RunReport& r, std::ostream& out) {
     if (!r.points.front().makespan.outliers.empty()) {
       fmt::print(out, "\n\\* an outlier (outside Tukey's fences, 1.5 IQR)\n");
     }
+    if (!r.points.front().repetitions.empty()) {
+      fmt::print(out, "\nPer operation (latency over every file; docs/metrics.md):\n\n");
+      print_markdown(operations_grid(r.points.front(), r.config.fsync), out);
+    }
     if (r.context.hosts.size() > 1) {
       fmt::print(out, "\nPer host (files and bytes of the last repetition):\n\n");
       print_markdown(hosts_grid(r.points.front()), out);

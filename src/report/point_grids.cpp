@@ -48,6 +48,28 @@ Grid repetitions_grid(const PointReport& point, bool per_rank) {
   return g;
 }
 
+Grid operations_grid(const PointReport& point, bool fsync) {
+  Grid g{{"rep", "operation", "p50 [us]", "p90 [us]", "p99 [us]", "max [us]", "mean [us]",
+          "share of latency"},
+         {}};
+  for (const RepetitionFigures& rep : point.repetitions) {
+    for (Operation op : kAllOperations) {
+      if (op == Operation::Fsync && !fsync) continue;  // not measured
+      const LatencyFigures& l = rep.operations[static_cast<std::size_t>(op)];
+      // Its part of the files' open-to-close time (the rest: the gaps between operations).
+      const std::string share =
+          rep.latency.total_ns ? fmt::format("{:.1f}%", 100.0 * static_cast<double>(l.total_ns) /
+                                                            static_cast<double>(rep.latency.total_ns))
+                               : "-";
+      g.rows.push_back({fmt::format("{}", rep.index), std::string(operation_name(op)),
+                        fmt::format("{:.1f}", l.p50_us), fmt::format("{:.1f}", l.p90_us),
+                        fmt::format("{:.1f}", l.p99_us), fmt::format("{:.1f}", l.max_us),
+                        fmt::format("{:.1f}", l.mean_us), share});
+    }
+  }
+  return g;
+}
+
 Grid points_grid(const RunReport& r) {
   // "repetitions" last, so the columns before it stay where scripts and readers expect them.
   Grid g{{"mode", "ranks x threads", "concurrency", "median [s]", "95% CI [s]", "mean [s]",

@@ -8,6 +8,9 @@
 namespace mpiwrite {
 
 Grid repetitions_grid(const PointReport& point, bool per_rank);
+// Per repetition, each operation's latency over every file (fsync only if `fsync`), and its
+// share of the files' open-to-close latency.
+Grid operations_grid(const PointReport& point, bool fsync);
 Grid points_grid(const RunReport& report);
 Grid comparison_grid(const RunReport& report);
 // Per host over the point's repetitions (shown when more than one host took part).

@@ -51,6 +51,10 @@ void write_run(const RunReport& r, std::ostream& out) {
     const RepetitionFigures& last = point.repetitions.back();
     fmt::print(out, "files written per repetition: {} ({} bytes)\n", last.files, last.bytes);
   }
+  if (!point.repetitions.empty()) {
+    fmt::print(out, "\nper operation (latency over every file; docs/metrics.md):\n");
+    print_aligned(operations_grid(point, r.config.fsync), out);
+  }
   if (r.context.hosts.size() > 1) {
     fmt::print(out, "\nper host (files and bytes of the last repetition):\n");
     print_aligned(hosts_grid(point), out);

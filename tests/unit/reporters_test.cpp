@@ -26,12 +26,22 @@ RunReport sample_report(Format format, bool per_rank) {
   r.context = {"0.1.0", 2, 1, {{"node1", {0, 1}}}, "Open MPI v4.1.4", "/data/mpiwrite-data",
                "ext4", "2026-11-30T12:00:00Z", {2, 2}, true, {5120, 6144}, {}};
   LatencyHistogram h;
-  for (int i = 1; i <= 100; ++i) h.record(static_cast<std::uint64_t>(i) * 1000);
+  OperationHistograms operations;  // 40 + 30 + 20 of each file's 100 % (no fsync)
+  for (int i = 1; i <= 100; ++i) {
+    const auto us = static_cast<std::uint64_t>(i) * 1000;
+    h.record(us);
+    operations.record(Operation::Create, us * 4 / 10);
+    operations.record(Operation::Writes, us * 3 / 10);
+    operations.record(Operation::Close, us * 2 / 10);
+  }
   PointReport point(PointSpec{2, 1, PointMode::Run});
-  point.repetitions.push_back(
-      summarize_repetition(1, {{0, 0.004, 50, 70000}, {1, 0.005, 50, 70000}}, h));
-  point.repetitions.push_back(
-      summarize_repetition(2, {{0, 0.003, 50, 70000}, {1, 0.006, 50, 70000}}, h));
+  RepetitionFigures first =
+      summarize_repetition(1, {{0, 0.004, 50, 70000}, {1, 0.005, 50, 70000}}, h);
+  RepetitionFigures second =
+      summarize_repetition(2, {{0, 0.003, 50, 70000}, {1, 0.006, 50, 70000}}, h);
+  first.operations = second.operations = operation_figures(operations);
+  point.repetitions.push_back(first);
+  point.repetitions.push_back(second);
   r.points.push_back(point);
   summarize_report(r);
   r.cleanup = {true, 0.0025, 100};
@@ -201,13 +211,19 @@ TEST(Reporters, CompareTwoLayoutsJsonNamesTheLayoutOfEveryPointAndRow) {
   EXPECT_EQ(rows[3].at("layout"), "rank");
   EXPECT_EQ(rows[3].at("winner"), "processes");
   EXPECT_EQ(rows[3].at("processes").at("label"), "2x1-rank");
-  // A CSV row says its layout in the last column.
+  // A CSV row says its layout in the layout column (the 35th, before the per-operation ones).
   std::istringstream csv(render(two_layout_comparison(Format::Csv)));
   std::string line;
-  std::set<std::string> last;
+  std::set<std::string> layouts;
+  const auto field = [](const std::string& row, std::size_t n) {
+    std::size_t begin = 0;
+    for (std::size_t i = 0; i < n; ++i) begin = row.find(',', begin) + 1;
+    return row.substr(begin, row.find(',', begin) - begin);
+  };
   std::getline(csv, line);  // the header
-  while (std::getline(csv, line)) last.insert(line.substr(line.rfind(',') + 1));
-  EXPECT_EQ(last, (std::set<std::string>{"shared", "rank"}));
+  EXPECT_EQ(field(line, 34), "layout");
+  while (std::getline(csv, line)) layouts.insert(field(line, 34));
+  EXPECT_EQ(layouts, (std::set<std::string>{"shared", "rank"}));
 }
 TEST(Reporters, ComparePerRankTable) {
   expect_golden("compare_per_rank.txt", render(interrupted_comparison(Format::Table, true)));
@@ -253,7 +269,8 @@ TEST(Reporters, UnmeasuredPointsShowNoFiguresInAnyFormat) {
   std::string line;
   while (std::getline(csv, line)) {
     if (line.rfind("mean,processes,1,1,", 0) == 0) {
-      EXPECT_EQ(line, "mean,processes,1,1,,,,,,,,,,,,,,,,,posix,1,,,,,,,,,,,,,shared");
+      EXPECT_EQ(line, "mean,processes,1,1,,,,,,,,,,,,,,,,,posix,1,,,,,,,,,,,,,shared" +
+                          std::string(20, ','));
     }
   }
 }
@@ -491,7 +508,7 @@ TEST(HostileStrings, TableKeepsEveryLineItsOwn) {
 TEST(HostileStrings, CsvStillHasTheHeaderColumnCount) {
   std::istringstream lines(render(hostile_report(Format::Csv)));
   std::string line;
-  while (std::getline(lines, line)) EXPECT_EQ(std::count(line.begin(), line.end(), ','), 34) << line;
+  while (std::getline(lines, line)) EXPECT_EQ(std::count(line.begin(), line.end(), ','), 54) << line;
 }
 
 TEST(GroupRanksByHost, KeepsFirstRankOrder) {

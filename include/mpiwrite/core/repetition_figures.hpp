@@ -3,11 +3,13 @@
 // repetitions (SeriesSummary, summarize_series) is in statistics.hpp, included here for the
 // reporters that use both. Nothing here prints; reporters format what these compute.
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "mpiwrite/core/histogram.hpp"
+#include "mpiwrite/core/operation_latency.hpp"
 #include "mpiwrite/core/statistics.hpp"
 
 namespace mpiwrite {
@@ -27,7 +29,11 @@ struct RankFigures {
 
 struct LatencyFigures {
   double p50_us = 0, p90_us = 0, p99_us = 0, max_us = 0, mean_us = 0;
+  std::uint64_t count = 0;     // values recorded (files)
+  std::uint64_t total_ns = 0;  // their sum, so that totals can be compared exactly
 };
+// Per operation (Operation as the index): create, writes, fsync, close.
+using OperationFigures = std::array<LatencyFigures, kOperations>;
 
 // --verify after one repetition's write phase.
 struct VerifyFigures {
@@ -52,6 +58,7 @@ struct RepetitionFigures {
   double files_per_s = 0;   // files / makespan_s
   double mib_per_s = 0;     // bytes / 2^20 / makespan_s
   LatencyFigures latency;   // per file, open to close, from the merged histogram
+  OperationFigures operations{};  // per operation of a file, from the merged histograms
   std::vector<RankFigures> ranks;
   bool verified = false;  // --verify ran; then `verify` holds its figures
   VerifyFigures verify;
@@ -59,6 +66,7 @@ struct RepetitionFigures {
 
 // The latency figures of the merged histogram of a repetition.
 LatencyFigures latency_figures(const LatencyHistogram& merged);
+OperationFigures operation_figures(const OperationHistograms& merged);
 
 // Precondition: ranks is not empty. Everything but the ranks and the latency is derived, so a
 // repetition can be kept as just those (RepetitionLog) and rebuilt exactly.

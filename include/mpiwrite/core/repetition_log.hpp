@@ -1,8 +1,9 @@
 #pragma once
 // The timed repetitions of one point as rank 0 keeps them until the report. Pure.
 //
-// Only what cannot be derived is stored: per repetition its latency figures (40 bytes; with
-// --verify also its verify figures, 24 bytes) and per rank of the point its start, time, files
+// Only what cannot be derived is stored: per repetition its latency figures (56 bytes) and its
+// operations' (4 x 56: create, writes, fsync, close; with --verify also its verify figures,
+// 24 bytes) and per rank of the point its start, time, files
 // and bytes (32 bytes). The rest of a RepetitionFigures (slowest, fastest, mean, imbalance, totals,
 // rates, rank numbers, index) is rebuilt by summarize_repetition when a reporter reads it, so
 // it is exactly what was pushed. A RepetitionFigures kept as is cost ~200 bytes plus a heap
@@ -25,7 +26,8 @@ class RepetitionLog {
     std::uint64_t files = 0;
     std::uint64_t bytes = 0;
   };
-  static constexpr std::size_t kBytesPerRepetition = sizeof(LatencyFigures);
+  static constexpr std::size_t kBytesPerRepetition =
+      sizeof(LatencyFigures) + sizeof(OperationFigures);
   static constexpr std::size_t kBytesPerVerifiedRepetition = sizeof(VerifyFigures);
   static constexpr std::size_t kBytesPerRank = sizeof(RankSample);
 
@@ -74,6 +76,7 @@ class RepetitionLog {
   bool verified_ = false;  // from the first
   std::vector<RankSample> samples_;       // ranks_ per repetition, in rank order
   std::vector<LatencyFigures> latency_;   // one per repetition
+  std::vector<OperationFigures> operations_;  // one per repetition
   std::vector<VerifyFigures> verify_;     // one per repetition with --verify, else empty
 };
 

@@ -17,6 +17,7 @@
 #include "mpiwrite/core/directory_layout.hpp"
 #include "mpiwrite/core/file_namer.hpp"
 #include "mpiwrite/core/histogram.hpp"
+#include "mpiwrite/core/operation_latency.hpp"
 #include "mpiwrite/core/work_source.hpp"
 
 namespace mpiwrite {
@@ -56,6 +57,7 @@ struct SliceResult {
   std::uint64_t files = 0;  // written, synced if asked, and closed without error
   std::uint64_t bytes = 0;
   LatencyHistogram latency;  // open → close per successful file, nanoseconds
+  OperationHistograms operations;  // the same files' create, writes, fsync, close
   std::optional<WriteFailure> failure;
   CreatedFiles created;  // what this run created (removal goes by it, never by the pattern)
   void merge(const SliceResult& other);  // keeps this failure if both have one
