@@ -4,7 +4,10 @@
 Usage: scripts/plot.py REPORT.json [REPORT2.json ...] [-o out.png] [--layout NAME]
 
 Two panels side by side: (a) the write phase's makespan against concurrency; (b) the
-speedup with the ideal line dashed. Version 4 reports: the median makespan with its 95 %
+speedup with the ideal line dashed; and, for reports with per-operation latency
+(repetitions[].operations_us), a third: (c) per point, where a file's time goes, a stacked bar
+of each operation's mean latency (create, writes, fsync, close; the median over the
+repetitions) with the rest of the file's mean latency (the gaps between them) on top. Version 4 reports: the median makespan with its 95 %
 confidence interval as error bars (summary.makespan_s.median_ci), and the speedup (a ratio
 of medians) with its bootstrap interval (summary.speedup.ci); a point with too few
 repetitions for an interval has no bar. Versions 2 and 3: the mean makespan with min-max
@@ -99,7 +102,7 @@ class Point:
     error bar (v4 the median's interval, else min-max; center when there is none);
     speedup_lo/hi: the speedup's interval (v4 only; None when absent)."""
     __slots__ = ("label", "mode", "ranks", "threads", "concurrency", "center", "lo", "hi",
-                 "speedup", "speedup_lo", "speedup_hi", "count")
+                 "speedup", "speedup_lo", "speedup_hi", "count", "operations")
 
     def __init__(self, **kw):
         for k in self.__slots__:
@@ -183,9 +186,42 @@ def read_points(doc):
         if label is None and ranks is not None and threads is not None:
             label = f"{ranks}x{threads}"
         speedup, s_lo, s_hi = estimate_and_interval(summary.get("speedup"))
-        points.append(bounded_point(label, p.get("mode"), ranks, threads, conc, center, (lo, hi),
-                                    (speedup, s_lo, s_hi), positive_int(ms.get("count"))))
+        point = bounded_point(label, p.get("mode"), ranks, threads, conc, center, (lo, hi),
+                              (speedup, s_lo, s_hi), positive_int(ms.get("count")))
+        point.operations = read_operations(p.get("repetitions"))
+        points.append(point)
     return points
+
+
+OPERATIONS = ("create", "writes", "fsync", "close")
+OPERATION_COLORS = {"create": "tab:blue", "writes": "tab:orange", "fsync": "tab:purple",
+                    "close": "tab:green", "rest": "0.8"}
+
+
+def median(values):
+    xs = sorted(values)
+    n = len(xs)
+    return xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2
+
+
+def read_operations(repetitions):
+    """{operation: median over the repetitions of its mean latency [us]} plus "file" (the
+    files' mean latency), or None when a repetition has no operations_us (older reports).
+    An operation that is null (fsync without --fsync) is left out."""
+    if not isinstance(repetitions, list) or not repetitions:
+        return None
+    per = {}
+    for rep in repetitions:
+        ops = rep.get("operations_us") if isinstance(rep, dict) else None
+        lat = rep.get("latency_us") if isinstance(rep, dict) else None
+        if not isinstance(ops, dict) or not isinstance(lat, dict) or number(lat.get("mean")) is None:
+            return None
+        per.setdefault("file", []).append(number(lat["mean"]))
+        for name in OPERATIONS:
+            op = ops.get(name)
+            if isinstance(op, dict) and number(op.get("mean")) is not None:
+                per.setdefault(name, []).append(number(op["mean"]))
+    return {k: median(v) for k, v in per.items() if len(v) == len(repetitions)}
 
 
 def bounded_point(label, mode, ranks, threads, conc, center, bounds, speedup, count=None):
@@ -682,12 +718,16 @@ def build_figure(reports, kind, argv=()):
     counts = {p.count for s in series for p in s.points if p.count is not None}
     reps = f"{counts.pop()} repetitions" if len(counts) == 1 else "the repetitions"
 
+    with_ops = [(r, p) for r in reports for p in r.points if p.operations]
+    panels = 3 if with_ops else 2
+    size = (19, 5.4) if with_ops else (13, 5.4)
     try:
-        fig, (ax_t, ax_s) = plt.subplots(1, 2, figsize=(13, 5.4), dpi=120,
-                                         layout="constrained")
+        fig, axes = plt.subplots(1, panels, figsize=size, dpi=120, layout="constrained")
     except TypeError:  # matplotlib < 3.5
-        fig, (ax_t, ax_s) = plt.subplots(1, 2, figsize=(13, 5.4), dpi=120,
-                                         constrained_layout=True)
+        fig, axes = plt.subplots(1, panels, figsize=size, dpi=120, constrained_layout=True)
+    ax_t, ax_s = axes[0], axes[1]
+    if with_ops:
+        draw_operations(axes[2], reports, with_ops)
 
     # (a) time
     for s in series:
@@ -778,6 +818,35 @@ def build_figure(reports, kind, argv=()):
                frameon=False, fontsize=9)
 
     return fig
+
+
+def draw_operations(ax, reports, with_ops):
+    """(c): per point a stacked bar of its operations' mean latencies and the rest of the
+    file's mean latency (the engine's own work between them, --slow-rank's sleep)."""
+    labels, bottoms = [], [0.0] * len(with_ops)
+    for r, p in with_ops:
+        label = (p.label or "?").replace("x", "×")
+        if len(reports) > 1:
+            label += f"\n{os.path.basename(r.path)}"
+        labels.append(label)
+    xs = list(range(len(with_ops)))
+    for name in OPERATIONS + ("rest",):
+        if name == "rest":
+            heights = [max(0.0, p.operations.get("file", 0.0) - b) for (_, p), b in zip(with_ops, bottoms)]
+        else:
+            heights = [p.operations.get(name, 0.0) for _, p in with_ops]
+        if not any(h > 0 for h in heights) and name != "rest":
+            continue
+        ax.bar(xs, heights, bottom=bottoms, color=OPERATION_COLORS[name], width=0.7,
+               label=name if name != "rest" else "rest of the file's latency")
+        bottoms = [b + h for b, h in zip(bottoms, heights)]
+    ax.set_xticks(xs)
+    ax.set_xticklabels(labels, rotation=45 if len(xs) > 6 else 0, fontsize=8)
+    ax.set_ylabel("mean latency per file (µs), median over the repetitions")
+    ax.set_xlabel("point (ranks × threads)")
+    ax.set_title("(c) where a file's time goes: mean per operation", fontsize=10)
+    ax.legend(fontsize=8, loc="best")
+    ax.grid(True, axis="y", alpha=0.3)
 
 
 def save_figure(plt, fig, output):

@@ -68,6 +68,7 @@ KNOBS = [
     ("--dh-chunks", "dynamic-hosts", "chunks", ints, "dynamic-hosts' --chunk values [8,64]"),
     ("--ovh-files", "overhead", "files", int, "files [1000000]"),
     ("--ovh-layouts", "overhead", "layouts", words, "layouts [1x1,2x1,1x2]"),
+    ("--ovh-fsync-layouts", "overhead", "fsync_layouts", words, "layouts also run with --fsync [1x1]"),
     ("--ovh-reps", "overhead", "reps", int, "repetitions in the one mpirun [7]"),
     ("--ovh-goal-ns", "overhead", "goal_ns", floats, "goal, ns/file per thread [200]"),
     ("--startup-runs", "startup", "runs", int, "runs per variant [11]"),

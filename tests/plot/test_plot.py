@@ -239,6 +239,52 @@ class PlotTest(unittest.TestCase):
         del doc["config"]
         self.assert_plotted(self.write_json("s.json", doc))
 
+    def test_per_operation_latency_gets_a_third_panel_of_stacked_means(self):
+        if PYTHON is None:
+            self.skipTest("no python3 with matplotlib")
+        doc = self.load_fixture("compare_v4.json")
+        for p in doc["points"]:
+            for i, rep in enumerate(p["repetitions"]):
+                op = lambda mean: {"p50": mean, "p90": mean, "p99": mean, "max": mean, "mean": mean,
+                                   "count": 1, "total_ns": int(mean * 1000)}
+                rep["latency_us"]["mean"] = 10.0 + i
+                rep["operations_us"] = {"create": op(4.0 + i), "writes": op(3.0), "fsync": None,
+                                        "close": op(2.0)}
+        path = self.write_json("ops.json", doc)
+        self.assert_plotted(path)
+        script = r"""
+import importlib.util, json, sys
+spec = importlib.util.spec_from_file_location("plot", sys.argv[1])
+plot = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(plot)
+report = plot.load(sys.argv[2])
+fig = plot.build_figure([report], report.kind)
+ax = fig.axes[2]
+print(json.dumps({"axes": len(fig.axes), "title": ax.get_title(),
+                  "bars": {c.get_label(): [float(b.get_height()) for b in c] for c in ax.containers}}))
+"""
+        proc = subprocess.run([PYTHON, "-c", script, PLOT, path], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, timeout=120)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        facts = json.loads(proc.stdout)
+        self.assertIn("(c)", facts["title"])
+        self.assertEqual(sorted(facts["bars"]), ["close", "create", "rest of the file's latency", "writes"])
+        # create: the median of 4 + i over a point's repetitions i = 0..n-1; the rest: the
+        # file's median mean (10 + i) less every operation's.
+        creates = [4.0 + (len(p["repetitions"]) - 1) / 2 for p in doc["points"]]
+        for name, heights in (("create", creates), ("writes", [3.0] * len(creates)),
+                              ("close", [2.0] * len(creates)),
+                              ("rest of the file's latency", [1.0] * len(creates))):
+            self.assertEqual(len(facts["bars"][name]), len(heights))
+            for h, want in zip(facts["bars"][name], heights):
+                self.assertAlmostEqual(h, want)
+
+    def test_reports_without_operations_keep_two_panels(self):
+        if PYTHON is None:
+            self.skipTest("no python3 with matplotlib")
+        facts = self.figure_facts(self.fixture("compare_v4.json"))  # draws; then count the axes
+        self.assertEqual(len(facts["titles"]), 2)
+
     def test_svg_output(self):
         if PYTHON is None:
             self.skipTest("no python3 with matplotlib")

@@ -1,7 +1,9 @@
 """Section "overhead": what mpiwrite's own bookkeeping costs per file.
 
-mpiwrite --engine null (everything but the I/O: partition, file names, two clock reads per
-file, latency histogram) for each layout, FILES files, one mpirun with -r REPS repetitions:
+mpiwrite --engine null (everything but the I/O: partition, file names, four clock reads per
+file, the latency histogram and the four per-operation ones) for each layout, and with --fsync
+(a fifth clock read and histogram) for each of FSYNC_LAYOUTS, FILES files, one mpirun with
+-r REPS repetitions:
 the median of the repetitions' makespans (makespan_s), reported two ways:
   - ns/file = median makespan / files: the job's cost per file (throughput view);
   - ns/file per thread = median makespan x ranks x threads / files: what one writer thread
@@ -22,6 +24,7 @@ NAME = "overhead"
 class Params:
     files: int = 1_000_000
     layouts: list = field(default_factory=lambda: ["1x1", "2x1", "1x2"])
+    fsync_layouts: list = field(default_factory=lambda: ["1x1"])
     reps: int = 7
     goal_ns: float = 200.0
 
@@ -32,12 +35,18 @@ class Params:
 
 def plan(p, h):
     """One mpirun per layout; nothing on the local disk (the null engine makes only the dir)."""
-    return {"cells": [{"layout": x, "files": p.files, "repetitions": p.reps} for x in p.layouts],
+    return {"cells": [{"layout": x, "files": p.files, "repetitions": p.reps, "fsync": f}
+                      for x, f in cells(p)],
             "need": SpaceNeed()}
 
 
+def cells(p):
+    return [(x, False) for x in p.layouts] + [(x, True) for x in p.fsync_layouts]
+
+
 def parameters(p, h):
-    return {"files": p.files, "layouts": p.layouts, "repetitions": p.reps,
+    return {"files": p.files, "layouts": p.layouts, "fsync_layouts": p.fsync_layouts,
+            "repetitions": p.reps,
             "options": "--engine null --partition block --warmup 0 --format json",
             "goal_ns_per_file_per_thread": p.goal_ns,
             "ns_per_file": "median makespan / files",
@@ -48,20 +57,22 @@ def run(p, h):
     s = h.scratch
     h.note(f"Section overhead: `{h.mpirun} {' '.join(h.mpirun_flags)} -np R mpiwrite -t T "
            f"--engine null -n {p.files} -r {p.reps} --warmup 0 --format json` once per layout "
-           f"({' '.join(p.layouts)}), each into a fresh directory on tmpfs (the null engine "
-           f"creates only the directory).")
+           f"({' '.join(p.layouts)}; with --fsync: {' '.join(p.fsync_layouts) or 'none'}), each "
+           f"into a fresh directory on tmpfs (the null engine creates only the directory).")
     log(f"overhead: {' '.join(p.layouts)}, {p.files} files, --engine null -r {p.reps}")
     records = []
-    for lay in p.layouts:
+    for lay, fsync in cells(p):
         ranks, threads = layout(lay)
-        d = os.path.join(s.shm, f"overhead-{lay}")
+        d = os.path.join(s.shm, f"overhead-{lay}{'-fsync' if fsync else ''}")
         h.sync()
         cmd = h.mpirun_cmd(ranks, h.mpiwrite_args(
             p.files, d, threads, "--engine", "null", "--partition", "block",
-            "--repetitions", str(p.reps), "--warmup", "0", "--format", "json"))
+            "--repetitions", str(p.reps), "--warmup", "0", "--format", "json",
+            *(["--fsync"] if fsync else [])))
         wall, out = timed(cmd, f"mpiwrite --engine null in {d}")
         r = record(out, p, ranks, threads, wall, s.shm_fs)
-        log(f"overhead {ranks}r x {threads}t: makespan median {r['makespan']['median'] * 1e3:.1f} ms "
+        r["fsync"] = fsync
+        log(f"overhead {ranks}r x {threads}t{' --fsync' if fsync else ''}: makespan median {r['makespan']['median'] * 1e3:.1f} ms "
             f"[{r['makespan']['min'] * 1e3:.1f}-{r['makespan']['max'] * 1e3:.1f}], "
             f"{r['ns_per_file']:.1f} ns/file (makespan / files), "
             f"{r['ns_per_file_per_thread']:.1f} ns/file per thread")
@@ -104,8 +115,8 @@ def summarize(meta, sec, records):
                       "goal_ns_per_file_per_thread": goal}
     md = [f"## Overhead: mpiwrite's own cost per file (--engine null) — {meta['started_utc']}", "",
           f"One `mpiwrite --engine null -n N -r {op['repetitions']} --warmup 0 --format json` per "
-          f"layout (N = {op['files']:,}): everything but the I/O (partition, file names, two clock "
-          f"reads per file, latency histogram); median and min–max of the "
+          f"layout (N = {op['files']:,}): everything but the I/O (partition, file names, four clock "
+          f"reads per file, five with --fsync, the latency histogram and the per-operation ones); median and min–max of the "
           f"{op['repetitions']} repetitions' makespans (`makespan_s`: the earliest rank start to "
           f"the last rank end). "
           f"**ns/file** = median makespan / N: the job's throughput cost. "
@@ -117,7 +128,8 @@ def summarize(meta, sec, records):
     md += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in records:
         md.append("| " + " | ".join([
-            f"{r['ranks']}r×{r['threads']}t", f"{r['files']:,}", ms(r["makespan"]),
+            f"{r['ranks']}r×{r['threads']}t{' --fsync' if r.get('fsync') else ''}",
+            f"{r['files']:,}", ms(r["makespan"]),
             f"{r['ns_per_file']:.1f}", f"{r['ns_per_file_per_thread']:.1f}",
             "yes" if r["goal_met"] else "**no**", f"{r['wall_s']:.2f}"]) + " |")
     md += ["", f"Goal met in {sec['summary']['cells_meeting_goal']} of {len(records)} cells.", ""]
