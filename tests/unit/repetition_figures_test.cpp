@@ -44,5 +44,41 @@ TEST(SummarizeSeries, HandComputed) {
   EXPECT_EQ(summarize_series({}).count, 0u);
 }
 
+TEST(LatencyFigures, CarryTheCountAndTheExactTotal) {
+  LatencyHistogram h;
+  for (std::uint64_t v : {1000u, 2000u, 3001u}) h.record(v);
+  const LatencyFigures l = latency_figures(h);
+  EXPECT_EQ(l.count, 3u);
+  EXPECT_EQ(l.total_ns, 6001u);
+  EXPECT_DOUBLE_EQ(l.mean_us, 6.001 / 3);
+}
+
+TEST(OperationFigures, OnePerOperationInOrderAndNamed) {
+  OperationHistograms h;
+  h.record(Operation::Create, 5000);
+  h.record(Operation::Writes, 3000);
+  h.record(Operation::Writes, 1000);
+  h.record(Operation::Close, 700);
+  EXPECT_EQ(h.total_ns(), 9700u);
+  const OperationFigures f = operation_figures(h);
+  EXPECT_EQ(f[0].count, 1u);
+  EXPECT_DOUBLE_EQ(f[0].max_us, 5.0);
+  EXPECT_EQ(f[1].count, 2u);
+  EXPECT_EQ(f[1].total_ns, 4000u);
+  EXPECT_EQ(f[2].count, 0u);  // fsync not recorded
+  EXPECT_EQ(f[2].p99_us, 0.0);
+  EXPECT_EQ(f[3].total_ns, 700u);
+  OperationHistograms other;
+  other.record(Operation::Fsync, 400);
+  h.merge(other);
+  EXPECT_EQ(h[Operation::Fsync].count(), 1u);
+  EXPECT_EQ(h.total_ns(), 10100u);
+  const char* names[] = {"create", "writes", "fsync", "close"};
+  for (std::size_t i = 0; i < kOperations; ++i) {
+    EXPECT_EQ(operation_name(kAllOperations[i]), names[i]);
+    EXPECT_EQ(static_cast<std::size_t>(kAllOperations[i]), i);
+  }
+}
+
 }  // namespace
 }  // namespace mpiwrite

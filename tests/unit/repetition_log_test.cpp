@@ -10,7 +10,16 @@ namespace {
 RepetitionFigures made(unsigned index, double scale) {
   LatencyHistogram h;
   for (int i = 1; i <= 10; ++i) h.record(static_cast<std::uint64_t>(i * 1000 * scale));
-  return summarize_repetition(index, {{0, 0.5 * scale, 10, 1400}, {1, 0.7 * scale, 12, 1680}}, h);
+  RepetitionFigures rep =
+      summarize_repetition(index, {{0, 0.5 * scale, 10, 1400}, {1, 0.7 * scale, 12, 1680}}, h);
+  OperationHistograms operations;
+  for (int i = 1; i <= 10; ++i) {
+    operations.record(Operation::Create, static_cast<std::uint64_t>(i * 600 * scale));
+    operations.record(Operation::Writes, static_cast<std::uint64_t>(i * 300 * scale));
+    operations.record(Operation::Close, static_cast<std::uint64_t>(i * 100 * scale));
+  }
+  rep.operations = operation_figures(operations);
+  return rep;
 }
 
 void expect_same(const RepetitionFigures& a, const RepetitionFigures& b) {
@@ -25,6 +34,14 @@ void expect_same(const RepetitionFigures& a, const RepetitionFigures& b) {
   EXPECT_EQ(a.mib_per_s, b.mib_per_s);
   EXPECT_EQ(a.latency.p99_us, b.latency.p99_us);
   EXPECT_EQ(a.latency.mean_us, b.latency.mean_us);
+  EXPECT_EQ(a.latency.total_ns, b.latency.total_ns);
+  for (Operation op : kAllOperations) {
+    const auto i = static_cast<std::size_t>(op);
+    EXPECT_EQ(a.operations[i].p50_us, b.operations[i].p50_us) << operation_name(op);
+    EXPECT_EQ(a.operations[i].max_us, b.operations[i].max_us) << operation_name(op);
+    EXPECT_EQ(a.operations[i].count, b.operations[i].count) << operation_name(op);
+    EXPECT_EQ(a.operations[i].total_ns, b.operations[i].total_ns) << operation_name(op);
+  }
   ASSERT_EQ(a.ranks.size(), b.ranks.size());
   for (std::size_t r = 0; r < a.ranks.size(); ++r) {
     EXPECT_EQ(a.ranks[r].rank, b.ranks[r].rank);
@@ -77,6 +94,16 @@ TEST(RepetitionLog, RefusesWhatItCouldNotRebuild) {
   RepetitionFigures swapped = summarize_repetition(2, {{1, 1.0, 1, 1}, {0, 1.0, 1, 1}}, LatencyFigures{});
   EXPECT_THROW(log.push_back(swapped), std::invalid_argument);
   EXPECT_EQ(log.size(), 1u);
+}
+
+// A repetition whose operations are not what was pushed cannot be kept compactly unnoticed.
+TEST(RepetitionLog, KeepsEachRepetitionsOwnOperations) {
+  RepetitionLog log;
+  log.push_back(made(1, 1.0));
+  log.push_back(made(2, 2.0));
+  EXPECT_EQ(log[0].operations[0].total_ns, 6000u * 55 / 10);  // 600 ns x (1 + ... + 10)
+  EXPECT_EQ(log[1].operations[0].total_ns, 2 * log[0].operations[0].total_ns);
+  EXPECT_EQ(log[1].operations[static_cast<std::size_t>(Operation::Fsync)].count, 0u);
 }
 
 // The documented cost (docs/performance.md): 280 bytes per repetition (the file's latency

@@ -40,6 +40,17 @@ WriteOptions options(unsigned threads, WriteMode mode, Engine engine = Engine::P
   return o;
 }
 
+// Every operation's histogram counts the files that count (fsync's only with --fsync), and
+// their summed time is at most the files' summed latency (docs/metrics.md).
+void expect_operations_add_up(const SliceResult& r, bool fsync) {
+  EXPECT_EQ(r.latency.count(), r.files);
+  EXPECT_EQ(r.operations[Operation::Create].count(), r.files);
+  EXPECT_EQ(r.operations[Operation::Writes].count(), r.files);
+  EXPECT_EQ(r.operations[Operation::Fsync].count(), fsync ? r.files : 0u);
+  EXPECT_EQ(r.operations[Operation::Close].count(), r.files);
+  EXPECT_LE(r.operations.total_ns(), r.latency.total_ns());
+}
+
 SliceResult write_into(const std::string& dir, const WriteOptions& o, const Progression& slice) {
   const auto writer = make_writer(o);
   writer->open_target(dir);
@@ -64,6 +75,7 @@ TEST_P(WritersWrite, ExactlyTheSliceWithExactContent) {
   EXPECT_EQ(result.files, 20u);
   EXPECT_EQ(result.bytes, 20u * 1400u);
   EXPECT_EQ(result.latency.count(), 20u);
+  expect_operations_add_up(result, false);
   const std::string expected = repeated("Hello, world!\n", 100);
   std::size_t entries = 0;
   for (const auto& entry : std::filesystem::directory_iterator(dir.path())) {
@@ -91,6 +103,7 @@ TEST(UringWriter, FilesLongerThanOneChainAreComplete) {
   const SliceResult result = write_into(dir.path(), o, Progression{1, 9, 1});
   ASSERT_FALSE(result.failure) << result.failure->message();
   EXPECT_EQ(result.files, 9u);
+  expect_operations_add_up(result, true);  // 3 chains a file: still one writes span each
   for (int i = 1; i <= 9; ++i) {
     EXPECT_EQ(testing::read_file(dir / ("write" + std::to_string(i) + ".txt")),
               repeated("Hello, world!\n", 700));
@@ -108,6 +121,7 @@ TEST(UringWriter, AnExistingFileStopsTheRunAndIsLeftAlone) {
   EXPECT_EQ(result.failure->operation, "open");
   EXPECT_EQ(result.failure->errno_value, EEXIST);
   EXPECT_EQ(result.files, 3u);  // queue depth 1: files 1-3 before it, none after
+  expect_operations_add_up(result, false);  // the refused open recorded nothing
   EXPECT_EQ(testing::read_file(dir / "write4.txt"), "precious");
   EXPECT_FALSE(std::filesystem::exists(dir / "write5.txt"));
 }
@@ -130,6 +144,7 @@ TEST(UringWriter, AFailedWriteRemovesItsIncompleteFile) {
   EXPECT_EQ(result.failure->operation, "write");
   EXPECT_EQ(result.failure->errno_value, EFBIG);
   EXPECT_EQ(result.files, 0u);
+  expect_operations_add_up(result, false);  // nothing counted, nothing recorded
   EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
 }
 
@@ -251,6 +266,25 @@ TEST(Writers, ASlowWriterSleepsInsideTheFile) {
   const SliceResult result = write_into(dir.path(), o, {1, 3, 1});
   ASSERT_FALSE(result.failure);
   EXPECT_GE(result.latency.percentile_ns(0.5), 2'000'000u);
+  // The sleep is in the file's latency and in none of its operations.
+  expect_operations_add_up(result, false);
+  EXPECT_GE(result.latency.total_ns() - result.operations.total_ns(), 3 * 2'000'000u);
+}
+
+TEST(UringWriter, ASlowWriterSleepsInsideTheFileOutsideEveryOperation) {
+  TempDir dir;
+  WriteOptions o = options(1, WriteMode::Whole, Engine::Uring, 1);
+  o.per_file_delay_us = 2000;
+  const SliceResult result = write_into(dir.path(), o, {1, 6, 1});
+  ASSERT_FALSE(result.failure) << result.failure->message();
+  expect_operations_add_up(result, false);
+  // A span ends when the thread sees the completion: on a loaded machine the thread may run
+  // only after the delay expired too, and the last write's span then takes in the delay
+  // (documented). So not all 6 sleeps need show as the gap, but at least one.
+  EXPECT_GE(result.latency.total_ns() - result.operations.total_ns(), 2'000'000u)
+      << "create " << result.operations[Operation::Create].total_ns() << " writes "
+      << result.operations[Operation::Writes].total_ns() << " close "
+      << result.operations[Operation::Close].total_ns() << " latency " << result.latency.total_ns();
 }
 
 TEST(Writers, FsyncModeWritesTheSameBytes) {
@@ -260,6 +294,7 @@ TEST(Writers, FsyncModeWritesTheSameBytes) {
   const SliceResult result = write_into(dir.path(), o, {1, 3, 1});
   ASSERT_FALSE(result.failure);
   EXPECT_EQ(testing::read_file(dir / "write3.txt").size(), 1400u);
+  expect_operations_add_up(result, true);
 }
 
 TEST(Writers, NullEngineTouchesNothingButCountsEveryFile) {
@@ -270,6 +305,7 @@ TEST(Writers, NullEngineTouchesNothingButCountsEveryFile) {
   EXPECT_FALSE(result.failure);
   EXPECT_EQ(result.files, 1000u);
   EXPECT_EQ(result.latency.count(), 1000u);
+  expect_operations_add_up(result, false);  // the same bookkeeping as posix
   EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
 }
 
