@@ -26,7 +26,10 @@ struct CsvRow {
       outlier, cv, ci_low, ci_high, speedup_ci_low, speedup_ci_high, efficiency_ci_low,
       efficiency_ci_high, layout;
   // Per operation (docs/metrics.md, "Per-operation latency"), in the order of kAllOperations.
-  std::string create_p50_us, create_p90_us, create_p99_us, create_max_us, create_mean_us, writes_p50_us, writes_p90_us, writes_p99_us, writes_max_us, writes_mean_us, fsync_p50_us, fsync_p90_us, fsync_p99_us, fsync_max_us, fsync_mean_us, close_p50_us, close_p90_us, close_p99_us, close_max_us, close_mean_us;
+  std::string create_p50_us, create_p90_us, create_p99_us, create_max_us, create_mean_us;
+  std::string writes_p50_us, writes_p90_us, writes_p99_us, writes_max_us, writes_mean_us;
+  std::string fsync_p50_us, fsync_p90_us, fsync_p99_us, fsync_max_us, fsync_mean_us;
+  std::string close_p50_us, close_p90_us, close_p99_us, close_max_us, close_mean_us;
 };
 
 struct Column {
@@ -139,10 +142,14 @@ CsvRow point_row(const char* kind, const PointReport& p) {
 // The per-operation cells of a repetition row, operation by operation.
 void operation_cells(const OperationFigures& operations, bool fsync, CsvRow& row) {
   std::string CsvRow::* const cells[kOperations][5] = {
-      {&CsvRow::create_p50_us, &CsvRow::create_p90_us, &CsvRow::create_p99_us, &CsvRow::create_max_us, &CsvRow::create_mean_us},
-      {&CsvRow::writes_p50_us, &CsvRow::writes_p90_us, &CsvRow::writes_p99_us, &CsvRow::writes_max_us, &CsvRow::writes_mean_us},
-      {&CsvRow::fsync_p50_us, &CsvRow::fsync_p90_us, &CsvRow::fsync_p99_us, &CsvRow::fsync_max_us, &CsvRow::fsync_mean_us},
-      {&CsvRow::close_p50_us, &CsvRow::close_p90_us, &CsvRow::close_p99_us, &CsvRow::close_max_us, &CsvRow::close_mean_us},
+      {&CsvRow::create_p50_us, &CsvRow::create_p90_us, &CsvRow::create_p99_us, &CsvRow::create_max_us,
+       &CsvRow::create_mean_us},
+      {&CsvRow::writes_p50_us, &CsvRow::writes_p90_us, &CsvRow::writes_p99_us, &CsvRow::writes_max_us,
+       &CsvRow::writes_mean_us},
+      {&CsvRow::fsync_p50_us, &CsvRow::fsync_p90_us, &CsvRow::fsync_p99_us, &CsvRow::fsync_max_us,
+       &CsvRow::fsync_mean_us},
+      {&CsvRow::close_p50_us, &CsvRow::close_p90_us, &CsvRow::close_p99_us, &CsvRow::close_max_us,
+       &CsvRow::close_mean_us},
   };
   for (Operation op : kAllOperations) {
     if (op == Operation::Fsync && !fsync) continue;  // not measured: empty, not 0

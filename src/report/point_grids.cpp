@@ -57,10 +57,9 @@ Grid operations_grid(const PointReport& point, bool fsync) {
       if (op == Operation::Fsync && !fsync) continue;  // not measured
       const LatencyFigures& l = rep.operations[static_cast<std::size_t>(op)];
       // Its part of the files' open-to-close time (the rest: the gaps between operations).
+      const double whole = static_cast<double>(rep.latency.total_ns);
       const std::string share =
-          rep.latency.total_ns ? fmt::format("{:.1f}%", 100.0 * static_cast<double>(l.total_ns) /
-                                                            static_cast<double>(rep.latency.total_ns))
-                               : "-";
+          whole > 0 ? fmt::format("{:.1f}%", 100.0 * static_cast<double>(l.total_ns) / whole) : "-";
       g.rows.push_back({fmt::format("{}", rep.index), std::string(operation_name(op)),
                         fmt::format("{:.1f}", l.p50_us), fmt::format("{:.1f}", l.p90_us),
                         fmt::format("{:.1f}", l.p99_us), fmt::format("{:.1f}", l.max_us),
