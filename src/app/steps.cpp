@@ -142,8 +142,10 @@ bool StepRunner::write(const Step& step, PointHandles& h,
     const RankClockSample mine{h.comm.rank(), clock.start_ns, clock.end_ns, result.files,
                                result.bytes};
     const std::vector<RankClockSample> all = comm::gather_clock_samples(h.comm, mine);
-    comm::reduce_histogram(h.comm, result.latency);
-    for (Operation op : kAllOperations) comm::reduce_histogram(h.comm, result.operations[op]);
+    comm::reduce_histograms(h.comm, {&result.latency, &result.operations[Operation::Create],
+                                     &result.operations[Operation::Writes],
+                                     &result.operations[Operation::Fsync],
+                                     &result.operations[Operation::Close]});
     if (phases_.root() && step.timed) {
       figures = summarize_repetition(step.number, phases_.on_one_axis(all), result.latency);
       figures->operations = operation_figures(result.operations);

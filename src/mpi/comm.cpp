@@ -157,25 +157,42 @@ ClockOffsets measure_clock_offsets(const mpi::communicator& world, const std::ve
 }
 
 void reduce_histogram(const mpi::communicator& world, LatencyHistogram& h) {
-  auto& counts = h.counts();
-  if (world.rank() == kRoot) {
-    auto merged = counts;
-    mpi::reduce(world, counts.data(), static_cast<int>(counts.size()), merged.data(),
-                std::plus<std::uint64_t>(), kRoot);
-    counts = merged;
-  } else {
-    mpi::reduce(world, counts.data(), static_cast<int>(counts.size()),
-                std::plus<std::uint64_t>(), kRoot);
+  reduce_histograms(world, {&h});
+}
+
+// Three reductions for all of them (bucket counts, count and total summed; maxima maxed), not
+// three each: a repetition reduces its files' histogram and its four operations'.
+void reduce_histograms(const mpi::communicator& world,
+                       const std::vector<LatencyHistogram*>& histograms) {
+  constexpr std::size_t kBuckets = LatencyHistogram::kBuckets;
+  const std::size_t n = histograms.size();
+  std::vector<std::uint64_t> counts(n * kBuckets), sums(2 * n), maxima(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const LatencyHistogram& h = *histograms[i];
+    const auto at = counts.begin() + static_cast<std::ptrdiff_t>(i * kBuckets);
+    std::copy(h.counts().begin(), h.counts().end(), at);
+    sums[2 * i] = h.count();
+    sums[2 * i + 1] = h.total_ns();
+    maxima[i] = h.max_ns();
   }
-  const std::uint64_t count = sum_to_root(world, h.count());
-  const std::uint64_t total = sum_to_root(world, h.total_ns());
-  std::uint64_t max = h.max_ns();
-  if (world.rank() == kRoot) {
-    mpi::reduce(world, h.max_ns(), max, mpi::maximum<std::uint64_t>(), kRoot);
-  } else {
-    mpi::reduce(world, h.max_ns(), mpi::maximum<std::uint64_t>(), kRoot);
+  const auto reduce = [&](std::vector<std::uint64_t>& values, auto op) {
+    if (world.rank() == kRoot) {
+      std::vector<std::uint64_t> merged(values.size());
+      mpi::reduce(world, values.data(), static_cast<int>(values.size()), merged.data(), op, kRoot);
+      values = std::move(merged);
+    } else {
+      mpi::reduce(world, values.data(), static_cast<int>(values.size()), op, kRoot);
+    }
+  };
+  reduce(counts, std::plus<std::uint64_t>());
+  reduce(sums, std::plus<std::uint64_t>());
+  reduce(maxima, mpi::maximum<std::uint64_t>());
+  for (std::size_t i = 0; i < n; ++i) {
+    LatencyHistogram& h = *histograms[i];
+    const auto at = counts.begin() + static_cast<std::ptrdiff_t>(i * kBuckets);
+    std::copy_n(at, kBuckets, h.counts().begin());
+    h.set_totals(sums[2 * i], sums[2 * i + 1], maxima[i]);
   }
-  h.set_totals(count, total, max);
 }
 
 std::uint64_t sum_to_root(const mpi::communicator& world, std::uint64_t value) {

@@ -62,6 +62,30 @@ TEST(ReduceHistogram, RootHoldsTheMergeOfEveryRank) {
   EXPECT_EQ(mine.max_ns(), expected.max_ns());
 }
 
+// Several at once: each is merged with its own kind only (a file's latency with the others'
+// latencies, a create with creates).
+TEST(ReduceHistograms, RootHoldsTheMergeOfEachAcrossEveryRank) {
+  LatencyHistogram mine[3], expected[3];
+  for (int r = 0; r < world.size(); ++r) {
+    for (std::size_t k = 0; k < 3; ++k) {
+      for (int i = 0; i <= r; ++i) {
+        const std::uint64_t value = 1000u * static_cast<std::uint64_t>(r + 1) * (k + 1) +
+                                    static_cast<std::uint64_t>(i);
+        expected[k].record(value);
+        if (r == world.rank()) mine[k].record(value);
+      }
+    }
+  }
+  comm::reduce_histograms(world, {&mine[0], &mine[1], &mine[2]});
+  if (world.rank() != 0) return;
+  for (std::size_t k = 0; k < 3; ++k) {
+    EXPECT_EQ(mine[k].counts(), expected[k].counts()) << k;
+    EXPECT_EQ(mine[k].count(), expected[k].count()) << k;
+    EXPECT_EQ(mine[k].total_ns(), expected[k].total_ns()) << k;
+    EXPECT_EQ(mine[k].max_ns(), expected[k].max_ns()) << k;
+  }
+}
+
 TEST(BroadcastConfig, EveryFieldArrives) {
   RunConfig c;
   if (world.rank() == 0) {

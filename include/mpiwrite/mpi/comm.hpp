@@ -64,6 +64,9 @@ ClockOffsets measure_clock_offsets(const mpi::communicator& world, const std::ve
                                    const std::function<std::int64_t()>& now_ns);
 // Sums counts and totals, maxes the maximum; the merged histogram is valid on rank 0.
 void reduce_histogram(const mpi::communicator& world, LatencyHistogram& histogram);
+// The same for several histograms at once (in three collectives for all of them).
+void reduce_histograms(const mpi::communicator& world,
+                       const std::vector<LatencyHistogram*>& histograms);
 std::uint64_t sum_to_root(const mpi::communicator& world, std::uint64_t value);
 double max_to_root(const mpi::communicator& world, double value);
 
