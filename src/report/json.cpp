@@ -258,7 +258,12 @@ void write_json(const RunReport& r, std::ostream& out) {
         {"makespan", "from the earliest rank start to the latest rank end, on one time axis: "
                      "ranks of one kernel share CLOCK_MONOTONIC; other kernels' clocks are "
                      "corrected by offsets measured by ping-pong (error bound in clock)"},
-        {"aggregate", "rates are totals divided by the makespan"}}},
+        {"aggregate", "rates are totals divided by the makespan"},
+        {"operations", "per file, same clock: create = the openat (--overwrite: the rewrite "
+                       "open), writes = first write start to last write end, fsync (with "
+                       "--fsync), close; posix and null between the calls, uring from the "
+                       "previous completion (or the submission) to its completion as the thread "
+                       "saw it; their sum is at most the file's latency"}}},
       {"clock",
        {{"source", "CLOCK_MONOTONIC"},
         {"domains", r.context.clock_domains},
