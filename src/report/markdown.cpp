@@ -24,6 +24,11 @@ void write_markdown(const RunReport& r, std::ostream& out) {
   for (const std::string& note : describe::notes(r)) fmt::print(out, "- {}\n", note);
   fmt::print(out, "\n");
   print_markdown(points_grid(r), out);
+  if (r.kind != RunKind::Run) {  // a run shows them per repetition, below
+    fmt::print(out, "\nPer operation (median over the repetitions of each mean latency; "
+                    "docs/metrics.md):\n\n");
+    print_markdown(point_operations_grid(r), out);
+  }
   if (r.kind == RunKind::Compare) {
     fmt::print(out, "\nAt equal concurrency (speedup and efficiency of the medians against {}; a "
                     "winner only when significantly faster, alpha {}):\n\n",

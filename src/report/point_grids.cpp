@@ -69,6 +69,37 @@ Grid operations_grid(const PointReport& point, bool fsync) {
   return g;
 }
 
+Grid point_operations_grid(const RunReport& r) {
+  Grid g{{"mode", "ranks x threads", "latency [us]"}, {}};
+  for (Operation op : kAllOperations) {
+    if (op == Operation::Fsync && !r.config.fsync) continue;  // not measured
+    g.header.push_back(fmt::format("{} [us]", operation_name(op)));
+  }
+  for (const PointReport& p : r.points) {
+    std::vector<std::string> row{std::string(to_string(p.spec.mode)), p.spec.label()};
+    if (!p.measured()) {  // no figures, not zeros that read as a result
+      row.push_back("not measured");
+      row.resize(g.header.size(), "-");
+      g.rows.push_back(std::move(row));
+      continue;
+    }
+    // The median over the repetitions of each mean, as the points grid takes the makespan's.
+    const auto median_mean = [&](auto figures_of) {
+      std::vector<double> means;
+      for (const RepetitionFigures& rep : p.repetitions) means.push_back(figures_of(rep).mean_us);
+      return fmt::format("{:.1f}", median_of(std::move(means)));
+    };
+    row.push_back(median_mean([](const RepetitionFigures& rep) { return rep.latency; }));
+    for (Operation op : kAllOperations) {
+      if (op == Operation::Fsync && !r.config.fsync) continue;
+      const auto i = static_cast<std::size_t>(op);
+      row.push_back(median_mean([i](const RepetitionFigures& rep) { return rep.operations[i]; }));
+    }
+    g.rows.push_back(std::move(row));
+  }
+  return g;
+}
+
 Grid points_grid(const RunReport& r) {
   // "repetitions" last, so the columns before it stay where scripts and readers expect them.
   Grid g{{"mode", "ranks x threads", "concurrency", "median [s]", "95% CI [s]", "mean [s]",

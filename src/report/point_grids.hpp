@@ -12,6 +12,9 @@ Grid repetitions_grid(const PointReport& point, bool per_rank);
 // share of the files' open-to-close latency.
 Grid operations_grid(const PointReport& point, bool fsync);
 Grid points_grid(const RunReport& report);
+// Per point of a sweep or comparison: the median over its repetitions of the files' mean
+// latency and of each operation's.
+Grid point_operations_grid(const RunReport& report);
 Grid comparison_grid(const RunReport& report);
 // Per host over the point's repetitions (shown when more than one host took part).
 Grid hosts_grid(const PointReport& point);

@@ -69,6 +69,9 @@ void write_table(const RunReport& report, std::ostream& out) {
     write_run(report, out);
   } else {
     print_aligned(points_grid(report), out);
+    fmt::print(out, "\nper operation (median over the repetitions of each mean latency; "
+                    "docs/metrics.md):\n");
+    print_aligned(point_operations_grid(report), out);
     if (report.kind == RunKind::Compare) {
       fmt::print(out, "\nat equal concurrency (speedup and efficiency of the medians against {}; a "
                       "winner only when significantly faster, alpha {}):\n",

@@ -66,6 +66,10 @@ RunReport sample_comparison(Format format) {
   const double spread[] = {1.00, 1.06, 0.95, 1.03, 0.98, 1.08};
   LatencyHistogram h;
   h.record(40'000);
+  OperationHistograms operations;  // half, a quarter and an eighth of the file's 40 us
+  operations.record(Operation::Create, 20'000);
+  operations.record(Operation::Writes, 10'000);
+  operations.record(Operation::Close, 5'000);
   for (const auto& [spec, seconds] : measured) {
     PointReport p(spec);
     for (unsigned rep = 1; rep <= 6; ++rep) {
@@ -75,7 +79,9 @@ RunReport sample_comparison(Format format) {
         ranks.push_back({rank, seconds * spread[rep - 1] * slow_first,
                          100u / static_cast<unsigned>(spec.ranks), 70000, 0.0001 * rank});
       }
-      p.repetitions.push_back(summarize_repetition(rep, std::move(ranks), h));
+      RepetitionFigures figures = summarize_repetition(rep, std::move(ranks), h);
+      figures.operations = operation_figures(operations);
+      p.repetitions.push_back(figures);
     }
     r.points.push_back(p);
   }
