@@ -18,7 +18,8 @@ void PosixEngine::run(const WriteTarget& target, WorkSource& source, unsigned th
                       SliceResult& result, std::atomic<bool>& stop) {
   FileNamer namer(recipe_.pattern);
   Progression chunk;
-  while (!stop.load(std::memory_order_relaxed) && source.next(thread, chunk)) {
+  while (!stop.load(std::memory_order_relaxed) && !result.time_limited &&
+         source.next(thread, chunk)) {
     write_part(target, chunk, namer, result, stop);
   }
 }
@@ -49,6 +50,12 @@ void PosixEngine::write_part(const WriteTarget& target, const Progression& part,
       ~Release() { directories.release(dir); }
     } release{directories, dir};
     const Clock::time_point start = Clock::now();
+    // --time-limit: the file's own start clock says whether it may still be taken (no clock
+    // read of its own); the files before it are the writer's prefix.
+    if (start >= target.deadline) {
+      result.time_limited = true;
+      return;
+    }
     UniqueFd fd(recipe_.open(target, dir.fd, name));
     if (!fd) {
       return record_failure(result, stop,
@@ -86,22 +93,28 @@ void PosixEngine::write_part(const WriteTarget& target, const Progression& part,
   }
 }
 
-void NullEngine::run(const WriteTarget&, WorkSource& source, unsigned thread, SliceResult& result,
-                     std::atomic<bool>& stop) {
+void NullEngine::run(const WriteTarget& target, WorkSource& source, unsigned thread,
+                     SliceResult& result, std::atomic<bool>& stop) {
   FileNamer namer(recipe_.pattern);
   Progression chunk;
-  while (!stop.load(std::memory_order_relaxed) && source.next(thread, chunk)) {
-    write_part(chunk, namer, result, stop);
+  while (!stop.load(std::memory_order_relaxed) && !result.time_limited &&
+         source.next(thread, chunk)) {
+    write_part(target, chunk, namer, result, stop);
   }
 }
 
 // Everything but the system calls: naming, clock reads and histogram, so that the null engine
 // measures mpiwrite's own per-file cost. It creates nothing, so it records nothing taken.
-void NullEngine::write_part(const Progression& part, FileNamer& namer, SliceResult& result,
+void NullEngine::write_part(const WriteTarget& target, const Progression& part,
+                            FileNamer& namer, SliceResult& result,
                             std::atomic<bool>& stop) const {
   for (std::uint64_t i = 0; i < part.count; ++i) {
     if (stop.load(std::memory_order_relaxed) || recipe_.interrupted()) return;
     const Clock::time_point start = Clock::now();
+    if (start >= target.deadline) {  // --time-limit, as the posix engine
+      result.time_limited = true;
+      return;
+    }
     const char* name = namer.name(part.at(i));
     asm volatile("" : : "r"(name) : "memory");  // keep the name from being optimized away
     if (recipe_.per_file_delay_us != 0) recipe_.sleep_per_file_delay();

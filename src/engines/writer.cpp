@@ -32,6 +32,7 @@ void SliceResult::merge(const SliceResult& other) {
   bytes += other.bytes;
   latency.merge(other.latency);
   if (!failure) failure = other.failure;
+  time_limited = time_limited || other.time_limited;
   created.merge(other.created);
 }
 
@@ -39,6 +40,7 @@ void SliceResult::reset() {
   files = bytes = 0;
   latency = LatencyHistogram{};
   failure.reset();
+  time_limited = false;
   created.clear();
 }
 

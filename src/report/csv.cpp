@@ -24,7 +24,7 @@ struct CsvRow {
       mean_s, imbalance, files_per_s, mib_per_s, p50_us, p90_us, p99_us, max_us, speedup,
       efficiency, engine, queue_depth, start_s, first_done_s, start_spread_s, slowest_rank_s,
       outlier, cv, ci_low, ci_high, speedup_ci_low, speedup_ci_high, efficiency_ci_low,
-      efficiency_ci_high, layout;
+      efficiency_ci_high, layout, time_limited, files_at_limit;
 };
 
 struct Column {
@@ -36,7 +36,8 @@ struct Column {
 // cannot disagree. The columns after queue_depth came with mpiwrite 0.4 (schema 4); the
 // first 22 keep their places, so scripts that read them by position still work. `layout`
 // came last, with layouts as part of a point (without it two points of a --layout list
-// would give rows that cannot be told apart).
+// would give rows that cannot be told apart). `time_limited` and `files_at_limit` (repetition
+// rows under --time-limit, else empty) came after it.
 constexpr Column kColumns[] = {
     {"row", &CsvRow::row},
     {"mode", &CsvRow::mode},
@@ -73,6 +74,8 @@ constexpr Column kColumns[] = {
     {"efficiency_ci_low", &CsvRow::efficiency_ci_low},
     {"efficiency_ci_high", &CsvRow::efficiency_ci_high},
     {"layout", &CsvRow::layout},
+    {"time_limited", &CsvRow::time_limited},
+    {"files_at_limit", &CsvRow::files_at_limit},
 };
 static_assert(std::size(kColumns) * sizeof(std::string) == sizeof(CsvRow),
               "every CsvRow cell has its column");
@@ -118,6 +121,10 @@ void write_repetition(const PointReport& p, const RepetitionFigures& rep, bool p
   CsvRow row = point_row("repetition", p);
   row.repetition = cell(rep.index);
   row.files = cell(rep.files);
+  if (rep.limit.applied) {
+    row.time_limited = rep.limit.cut_short ? "true" : "false";
+    row.files_at_limit = cell(rep.limit.files_at_limit);
+  }
   row.bytes = cell(rep.bytes);
   row.elapsed_s = cell(rep.makespan_s);
   row.fastest_s = cell(rep.fastest_s);

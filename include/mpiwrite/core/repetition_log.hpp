@@ -27,6 +27,7 @@ class RepetitionLog {
   };
   static constexpr std::size_t kBytesPerRepetition = sizeof(LatencyFigures);
   static constexpr std::size_t kBytesPerVerifiedRepetition = sizeof(VerifyFigures);
+  static constexpr std::size_t kBytesPerLimitedRepetition = sizeof(LimitFigures);
   static constexpr std::size_t kBytesPerRank = sizeof(RankSample);
 
   // Throws std::invalid_argument unless `rep` is what summarize_repetition made of its ranks
@@ -72,9 +73,11 @@ class RepetitionLog {
  private:
   std::size_t ranks_ = 0;  // per repetition, from the first
   bool verified_ = false;  // from the first
+  bool limited_ = false;   // --time-limit, from the first
   std::vector<RankSample> samples_;       // ranks_ per repetition, in rank order
   std::vector<LatencyFigures> latency_;   // one per repetition
   std::vector<VerifyFigures> verify_;     // one per repetition with --verify, else empty
+  std::vector<LimitFigures> limit_;       // one per repetition with --time-limit, else empty
 };
 
 }  // namespace mpiwrite
