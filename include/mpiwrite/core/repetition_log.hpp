@@ -2,7 +2,7 @@
 // The timed repetitions of one point as rank 0 keeps them until the report. Pure.
 //
 // Only what cannot be derived is stored: per repetition its latency figures (40 bytes; with
-// --verify also its verify figures, 24 bytes) and per rank of the point its start, time, files
+// --verify also its verify figures, 24 bytes; with --time-limit its limit figures, 24 bytes) and per rank of the point its start, time, files
 // and bytes (32 bytes). The rest of a RepetitionFigures (slowest, fastest, mean, imbalance, totals,
 // rates, rank numbers, index) is rebuilt by summarize_repetition when a reporter reads it, so
 // it is exactly what was pushed. A RepetitionFigures kept as is cost ~200 bytes plus a heap
