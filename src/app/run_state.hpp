@@ -4,6 +4,7 @@
 // values, except where a member says otherwise.
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -46,6 +47,11 @@ struct RunState {
   bool scratch_root_made = false;  // the same, known on every rank
   std::uint64_t executed = 0;      // steps whose directory was made (removal walks them again)
   std::optional<IncompleteStep> incomplete;
+  // The steps --time-limit cut short (on any rank), by directory, with what this rank's
+  // writers created in each: removal and --verify go by these, since not every name exists.
+  // One entry per such step (a few progressions per writer thread; one per chunk taken with
+  // --partition dynamic), kept until the removal.
+  std::map<std::string, CreatedFiles> limited_steps;
   bool dir_complete = false;  // a step that wrote into --dir completed: every name there is ours
   bool dir_touched = false;   // a step began writing into --dir
   // The layout directories this rank made in --dir (not those that were there already): with

@@ -3,9 +3,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <chrono>
 #include <functional>
 #include <vector>
 
+#include "mpiwrite/core/wear_out.hpp"
 #include "mpiwrite/core/work_source.hpp"
 #include "mpiwrite/mpi/comm.hpp"
 #include "mpiwrite/mpi/shared_counter.hpp"
@@ -86,11 +89,20 @@ bool StepRunner::run_step(const Step& step) {
   }
   if (!phases_.agree(failure)) return false;
   std::optional<RepetitionFigures> figures;
-  const bool written = write(step, h, figures);
+  bool cut_short = false;
+  const bool written = write(step, h, figures, cut_short);
   if (!written || interrupted_now(run_, phases_)) return written;
+  // A step the time limit cut short holds only what its writers created: removal and --verify
+  // go by those records (every rank keeps its own), not by the names 1..files.
+  const CreatedFiles* limited = nullptr;
+  if (cut_short) {
+    CreatedFiles& kept = run_.limited_steps[step.dir];
+    kept = std::move(run_.incomplete->mine);
+    limited = &kept;
+  }
   run_.incomplete.reset();
   if (!step.scratch) run_.dir_complete = true;
-  if (run_.config.verify && step.timed && !verify(step, h, figures)) return false;
+  if (run_.config.verify && step.timed && !verify(step, h, figures, limited)) return false;
   if (interrupted_now(run_, phases_)) return true;  // verified only in part: discarded too
   if (figures) report_.points[step.point].repetitions.push_back(std::move(*figures));
   return true;
@@ -109,9 +121,10 @@ void StepRunner::make_layout_directories(const Step& step, const PointHandles& h
 }
 
 // The timed write phase of the point's ranks, and its reduction to rank 0 (`figures`, on
-// rank 0 for a timed step).
+// rank 0 for a timed step). `cut_short`, on every rank: --time-limit stopped a writer of the
+// point before its share was written.
 bool StepRunner::write(const Step& step, PointHandles& h,
-                       std::optional<RepetitionFigures>& figures) {
+                       std::optional<RepetitionFigures>& figures, bool& cut_short) {
   const unsigned threads = run_.points[step.point].threads;
   std::optional<StaticSource> fixed;
   std::optional<SharedCounterSource> dynamic;
@@ -124,6 +137,8 @@ bool StepRunner::write(const Step& step, PointHandles& h,
     fixed.emplace(h.plan.thread_writes);
   }
   SliceResult result;
+  const double limit_s = run_.config.time_limit_s;
+  std::uint64_t files_at_limit = 0;  // this rank's, when its writers stopped at the limit
   TimedPhase phase;
   phase.name = "write";
   phase.comm = &h.comm;
@@ -133,7 +148,15 @@ bool StepRunner::write(const Step& step, PointHandles& h,
   phase.work = [&](std::string& failure) {
     // The writers record failures; anything thrown is one more.
     WorkSource& source = h.counter ? static_cast<WorkSource&>(*dynamic) : *fixed;
-    guarded([&] { result = h.writer->write(source, progress); }, failure);
+    // --time-limit counts from this rank's own start of the phase, as mdtest's stonewall.
+    using Clock = std::chrono::steady_clock;
+    const Clock::time_point deadline =
+        limit_s > 0 ? Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                         std::chrono::duration<double>(limit_s))
+                    : Clock::time_point::max();
+    guarded([&] { result = h.writer->write(source, progress, deadline); }, failure);
+    files_at_limit = result.files;
+    if (run_.config.wear_out) wear_out(h, progress, result, failure);
   };
   phase.after = [&](const PhaseClock& clock, std::string& failure) {
     if (h.counter) h.counter->end();
@@ -150,23 +173,55 @@ bool StepRunner::write(const Step& step, PointHandles& h,
       figures = summarize_repetition(step.number, phases_.on_one_axis(all), result.latency);
       figures->operations = operation_figures(result.operations);
     }
+    if (limit_s > 0) {
+      const std::uint64_t total_at_limit = comm::sum_to_root(h.comm, files_at_limit);
+      const bool limited = comm::max_int(h.comm, result.time_limited ? 1 : 0) != 0;
+      if (figures) figures->limit = {true, limited, total_at_limit, run_.config.files};
+    }
     if (run_.incomplete) run_.incomplete->mine = std::move(result.created);
     if (failure.empty() && result.failure) failure = result.failure->message();
   };
-  return phases_.timed_phase(phase);
+  const bool ok = phases_.timed_phase(phase);
+  // Every rank of the world learns it (removal is the world's): also those outside the point.
+  if (limit_s > 0) cut_short = comm::max_int(phases_.world(), result.time_limited ? 1 : 0) != 0;
+  return ok;
 }
 
-// --verify: each rank reads back what its plan says (the block its neighbour wrote).
+// --wear-out, inside the timed phase: once every writer of the point has stopped at the
+// limit, each goes on to the largest count any writer reached (a static partition: a
+// writer's files are a prefix of its part). Every rank of the point takes part in the
+// agreement on that count, also one whose writers failed (it then writes no more).
+void StepRunner::wear_out(PointHandles& h, const std::function<void()>& progress,
+                          SliceResult& result, std::string& failure) {
+  const bool failed = !failure.empty() || result.failure.has_value();
+  const std::vector<std::uint64_t> written = h.writer->thread_files();
+  const std::uint64_t mine = failed ? 0 : *std::max_element(written.begin(), written.end());
+  const std::uint64_t target = comm::max_u64(h.comm, mine);
+  if (failed) return;
+  StaticSource rest(wear_out_parts(h.plan.thread_writes, written, target));
+  SliceResult more;
+  guarded([&] { more = h.writer->write(rest, progress); }, failure);
+  result.merge(more);
+}
+
+// --verify: each rank reads back what its plan says (the block its neighbour wrote). After a
+// step the time limit cut short (`written`: this rank's records), what its neighbour created.
 bool StepRunner::verify(const Step& step, PointHandles& h,
-                        std::optional<RepetitionFigures>& figures) {
+                        std::optional<RepetitionFigures>& figures, const CreatedFiles* written) {
+  std::optional<CreatedFiles> theirs;
+  if (written != nullptr && h.comm) theirs = comm::created_of_next_rank(h.comm, *written);
   VerifyResult result;
   TimedPhase phase;
   phase.name = "verify";
   phase.comm = &h.comm;
   phase.work = [&](std::string& failure) {
     guarded([&] {
-      result = verifier_->verify(step.dir, h.plan.verifies, &interrupt_signal(), 3,
-                                 h.layout ? &*h.layout : nullptr);
+      const DirectoryLayout* layout = h.layout ? &*h.layout : nullptr;
+      if (!theirs) {
+        result = verifier_->verify(step.dir, h.plan.verifies, &interrupt_signal(), 3, layout);
+        return;
+      }
+      result = verifier_->verify(step.dir, theirs->taken, &interrupt_signal(), 3, layout);
     }, failure);
   };
   phase.after = [&](const PhaseClock& clock, std::string& failure) {

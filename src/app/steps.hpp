@@ -3,6 +3,7 @@
 // write phase and, with --verify, a timed read-back phase. Ranks outside a step's point wait
 // at its phase boundaries.
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -10,6 +11,7 @@
 #include "mpiwrite/core/repetition_figures.hpp"
 #include "mpiwrite/core/run_report.hpp"
 #include "mpiwrite/core/schedule.hpp"
+#include "mpiwrite/engines/writer.hpp"
 #include "mpiwrite/sys/verify.hpp"
 #include "phase_agreement.hpp"
 #include "point_resources.hpp"
@@ -30,8 +32,12 @@ class StepRunner {
   void make_scratch_directory(const std::string& dir);
   bool run_step(const Step& step);
   void make_layout_directories(const Step& step, const PointHandles& h);
-  bool write(const Step& step, PointHandles& h, std::optional<RepetitionFigures>& figures);
-  bool verify(const Step& step, PointHandles& h, std::optional<RepetitionFigures>& figures);
+  bool write(const Step& step, PointHandles& h, std::optional<RepetitionFigures>& figures,
+             bool& cut_short);
+  void wear_out(PointHandles& h, const std::function<void()>& progress, SliceResult& result,
+                std::string& failure);
+  bool verify(const Step& step, PointHandles& h, std::optional<RepetitionFigures>& figures,
+              const CreatedFiles* written);
 
   RunState& run_;
   PhaseAgreement& phases_;

@@ -21,7 +21,7 @@ std::string footer() {
   return fmt::format(
       R"(
 Reads two mpiwrite JSON reports (schema_version 3: a repetition's time is slowest_s; 4:
-makespan_s) and tells, point by point, whether NEW is faster than OLD. Points are matched by
+makespan_s, scaled to the asked files at its rate when --time-limit cut it short) and tells, point by point, whether NEW is faster than OLD. Points are matched by
 mode and label (e.g. processes 2x1); when each report has exactly one point (two plain runs)
 those two are compared whatever their labels. Points in one report only are listed as
 unmatched.

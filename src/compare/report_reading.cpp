@@ -209,7 +209,16 @@ ReportInput read_report(std::string_view text, const std::string& file) {
     for (std::size_t k = 0; k < reps.size(); ++k) {
       const std::string rep_at = fmt::format("{}repetitions[{}].", at, k);
       if (!reps[k].is_object()) reader.refuse(fmt::format("{}repetitions[{}] is not an object", at, k));
-      point.times.push_back(reader.seconds(reps[k], time_key, rep_at));
+      double seconds = reader.seconds(reps[k], time_key, rep_at);
+      // Cut short by --time-limit: the makespan scaled to the asked files at the repetition's
+      // rate, as mpiwrite compares its own points (docs/metrics.md "Time-limited write phases").
+      const auto limit = reps[k].find("time_limit");
+      if (limit != reps[k].end() && limit->is_object() && limit->value("cut_short", false)) {
+        const double asked = limit->value("files_asked", 0.0);
+        const double written = reps[k].value("files", 0.0);
+        if (asked > 0 && written > 0) seconds *= asked / written;
+      }
+      point.times.push_back(seconds);
     }
     input.points.push_back(std::move(point));
   }

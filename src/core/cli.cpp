@@ -1,6 +1,9 @@
 #include "mpiwrite/core/cli.hpp"
 
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <cmath>
 #include <cctype>
 #include <charconv>
 #include <algorithm>
@@ -197,6 +200,22 @@ void add_run_options(CLI::App& app, RunConfig& c, EnumText& e) {
   app.add_option("--timeout", c.timeout_s,
                  "Seconds a rank's phase may run before it aborts the job (0: no limit)")
       ->capture_default_str()->check(whole_number(0, kMaxTimeoutS));
+  app.add_option("--time-limit", c.time_limit_s,
+                 "Seconds after which a rank's writers take no new file in a write phase "
+                 "(stonewalling); the report counts what was written")
+      ->check(CLI::Validator(
+          [](const std::string& v) {
+            double s = 0;
+            return CLI::detail::lexical_cast(v, s) && std::isfinite(s) && s > 0 &&
+                           s <= kMaxTimeLimitS
+                       ? std::string()
+                       : fmt::format("must be a number of seconds above 0 and at most {:.0f}",
+                                     kMaxTimeLimitS);
+          },
+          "SECONDS"));
+  app.add_flag("--wear-out", c.wear_out,
+               "With --time-limit: every writer goes on to the largest count any writer reached, "
+               "so every rank writes as many files (mdtest -W)");
   app.add_option("--sweep-threads", e.sweep_threads,
                  "Measure each thread count per rank, e.g. 1,2,4,8 (one point each)");
   app.add_flag("--compare", c.compare,

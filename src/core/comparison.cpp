@@ -64,8 +64,16 @@ void summarize_rates(PointReport& p) {
   const RepetitionFigures last = p.repetitions.back();
   p.files = last.files;
   p.bytes = last.bytes;
-  p.files_per_s = rates(static_cast<double>(p.files), p.makespan);
-  p.mib_per_s = rates(static_cast<double>(p.bytes) / (1024.0 * 1024.0), p.makespan);
+  // Cut short by --time-limit, the files differ from repetition to repetition: the rates are
+  // the asked files over the compared times (asked / (makespan x asked / written) = written /
+  // makespan, each repetition's own rate).
+  const bool limited = p.time_limited() && last.files > 0;
+  const double files = static_cast<double>(limited ? last.limit.files_asked : p.files);
+  const double bytes = limited ? files * static_cast<double>(last.bytes) / static_cast<double>(last.files)
+                               : static_cast<double>(p.bytes);
+  const SeriesSummary& over = limited ? p.compared : p.makespan;
+  p.files_per_s = rates(files, over);
+  p.mib_per_s = rates(bytes / (1024.0 * 1024.0), over);
 }
 
 }  // namespace
@@ -82,16 +90,37 @@ std::vector<double> PointReport::makespans() const {
   return values;
 }
 
+std::vector<double> PointReport::compared_times() const {
+  std::vector<double> values;
+  values.reserve(repetitions.size());
+  for (std::size_t i = 0; i < repetitions.size(); ++i) {
+    const RepetitionFigures rep = repetitions[i];
+    const bool scaled = rep.limit.cut_short && rep.files > 0;
+    values.push_back(scaled ? rep.makespan_s * static_cast<double>(rep.limit.files_asked) /
+                                  static_cast<double>(rep.files)
+                            : rep.makespan_s);
+  }
+  return values;
+}
+
+bool PointReport::time_limited() const {
+  for (const RepetitionFigures& rep : repetitions) {
+    if (rep.limit.cut_short) return true;
+  }
+  return false;
+}
+
 void summarize_points(std::vector<PointReport>& points, std::uint64_t seed) {
   for (PointReport& p : points) {
     const std::vector<double> values = p.makespans();
     p.makespan = summarize_series(values);
     p.warnings = series_warnings(p.makespan, values);
+    p.compared = p.time_limited() ? summarize_series(p.compared_times()) : p.makespan;
     summarize_rates(p);
   }
   if (points.empty()) return;
   const PointReport& base = points.front();
-  const std::vector<double> base_values = base.makespans();
+  const std::vector<double> base_values = base.compared_times();
   for (std::size_t i = 0; i < points.size(); ++i) {
     PointReport& p = points[i];
     p.speedup.reset();
@@ -99,15 +128,15 @@ void summarize_points(std::vector<PointReport>& points, std::uint64_t seed) {
     p.speedup_ci.reset();
     p.efficiency_ci.reset();
     // A median of 0 (the null engine on a coarse clock) gives no ratio either.
-    if (!base.measured() || !p.measured() || base.makespan.median <= 0 || p.makespan.median <= 0) {
+    if (!base.measured() || !p.measured() || base.compared.median <= 0 || p.compared.median <= 0) {
       continue;
     }
     const double scale = static_cast<double>(p.spec.concurrency()) /
                          static_cast<double>(base.spec.concurrency());
-    p.speedup = base.makespan.median / p.makespan.median;
+    p.speedup = base.compared.median / p.compared.median;
     p.efficiency = *p.speedup / scale;
     if (i == 0) continue;  // the baseline against itself is 1, exactly
-    p.speedup_ci = ratio_of_medians_interval(base_values, p.makespans(), stream(seed, i));
+    p.speedup_ci = ratio_of_medians_interval(base_values, p.compared_times(), stream(seed, i));
     if (p.speedup_ci) p.efficiency_ci = Interval{p.speedup_ci->low / scale, p.speedup_ci->high / scale, p.speedup_ci->level};
   }
 }
@@ -138,9 +167,9 @@ ModeCell cell_of(const std::vector<PointReport>& points, std::size_t index) {
   cell.efficiency_ci = p.efficiency_ci;
   cell.point = index;
   if (p.measured()) {
-    cell.mean_s = p.makespan.mean;
-    cell.median_s = p.makespan.median;
-    cell.median_ci = p.makespan.median_ci;
+    cell.mean_s = p.compared.mean;
+    cell.median_s = p.compared.median;
+    cell.median_ci = p.compared.median_ci;
   }
   return cell;
 }
@@ -181,7 +210,7 @@ void decide_row(ComparisonRow& row, const std::vector<PointReport>& points, std:
   const ModeCell& fastest = *measured[0].second;
   const ModeCell& runner_up = *measured[1].second;
   RowVerdict v{measured[0].first, measured[1].first,
-               decide(points[fastest.point].makespans(), points[runner_up.point].makespans(),
+               decide(points[fastest.point].compared_times(), points[runner_up.point].compared_times(),
                       stream(seed, row_stream(row)))};
   if (v.verdict.outcome == Outcome::AFaster) row.winner = v.fastest;
   row.verdict = std::move(v);

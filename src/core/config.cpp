@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "mpiwrite/core/errors.hpp"
 #include "mpiwrite/core/file_namer.hpp"
@@ -44,6 +45,29 @@ void validate_layout(const RunConfig& c) {
   require(c.layouts.size() == 1 || c.compare || !c.sweep_threads.empty(),
           "--layout with more than one layout needs --compare or --sweep-threads: each layout "
           "is a point of its own, and a plain run measures one point");
+}
+
+// --time-limit and --wear-out (docs/metrics.md "Time-limited write phases").
+void validate_time_limit(const RunConfig& c) {
+  require(std::isfinite(c.time_limit_s) && c.time_limit_s >= 0 && c.time_limit_s <= kMaxTimeLimitS,
+          fmt::format("--time-limit must be a number of seconds above 0 and at most {:.0f}",
+                      kMaxTimeLimitS));
+  if (c.time_limit_s == 0) {
+    require(!c.wear_out, "--wear-out needs --time-limit: it says how far every writer goes on "
+                         "after the limit");
+    return;
+  }
+  // With --overwrite every repetition rewrites the files of the one before: after a limited
+  // one, the names on disk would be the longest repetition's, not what the last one wrote.
+  require(!c.overwrite, "--time-limit and --overwrite cannot be combined: a limited repetition "
+                        "would leave files of an earlier, longer one looking like its own");
+  require(!(c.wear_out && c.partition == Partition::Dynamic),
+          "--wear-out needs --partition block or cyclic: with dynamic no writer has a share "
+          "of its own to go on in (who writes which file is decided while writing)");
+  require(c.timeout_s == 0 || c.timeout_s > c.time_limit_s,
+          fmt::format("--timeout {} must be longer than --time-limit {:g}: the watchdog would end "
+                      "every limited phase",
+                      c.timeout_s, c.time_limit_s));
 }
 
 }  // namespace
@@ -95,6 +119,7 @@ void validate(const RunConfig& c) {
           "--compare chooses the queue depths itself (1, 2, 4, ... up to the concurrency); "
           "drop --queue-depth");
   require(c.timeout_s <= kMaxTimeoutS, fmt::format("--timeout must be at most {}", kMaxTimeoutS));
+  validate_time_limit(c);
   require(c.slow_delay_us <= kMaxSlowDelayUs,
           fmt::format("--slow-delay-us must be at most {}", kMaxSlowDelayUs));
   validate_layout(c);

@@ -84,6 +84,12 @@ void write_plan(const RunConfig& config, const std::vector<PointSpec>& points,
              : config.overwrite ? "every repetition rewrites the same files in place"
                                 : "the last timed repetition writes into the directory, every "
                                   "earlier one into a fresh scratch subdirectory");
+  if (config.time_limit_s > 0) {
+    fmt::print(out, "time limit: {:g} s per write phase: each thread writes a prefix of what is "
+                    "listed below{}\n",
+               config.time_limit_s,
+               config.wear_out ? ", then goes on to the largest count any thread reached" : "");
+  }
   for (const PointSpec& point : points) {
     fmt::print(out, "point {} ({}): {} rank(s) x {} thread(s){}\n", point.label(),
                to_string(point.mode), point.ranks, point.threads,

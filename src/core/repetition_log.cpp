@@ -30,7 +30,10 @@ bool same(const RepetitionFigures& a, const RepetitionFigures& b) {
          same(a.latency, b.latency) && same(a.operations, b.operations) && a.verified == b.verified &&
          (!a.verified || (a.verify.elapsed_s == b.verify.elapsed_s &&
                           a.verify.files_checked == b.verify.files_checked &&
-                          a.verify.mismatches == b.verify.mismatches));
+                          a.verify.mismatches == b.verify.mismatches)) &&
+         a.limit.applied == b.limit.applied && a.limit.cut_short == b.limit.cut_short &&
+         a.limit.files_at_limit == b.limit.files_at_limit &&
+         a.limit.files_asked == b.limit.files_asked;
 }
 
 }  // namespace
@@ -40,8 +43,10 @@ void RepetitionLog::push_back(const RepetitionFigures& rep) {
   if (empty()) {
     ranks_ = rep.ranks.size();
     verified_ = rep.verified;
+    limited_ = rep.limit.applied;
   }
-  if (rep.index != size() + 1 || rep.ranks.size() != ranks_ || rep.verified != verified_) {
+  if (rep.index != size() + 1 || rep.ranks.size() != ranks_ || rep.verified != verified_ ||
+      rep.limit.applied != limited_) {
     throw std::invalid_argument("a repetition out of order or unlike the point's first");
   }
   for (std::size_t r = 0; r < ranks_; ++r) {
@@ -53,11 +58,13 @@ void RepetitionLog::push_back(const RepetitionFigures& rep) {
   latency_.push_back(rep.latency);
   operations_.push_back(rep.operations);
   if (verified_) verify_.push_back(rep.verify);
+  if (limited_) limit_.push_back(rep.limit);
   if (!same((*this)[size() - 1], rep)) {
     samples_.resize(samples_.size() - ranks_);
     latency_.pop_back();
     operations_.pop_back();
     if (verified_) verify_.pop_back();
+    if (limited_) limit_.pop_back();
     throw std::invalid_argument("a repetition not made by summarize_repetition");
   }
 }
@@ -81,6 +88,7 @@ RepetitionFigures RepetitionLog::operator[](std::size_t i) const {
     rep.verified = true;
     rep.verify = verify_[i];
   }
+  if (limited_) rep.limit = limit_[i];
   return rep;
 }
 

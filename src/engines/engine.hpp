@@ -25,10 +25,12 @@ namespace mpiwrite {
 // Where one writer thread writes: the run directory's path (for messages), and the
 // descriptors of the layout's directories in that thread's descriptor table (every file in
 // the run directory itself with the flat layout). `exclusive`: see Writer::open_target.
+// `deadline` (--time-limit): no file is started at or after it (see Writer::write).
 struct WriteTarget {
   FileDirectories* directories = nullptr;
   std::string dir_path;
   bool exclusive = false;
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
 };
 
 // Every file of a run: its name, its bytes, and how it is opened, set up once from the

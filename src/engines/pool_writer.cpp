@@ -54,19 +54,27 @@ class PoolWriter final : public Writer {
     });
   }
 
-  SliceResult write(WorkSource& source, const std::function<void()>& progress) override {
+  SliceResult write(WorkSource& source, const std::function<void()>& progress,
+                    std::chrono::steady_clock::time_point deadline) override {
     std::atomic<bool> stop{false};
     pool_.run_on_all(
         [&](unsigned t) {
           Worker& w = workers_[t];
           w.result.reset();
-          const WriteTarget target{&w.directories, dir_path_, exclusive_};
+          const WriteTarget target{&w.directories, dir_path_, exclusive_, deadline};
           w.engine->write(target, source, t, w.result, stop);  // never throws
         },
         progress);
     SliceResult total;
     for (const Worker& w : workers_) total.merge(w.result);
     return total;
+  }
+
+  std::vector<std::uint64_t> thread_files() const override {
+    std::vector<std::uint64_t> files;
+    files.reserve(workers_.size());
+    for (const Worker& w : workers_) files.push_back(w.result.files);
+    return files;
   }
 
   // A descriptor lives in its worker's table, so only that worker may close it.

@@ -19,7 +19,8 @@ void PosixEngine::run(const WriteTarget& target, WorkSource& source, unsigned th
                       SliceResult& result, std::atomic<bool>& stop) {
   FileNamer namer(recipe_.pattern);
   Progression chunk;
-  while (!stop.load(std::memory_order_relaxed) && source.next(thread, chunk)) {
+  while (!stop.load(std::memory_order_relaxed) && !result.time_limited &&
+         source.next(thread, chunk)) {
     write_part(target, chunk, namer, result, stop);
   }
 }
@@ -51,6 +52,12 @@ void PosixEngine::write_part(const WriteTarget& target, const Progression& part,
     } release{directories, dir};
     FileTimes t;
     t.start = Clock::now();
+    // --time-limit: the file's own start clock says whether it may still be taken (no clock
+    // read of its own); the files before it are the writer's prefix.
+    if (t.start >= target.deadline) {
+      result.time_limited = true;
+      return;
+    }
     UniqueFd fd(recipe_.open(target, dir.fd, name));
     if (!fd) {
       return record_failure(result, stop,
@@ -98,24 +105,30 @@ void PosixEngine::write_part(const WriteTarget& target, const Progression& part,
   }
 }
 
-void NullEngine::run(const WriteTarget&, WorkSource& source, unsigned thread, SliceResult& result,
-                     std::atomic<bool>& stop) {
+void NullEngine::run(const WriteTarget& target, WorkSource& source, unsigned thread,
+                     SliceResult& result, std::atomic<bool>& stop) {
   FileNamer namer(recipe_.pattern);
   Progression chunk;
-  while (!stop.load(std::memory_order_relaxed) && source.next(thread, chunk)) {
-    write_part(chunk, namer, result, stop);
+  while (!stop.load(std::memory_order_relaxed) && !result.time_limited &&
+         source.next(thread, chunk)) {
+    write_part(target, chunk, namer, result, stop);
   }
 }
 
 // Everything but the system calls: naming, the clock reads and histograms of a posix file (its
 // operations' too), so that the null engine measures mpiwrite's own per-file cost. It creates
 // nothing, so it records nothing taken.
-void NullEngine::write_part(const Progression& part, FileNamer& namer, SliceResult& result,
+void NullEngine::write_part(const WriteTarget& target, const Progression& part,
+                            FileNamer& namer, SliceResult& result,
                             std::atomic<bool>& stop) const {
   for (std::uint64_t i = 0; i < part.count; ++i) {
     if (stop.load(std::memory_order_relaxed) || recipe_.interrupted()) return;
     FileTimes t;
     t.start = Clock::now();
+    if (t.start >= target.deadline) {  // --time-limit, as the posix engine
+      result.time_limited = true;
+      return;
+    }
     const char* name = namer.name(part.at(i));
     asm volatile("" : : "r"(name) : "memory");  // keep the name from being optimized away
     t.opened = Clock::now();                      // where posix opens

@@ -318,6 +318,13 @@ bool UringEngine::start_files(FileNamer& namer, WorkSource& source, unsigned thr
          !recipe_.interrupted()) {
     std::uint64_t index = 0;
     if (!next_index(source, thread, index)) return false;
+    // --time-limit: judged by the clock of the last submission (no clock read of its own).
+    // The file is put back: what this thread took stays a prefix of its chunk.
+    if (clock_ >= target_->deadline) {
+      --chunk_position_;
+      result_->time_limited = true;
+      return false;
+    }
     const std::uint32_t s = free_slots_.back();
     free_slots_.pop_back();
     Slot& slot = slots_[s];
@@ -361,6 +368,7 @@ bool UringEngine::submit_and_complete() {
     return false;
   }
   const Clock::time_point now = Clock::now();
+  clock_ = now;
   io_uring_cqe* cqe = nullptr;
   unsigned head = 0, seen = 0;
   io_uring_for_each_cqe(&ring_, head, cqe) {
@@ -378,6 +386,7 @@ void UringEngine::run(const WriteTarget& target, WorkSource& source, unsigned th
   stop_ = &stop;
   chunk_ = Progression{};
   chunk_position_ = 0;
+  clock_ = Clock::now();
   FileNamer namer(recipe_.pattern);
   // However this returns (or throws), the current chunk's taken prefix is recorded.
   struct RecordTaken {

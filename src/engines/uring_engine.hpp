@@ -79,6 +79,7 @@ class UringEngine final : public FileEngine {
   std::atomic<bool>* stop_ = nullptr;
   Progression chunk_;
   std::uint64_t chunk_position_ = 0;
+  Clock::time_point clock_;  // the latest clock reading (run start, then each completion wait)
 };
 
 }  // namespace mpiwrite

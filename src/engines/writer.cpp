@@ -33,6 +33,7 @@ void SliceResult::merge(const SliceResult& other) {
   latency.merge(other.latency);
   operations.merge(other.operations);
   if (!failure) failure = other.failure;
+  time_limited = time_limited || other.time_limited;
   created.merge(other.created);
 }
 
@@ -41,6 +42,7 @@ void SliceResult::reset() {
   latency = LatencyHistogram{};
   operations = OperationHistograms{};
   failure.reset();
+  time_limited = false;
   created.clear();
 }
 

@@ -99,6 +99,63 @@ int max_int(const mpi::communicator& world, int value) {
   return max;
 }
 
+std::uint64_t max_u64(const mpi::communicator& comm, std::uint64_t value) {
+  std::uint64_t max = 0;
+  MPI_Request request;
+  MPI_Iallreduce(&value, &max, 1, MPI_UINT64_T, MPI_MAX, MPI_Comm(comm), &request);
+  wait_quietly(request);
+  return max;
+}
+
+namespace {
+
+// CreatedFiles as one array: the number of progressions, each as (first, count, stride), then
+// the indices not created.
+std::vector<std::uint64_t> flatten(const CreatedFiles& files) {
+  std::vector<std::uint64_t> flat;
+  flat.reserve(1 + 3 * files.taken.size() + files.not_created.size());
+  flat.push_back(files.taken.size());
+  for (const Progression& p : files.taken) flat.insert(flat.end(), {p.first, p.count, p.stride});
+  flat.insert(flat.end(), files.not_created.begin(), files.not_created.end());
+  return flat;
+}
+
+CreatedFiles unflatten(const std::vector<std::uint64_t>& flat) {
+  CreatedFiles files;
+  const std::size_t taken = flat.empty() ? 0 : static_cast<std::size_t>(flat[0]);
+  for (std::size_t i = 0; i < taken; ++i) {
+    files.taken.push_back({flat[1 + 3 * i], flat[2 + 3 * i], flat[3 + 3 * i]});
+  }
+  files.not_created.assign(flat.begin() + static_cast<std::ptrdiff_t>(1 + 3 * taken), flat.end());
+  return files;
+}
+
+// Sends `out` to rank `to` and receives from rank `from` into `in`, waiting quietly.
+void exchange(const mpi::communicator& comm, int to, int from, const void* out, int out_count,
+              void* in, int in_count) {
+  MPI_Request requests[2];
+  MPI_Irecv(in, in_count, MPI_UINT64_T, from, 0, MPI_Comm(comm), &requests[0]);
+  MPI_Isend(out, out_count, MPI_UINT64_T, to, 0, MPI_Comm(comm), &requests[1]);
+  wait_quietly(requests[0]);
+  wait_quietly(requests[1]);
+}
+
+}  // namespace
+
+CreatedFiles created_of_next_rank(const mpi::communicator& comm, const CreatedFiles& mine) {
+  if (comm.size() == 1) return mine;
+  const int next = (comm.rank() + 1) % comm.size();
+  const int previous = (comm.rank() + comm.size() - 1) % comm.size();
+  const std::vector<std::uint64_t> out = flatten(mine);
+  // The sizes first (the previous rank reads mine; I read the next rank's), then the records.
+  std::uint64_t out_size = out.size(), in_size = 0;
+  exchange(comm, previous, next, &out_size, 1, &in_size, 1);
+  std::vector<std::uint64_t> in(static_cast<std::size_t>(in_size));
+  exchange(comm, previous, next, out.data(), static_cast<int>(out.size()), in.data(),
+           static_cast<int>(in.size()));
+  return unflatten(in);
+}
+
 std::vector<RankFigures> gather_figures(const mpi::communicator& world, const RankFigures& mine) {
   std::vector<RankFigures> all;
   mpi::gather(world, mine, all, kRoot);

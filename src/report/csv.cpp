@@ -30,6 +30,7 @@ struct CsvRow {
   std::string writes_p50_us, writes_p90_us, writes_p99_us, writes_max_us, writes_mean_us;
   std::string fsync_p50_us, fsync_p90_us, fsync_p99_us, fsync_max_us, fsync_mean_us;
   std::string close_p50_us, close_p90_us, close_p99_us, close_max_us, close_mean_us;
+  std::string time_limited, files_at_limit;  // --time-limit, on repetition rows
 };
 
 struct Column {
@@ -42,7 +43,8 @@ struct Column {
 // first 22 keep their places, so scripts that read them by position still work. `layout`
 // came last, with layouts as part of a point (without it two points of a --layout list
 // would give rows that cannot be told apart). The per-operation columns came after it, with
-// per-operation latency (empty fsync cells without --fsync).
+// per-operation latency (empty fsync cells without --fsync), and then `time_limited` and
+// `files_at_limit` (repetition rows under --time-limit, else empty).
 constexpr Column kColumns[] = {
     {"row", &CsvRow::row},
     {"mode", &CsvRow::mode},
@@ -99,6 +101,8 @@ constexpr Column kColumns[] = {
     {"close_p99_us", &CsvRow::close_p99_us},
     {"close_max_us", &CsvRow::close_max_us},
     {"close_mean_us", &CsvRow::close_mean_us},
+    {"time_limited", &CsvRow::time_limited},
+    {"files_at_limit", &CsvRow::files_at_limit},
 };
 static_assert(std::size(kColumns) * sizeof(std::string) == sizeof(CsvRow),
               "every CsvRow cell has its column");
@@ -165,6 +169,10 @@ void write_repetition(const PointReport& p, const RepetitionFigures& rep, bool p
   CsvRow row = point_row("repetition", p);
   row.repetition = cell(rep.index);
   row.files = cell(rep.files);
+  if (rep.limit.applied) {
+    row.time_limited = rep.limit.cut_short ? "true" : "false";
+    row.files_at_limit = cell(rep.limit.files_at_limit);
+  }
   row.bytes = cell(rep.bytes);
   row.elapsed_s = cell(rep.makespan_s);
   row.fastest_s = cell(rep.fastest_s);

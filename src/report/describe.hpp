@@ -97,9 +97,33 @@ inline std::string repetitions(const RunReport& r) {
                      each, how);
 }
 
-// The lines every human format adds after its header: interruption and memory.
+// --time-limit: what the limit does, and how many repetitions it cut short.
+inline std::string time_limit(const RunReport& r) {
+  const RunConfig& c = r.config;
+  std::uint64_t repetitions = 0, cut = 0;
+  for (const PointReport& p : r.points) {
+    for (const RepetitionFigures& rep : p.repetitions) {
+      ++repetitions;
+      cut += rep.limit.cut_short ? 1 : 0;
+    }
+  }
+  return fmt::format(
+      "time limit: {:g} s (--time-limit): a rank's writers take no new file after that long in "
+      "its write phase{}; it cut {} of {} timed repetitions short. Files, rates{} count what "
+      "was written",
+      c.time_limit_s,
+      c.wear_out ? ", then each goes on to the largest count any writer reached (--wear-out)"
+                 : "",
+      cut, repetitions,
+      r.kind == RunKind::Run ? ""
+                             : ", speedups and winners (over each makespan scaled to the "
+                               "asked files at its repetition's rate)");
+}
+
+// The lines every human format adds after its header: interruption, time limit and memory.
 inline std::vector<std::string> notes(const RunReport& r) {
   std::vector<std::string> lines;
+  if (r.config.time_limit_s > 0) lines.push_back(time_limit(r));
   if (r.interrupted_by) {
     lines.push_back(fmt::format("INTERRUPTED by {}: only the repetitions that completed are "
                                 "reported; the one under way was discarded",

@@ -120,7 +120,11 @@ Json repetition_json(const RepetitionFigures& rep, const std::vector<HostRanks>&
           {"verify", rep.verified ? Json{{"elapsed_s", rep.verify.elapsed_s},
                                          {"files_checked", rep.verify.files_checked},
                                          {"mismatches", rep.verify.mismatches}}
-                                  : Json(nullptr)}};
+                                  : Json(nullptr)},
+          {"time_limit", rep.limit.applied ? Json{{"cut_short", rep.limit.cut_short},
+                                                  {"files_at_limit", rep.limit.files_at_limit},
+                                                  {"files_asked", rep.limit.files_asked}}
+                                           : Json(nullptr)}};
 }
 
 // null when absent: an unmeasured point or baseline has no figure, and 0 would read as one.
@@ -190,6 +194,7 @@ Json point_json(const PointReport& p, const std::vector<HostRanks>& hosts, unsig
            {{"repetitions_measured", p.repetitions.size()},
             {"repetitions_asked", asked},
             {"makespan_s", summary_json(p.makespan)},
+            {"compared_s", p.time_limited() ? summary_json(p.compared) : Json(nullptr)},
             {"speedup", estimate_json(p.speedup, p.speedup_ci)},
             {"efficiency", estimate_json(p.efficiency, p.efficiency_ci)},
             {"warnings", p.warnings},

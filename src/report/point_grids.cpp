@@ -20,6 +20,9 @@ Grid repetitions_grid(const PointReport& point, bool per_rank) {
          {}};
   const bool verified = !point.repetitions.empty() && point.repetitions.front().verified;
   if (verified) g.header.insert(g.header.end(), {"verify [s]", "verified"});
+  // --time-limit: what each repetition wrote, and by the limit (before any --wear-out).
+  const bool limited = !point.repetitions.empty() && point.repetitions.front().limit.applied;
+  if (limited) g.header.insert(g.header.end(), {"files", "at limit"});
   for (const RepetitionFigures& rep : point.repetitions) {
     // An outlier by Tukey's fences is marked, not dropped: the summary keeps every repetition.
     g.rows.push_back({fmt::format("{}{}", rep.index, point.is_outlier(rep.index) ? "*" : ""),
@@ -36,6 +39,11 @@ Grid repetitions_grid(const PointReport& point, bool per_rank) {
       g.rows.back().push_back(seconds(v.elapsed_s));
       g.rows.back().push_back(v.mismatches ? fmt::format("{} of {} wrong", v.mismatches, v.files_checked)
                                            : fmt::format("{} ok", v.files_checked));
+    }
+    if (limited) {
+      g.rows.back().push_back(fmt::format("{}", rep.files));
+      g.rows.back().push_back(rep.limit.cut_short ? fmt::format("{}", rep.limit.files_at_limit)
+                                                  : std::string("not reached"));
     }
     if (!per_rank) continue;
     for (const RankFigures& rank : rep.ranks) {

@@ -49,7 +49,12 @@ void write_run(const RunReport& r, std::ostream& out) {
   }
   if (!point.repetitions.empty()) {
     const RepetitionFigures& last = point.repetitions.back();
-    fmt::print(out, "files written per repetition: {} ({} bytes)\n", last.files, last.bytes);
+    if (last.limit.applied) {  // the count differs from repetition to repetition
+      fmt::print(out, "files written in the last repetition: {} of {} asked ({} bytes)\n",
+                 last.files, last.limit.files_asked, last.bytes);
+    } else {
+      fmt::print(out, "files written per repetition: {} ({} bytes)\n", last.files, last.bytes);
+    }
   }
   if (!point.repetitions.empty()) {
     fmt::print(out, "\nper operation (latency over every file; docs/metrics.md):\n");

@@ -21,9 +21,24 @@ FileVerifier::FileVerifier(FilePattern pattern, const std::string& text, std::ui
 VerifyResult FileVerifier::verify(const std::string& dir, const Progression& files,
                                   const std::atomic<int>* stop, std::size_t max_problems,
                                   const DirectoryLayout* layout) {
+  return verify(dir, std::vector<Progression>{files}, stop, max_problems, layout);
+}
+
+VerifyResult FileVerifier::verify(const std::string& dir, const std::vector<Progression>& parts,
+                                  const std::atomic<int>* stop, std::size_t max_problems,
+                                  const DirectoryLayout* layout) {
   VerifyResult result;
   const UniqueFd dir_fd = open_directory(dir);
   FileDirectories directories(dir_fd.get(), dir, layout);
+  for (const Progression& files : parts) {
+    check_part(dir, files, directories, stop, max_problems, result);
+  }
+  return result;
+}
+
+void FileVerifier::check_part(const std::string& dir, const Progression& files,
+                              FileDirectories& directories, const std::atomic<int>* stop,
+                              std::size_t max_problems, VerifyResult& result) {
   for (std::uint64_t i = 0; i < files.count; ++i) {
     if (stop != nullptr && stop->load(std::memory_order_relaxed) != 0) break;
     const std::uint64_t index = files.at(i);
@@ -46,7 +61,6 @@ VerifyResult FileVerifier::verify(const std::string& dir, const Progression& fil
       result.problems.push_back(fmt::format("{}/{}: {}", where, name, problem));
     }
   }
-  return result;
 }
 
 std::string FileVerifier::check(int dir_fd, const char* name) {

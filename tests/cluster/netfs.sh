@@ -143,6 +143,32 @@ for layout in "rank 1 0 block" "thread 2 4 cyclic" "shared 2 8 block"; do
     "$per_dir" "$partition" 40 5 || fail "--layout $name: the files seen from the head"
 done
 
+# --time-limit on the shared file system: each rank counts from its own start on its own
+# host; --wear-out brings every rank to the largest count; what the head's mount holds is
+# exactly what the report says was written.
+note "--time-limit 1 --wear-out --layout rank --verify: equal counts on both hosts, fewer than asked"
+run_on_clients -d "$DATA/limited" -n 100000 --layout rank --time-limit 1 --wear-out --verify \
+  --format json -o "$WORK/limited.json"
+expect_status 0
+python3 - "$WORK/limited.json" "$DATA/limited" <<'PY' || fail "the time-limited run on the testbed"
+import json, os, sys
+doc = json.load(open(sys.argv[1]))
+rep = doc["points"][0]["repetitions"][0]
+counts = [r["files"] for r in rep["ranks"]]
+assert len(set(counts)) == 1 and 0 < rep["files"] < 100000, counts
+assert rep["time_limit"]["cut_short"], rep["time_limit"]
+assert rep["verify"]["files_checked"] == rep["files"] and rep["verify"]["mismatches"] == 0, rep["verify"]
+on_disk = sum(len(files) for _, _, files in os.walk(sys.argv[2]))
+assert on_disk == rep["files"], (on_disk, rep["files"])
+print(f"time-limited: {counts[0]} files per rank ({rep['time_limit']['files_at_limit']} at the limit, "
+      f"{rep['files']} after wear-out) in {rep['makespan_s']:.2f} s, all on the head's mount")
+PY
+note "--time-limit 0.5 --partition dynamic -r 2 --cleanup: removal by the writers' records, nothing left"
+mkdir "$DATA/limited-dyn"
+run_on_clients -d "$DATA/limited-dyn" -n 100000 --partition dynamic --time-limit 0.5 -r 2 --cleanup
+expect_status 0
+[ -z "$(ls -A "$DATA/limited-dyn")" ] || fail "a limited dynamic run left files: $(ls -A "$DATA/limited-dyn" | head -3)"
+
 # ---- the network to the file servers frozen mid-run --------------------------------------
 # "Frozen": both servers' TUN links go down, so every packet to or from netfsA/netfsB is
 # dropped (netdelay's write to a downed TUN fails) -- no RST, no ICMP, the clients just hear

@@ -173,6 +173,13 @@ def main():
                      ["--compare", "-t", "2", "-r", "2", "--verify", "--per-rank"])
         check_report("compare --layout shared,rank,thread", ["-d", f"{work}/cmpl"] + small +
                      ["--compare", "-t", "2", "-r", "2", "--layout", "shared,rank,thread"])
+        # --time-limit cut short (every rank slowed): time_limit per repetition, compared_s.
+        slow = ["--slow-rank", ",".join(str(r) for r in range(RANKS)), "--slow-delay-us", "5000",
+                "--time-limit", "0.1"]
+        check_report("compare --time-limit", ["-d", f"{work}/cmpt", "-n", "200", "--format", "json",
+                                              "--compare", "-r", "2", "--verify"] + slow)
+        check_report("run --time-limit --wear-out", ["-d", f"{work}/tl", "-n", "400", "-t", "2",
+                                                     "--format", "json", "--wear-out"] + slow)
         check_report("sweep --layout thread,shared", ["-d", f"{work}/swl"] + small +
                      ["--sweep-threads", "1,2", "-r", "2", "--layout", "thread,shared"])
         # The async column needs io_uring, which a seccomp filter or an old kernel may deny.

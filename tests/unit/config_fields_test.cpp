@@ -178,6 +178,8 @@ const std::map<std::string, OptionCase>& option_cases() {
       {"slow_delay_us", {{"--slow-delay-us", "12"}, 12}},
       {"verify", {{"--verify"}, true}},
       {"timeout_s", {{"--timeout", "30"}, 30}},
+      {"time_limit_s", {{"--time-limit", "2.5"}, 2.5}},
+      {"wear_out", {{"--time-limit", "1", "--wear-out"}, true}},
       {"layouts", {{"--layout", "rank,thread", "--compare", "--dry-run"}, Json{"rank", "thread"}}},
       {"files_per_dir", {{"--files-per-dir", "9", "--dry-run"}, 9}},
   };

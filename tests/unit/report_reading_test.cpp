@@ -40,6 +40,19 @@ TEST(ReportReading, Version4TakesTheMakespan) {
   }
 }
 
+TEST(ReportReading, ARepetitionCutShortByTheTimeLimitIsScaledToTheAskedFiles) {
+  nlohmann::json doc = fixture_json("sweep_old_v4.json");
+  nlohmann::json& reps = doc["points"][0]["repetitions"];
+  ASSERT_GE(reps.size(), 2u);
+  const double first = reps[0]["makespan_s"], second = reps[1]["makespan_s"];
+  reps[0]["files"] = 25;
+  reps[0]["time_limit"] = {{"cut_short", true}, {"files_at_limit", 25}, {"files_asked", 100}};
+  reps[1]["time_limit"] = {{"cut_short", false}, {"files_at_limit", 100}, {"files_asked", 100}};
+  const ReportInput r = read_report(doc.dump(), "limited.json");
+  EXPECT_DOUBLE_EQ(r.points[0].times[0], first * 4);  // 100 asked / 25 written
+  EXPECT_EQ(r.points[0].times[1], second);            // not cut: its makespan
+}
+
 TEST(ReportReading, Version3TakesTheSlowestRank) {
   const ReportInput r = read_report(fixture_text("run_old_v3.json"), "a");
   const nlohmann::json doc = fixture_json("run_old_v3.json");

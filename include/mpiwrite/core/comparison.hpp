@@ -33,6 +33,9 @@ struct PointReport {
   PointSpec spec;
   RepetitionLog repetitions;  // timed only
   SeriesSummary makespan;     // over the repetitions' makespans (count 0: not measured)
+  // Over compared_times(): what speedups, winners and the comparison's medians are taken
+  // from. The makespans themselves unless --time-limit cut a repetition short.
+  SeriesSummary compared;
   // Against the baseline point (the fewest threads in a sweep, 1x1 in a comparison), from the
   // MEDIAN makespans (a slow repetition moves a mean, hardly a median): speedup = baseline
   // median / this median, efficiency = speedup / (this concurrency / baseline concurrency),
@@ -55,6 +58,11 @@ struct PointReport {
   // Whether the repetition numbered `index` (1-based) is an outlier by Tukey's fences.
   bool is_outlier(unsigned index) const;
   std::vector<double> makespans() const;  // in the order measured
+  // Each repetition's makespan, or for one --time-limit cut short, its makespan scaled to the
+  // files asked at its own rate (makespan x asked / written): a limited makespan is about the
+  // limit whatever the rate, so comparing those would compare the limit with itself.
+  std::vector<double> compared_times() const;
+  bool time_limited() const;  // a repetition was cut short by --time-limit
 };
 
 // Fills makespan, the rates, the warnings, then speedup and efficiency against points[0] (the

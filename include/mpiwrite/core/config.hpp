@@ -30,6 +30,7 @@ inline constexpr std::size_t kMaxNameBytes = 255;  // NAME_MAX on Linux file sys
 inline constexpr unsigned kMaxRepetitions = 1'000'000;
 inline constexpr std::uint64_t kMaxSlowDelayUs = 100'000'000;  // 100 s per file
 inline constexpr unsigned kMaxTimeoutS = 7 * 24 * 3600;          // a week
+inline constexpr double kMaxTimeLimitS = 7 * 24 * 3600;            // --time-limit: a week
 inline constexpr std::uint64_t kMaxSubdirectories = 1'000'000;  // of --files-per-dir, per run
 inline constexpr unsigned kMaxQueueDepth = 4096;  // files in flight per thread with io_uring
 
@@ -64,6 +65,11 @@ struct RunConfig {
 
   bool verify = false;     // --verify: read every file back after each timed write phase
   unsigned timeout_s = 0;  // --timeout: a rank whose phase runs longer aborts the job; 0: none
+  // --time-limit and --wear-out (docs/metrics.md "Time-limited write phases"): a writer
+  // takes no new file once its rank's write phase has run this long (0: no limit); with
+  // wear_out every writer then goes on to the largest count any writer of the point reached.
+  double time_limit_s = 0;
+  bool wear_out = false;
 
   // --layout and --files-per-dir (core/directory_layout.hpp): where the files live. A list:
   // every point is measured in each layout, in this order (points.hpp); more than one only

@@ -57,10 +57,12 @@ void visit_config_fields(Config& c, Visitor&& visit) {
   visit(ConfigField{"slow_delay_us"}, c.slow_delay_us);
   visit(ConfigField{"verify"}, c.verify);
   visit(ConfigField{"timeout_s"}, c.timeout_s);
+  visit(ConfigField{"time_limit_s"}, c.time_limit_s);
+  visit(ConfigField{"wear_out"}, c.wear_out);
   visit(ConfigField{"layouts"}, c.layouts);
   visit(ConfigField{"files_per_dir"}, c.files_per_dir);
 }
-inline constexpr std::size_t kConfigFieldCount = 30;  // the calls above (a test counts them)
+inline constexpr std::size_t kConfigFieldCount = 32;  // the calls above (a test counts them)
 
 namespace detail {
 

@@ -42,6 +42,14 @@ struct VerifyFigures {
   std::uint64_t mismatches = 0;
 };
 
+// --time-limit on one repetition's write phase (docs/metrics.md "Time-limited write phases").
+struct LimitFigures {
+  bool applied = false;    // the phase ran under --time-limit
+  bool cut_short = false;  // and the limit stopped a writer before its share was written
+  std::uint64_t files_at_limit = 0;  // files written when the writers stopped (before --wear-out)
+  std::uint64_t files_asked = 0;     // the files the phase would have written without the limit
+};
+
 struct RepetitionFigures {
   unsigned index = 0;       // 1-based, warm-ups not counted
   // The job's write phase: from the common start (the earliest rank start) to the last rank's
@@ -62,6 +70,7 @@ struct RepetitionFigures {
   std::vector<RankFigures> ranks;
   bool verified = false;  // --verify ran; then `verify` holds its figures
   VerifyFigures verify;
+  LimitFigures limit;  // `files`, the rates and every rank's files count what was written
 };
 
 // The latency figures of the merged histogram of a repetition.

@@ -3,7 +3,7 @@
 //
 // Only what cannot be derived is stored: per repetition its latency figures (56 bytes) and its
 // operations' (4 x 56: create, writes, fsync, close; with --verify also its verify figures,
-// 24 bytes) and per rank of the point its start, time, files
+// 24 bytes; with --time-limit its limit figures, 24 bytes) and per rank of the point its start, time, files
 // and bytes (32 bytes). The rest of a RepetitionFigures (slowest, fastest, mean, imbalance, totals,
 // rates, rank numbers, index) is rebuilt by summarize_repetition when a reporter reads it, so
 // it is exactly what was pushed. A RepetitionFigures kept as is cost ~200 bytes plus a heap
@@ -29,6 +29,7 @@ class RepetitionLog {
   static constexpr std::size_t kBytesPerRepetition =
       sizeof(LatencyFigures) + sizeof(OperationFigures);
   static constexpr std::size_t kBytesPerVerifiedRepetition = sizeof(VerifyFigures);
+  static constexpr std::size_t kBytesPerLimitedRepetition = sizeof(LimitFigures);
   static constexpr std::size_t kBytesPerRank = sizeof(RankSample);
 
   // Throws std::invalid_argument unless `rep` is what summarize_repetition made of its ranks
@@ -74,10 +75,12 @@ class RepetitionLog {
  private:
   std::size_t ranks_ = 0;  // per repetition, from the first
   bool verified_ = false;  // from the first
+  bool limited_ = false;   // --time-limit, from the first
   std::vector<RankSample> samples_;       // ranks_ per repetition, in rank order
   std::vector<LatencyFigures> latency_;   // one per repetition
   std::vector<OperationFigures> operations_;  // one per repetition
   std::vector<VerifyFigures> verify_;     // one per repetition with --verify, else empty
+  std::vector<LimitFigures> limit_;       // one per repetition with --time-limit, else empty
 };
 
 }  // namespace mpiwrite

@@ -5,6 +5,7 @@
 // make_engine (src/engines/engine.cpp); the engines are private to src/engines.
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -59,6 +60,8 @@ struct SliceResult {
   LatencyHistogram latency;  // open → close per successful file, nanoseconds
   OperationHistograms operations;  // the same files' create, writes, fsync, close
   std::optional<WriteFailure> failure;
+  // --time-limit: a writer reached the deadline with files of its share still to write.
+  bool time_limited = false;
   CreatedFiles created;  // what this run created (removal goes by it, never by the pattern)
   void merge(const SliceResult& other);  // keeps this failure if both have one
   void reset();  // empties it for the next step, keeping the memory of `created`
@@ -90,7 +93,14 @@ class Writer {
   // anything a writer thread threw (e.g. the work source), come back in
   // SliceResult::failure. If `progress` is given, the calling thread runs it every ~50 µs
   // until the writers finish (a dynamic source needs MPI progress on the main thread).
-  virtual SliceResult write(WorkSource& source, const std::function<void()>& progress = {}) = 0;
+  // `deadline` (--time-limit): a writer starts no file at or after it (each engine compares
+  // the clock it reads at a file's start anyway), and SliceResult::time_limited says whether
+  // one stopped there. What each thread wrote is then a prefix of what it took.
+  virtual SliceResult write(WorkSource& source, const std::function<void()>& progress = {},
+                            std::chrono::steady_clock::time_point deadline =
+                                std::chrono::steady_clock::time_point::max()) = 0;
+  // The files each writer thread wrote in the last write(), by thread.
+  virtual std::vector<std::uint64_t> thread_files() const = 0;
   // Untimed: closes the target in every writer thread.
   virtual void close_target() = 0;
   // Whether every writer thread got its private descriptor table (false: they share the

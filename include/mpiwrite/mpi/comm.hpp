@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "mpiwrite/core/common_clock.hpp"
+#include "mpiwrite/core/created_files.hpp"
 #include "mpiwrite/core/config.hpp"
 #include "mpiwrite/core/histogram.hpp"
 #include "mpiwrite/core/repetition_figures.hpp"
@@ -43,6 +44,11 @@ Agreement agree(const mpi::communicator& world, const std::string& local_failure
 // The largest of every rank's value on every rank, waiting quietly (for the signal check at
 // each step).
 int max_int(const mpi::communicator& world, int value);
+// The largest `value` of any rank of `comm`, on every rank (a quiet all-reduce).
+std::uint64_t max_u64(const mpi::communicator& comm, std::uint64_t value);
+// A ring shift: on each rank, what rank (rank + 1) % size of `comm` created (its records);
+// with one rank, `mine`. --verify of a time-limited step reads back what its neighbour wrote.
+CreatedFiles created_of_next_rank(const mpi::communicator& comm, const CreatedFiles& mine);
 
 std::vector<RankFigures> gather_figures(const mpi::communicator& world, const RankFigures& mine);
 // Every rank's clock readings of a phase, on rank 0 (rank order).

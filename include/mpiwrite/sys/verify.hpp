@@ -13,6 +13,8 @@
 
 namespace mpiwrite {
 
+class FileDirectories;
+
 struct VerifyResult {
   std::uint64_t checked = 0;
   std::uint64_t mismatches = 0;          // missing, wrong size or wrong content
@@ -31,8 +33,15 @@ class FileVerifier {
   VerifyResult verify(const std::string& dir, const Progression& files,
                       const std::atomic<int>* stop = nullptr, std::size_t max_problems = 3,
                       const DirectoryLayout* layout = nullptr);
+  // The same for every file of every part of `parts`, in order, through one opening of `dir`
+  // (a time-limited step's records: a part per chunk a writer took).
+  VerifyResult verify(const std::string& dir, const std::vector<Progression>& parts,
+                      const std::atomic<int>* stop = nullptr, std::size_t max_problems = 3,
+                      const DirectoryLayout* layout = nullptr);
 
  private:
+  void check_part(const std::string& dir, const Progression& files, FileDirectories& directories,
+                  const std::atomic<int>* stop, std::size_t max_problems, VerifyResult& result);
   // Empty when the file is right, else what is wrong.
   std::string check(int dir_fd, const char* name);
 
