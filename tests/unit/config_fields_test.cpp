@@ -180,6 +180,8 @@ const std::map<std::string, OptionCase>& option_cases() {
       {"timeout_s", {{"--timeout", "30"}, 30}},
       {"layouts", {{"--layout", "rank,thread", "--compare", "--dry-run"}, Json{"rank", "thread"}}},
       {"files_per_dir", {{"--files-per-dir", "9", "--dry-run"}, 9}},
+      {"progress_s", {{"--progress=0.5"}, 0.5}},
+      {"progress_style", {{"--progress-style", "lines"}, "lines"}},
   };
   return cases;
 }
