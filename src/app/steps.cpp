@@ -3,7 +3,9 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "mpiwrite/core/work_source.hpp"
@@ -11,6 +13,7 @@
 #include "mpiwrite/mpi/shared_counter.hpp"
 #include "mpiwrite/sys/interrupt.hpp"
 #include "mpiwrite/sys/layout_directories.hpp"
+#include "phase_progress.hpp"
 
 namespace mpiwrite {
 
@@ -124,19 +127,39 @@ bool StepRunner::write(const Step& step, PointHandles& h,
     fixed.emplace(h.plan.thread_writes);
   }
   SliceResult result;
+  std::optional<PhaseProgress> live;
   TimedPhase phase;
   phase.name = "write";
   phase.comm = &h.comm;
   phase.before = [&] {
     if (h.counter) h.counter->begin(threads, run_.config.chunk, h.plan.writes.count);
+    if (run_.progress.on()) {
+      // With a dynamic partition every rank's `writes` is all of them: rank 0 counts them.
+      const std::uint64_t mine = !h.counter || h.comm.rank() == 0 ? h.plan.writes.count : 0;
+      live.emplace(run_.progress, run_.progress_out.get(), h.comm,
+                   subject_of(step, ProgressPhase::Write), mine,
+                   h.counter ? h.counter->mpi_lock() : nullptr);
+    }
   };
   phase.work = [&](std::string& failure) {
     // The writers record failures; anything thrown is one more.
     WorkSource& source = h.counter ? static_cast<WorkSource&>(*dynamic) : *fixed;
-    guarded([&] { result = h.writer->write(source, progress); }, failure);
+    std::function<void()> poll = progress;
+    auto poll_every = std::chrono::microseconds(50);
+    if (live) {
+      // The writers' counters at the interval; with a dynamic partition its 50 µs too.
+      poll = [&] {
+        if (progress) progress();
+        live->poll(h.writer->files_done());
+      };
+      if (!progress) poll_every = live->poll_every();
+    }
+    guarded([&] { result = h.writer->write(source, poll, poll_every); }, failure);
   };
   phase.after = [&](const PhaseClock& clock, std::string& failure) {
     if (h.counter) h.counter->end();
+    // After the clock: this rank waits in the rounds until every rank's writers are done.
+    if (live) guarded([&] { live->finish(result.files); }, failure);
     h.writer->close_target();
     comm::quiet_barrier(h.comm);  // early finishers leave the CPUs to the ranks still writing
     const RankClockSample mine{h.comm.rank(), clock.start_ns, clock.end_ns, result.files,
@@ -152,20 +175,36 @@ bool StepRunner::write(const Step& step, PointHandles& h,
   return phases_.timed_phase(phase);
 }
 
+// What a step's progress lines are about.
+ProgressSubject StepRunner::subject_of(const Step& step, ProgressPhase phase) const {
+  return {phase, run_.points[step.point].label(), !step.timed, step.number,
+          step.timed ? run_.config.repetitions : run_.config.warmup};
+}
+
 // --verify: each rank reads back what its plan says (the block its neighbour wrote).
 bool StepRunner::verify(const Step& step, PointHandles& h,
                         std::optional<RepetitionFigures>& figures) {
   VerifyResult result;
+  std::optional<PhaseProgress> live;
+  std::optional<ProgressTick> tick;
+  std::uint64_t checked = 0;
   TimedPhase phase;
   phase.name = "verify";
   phase.comm = &h.comm;
+  phase.before = [&] {
+    if (!run_.progress.on()) return;
+    live.emplace(run_.progress, run_.progress_out.get(), h.comm,
+                 subject_of(step, ProgressPhase::Verify), h.plan.verifies.count);
+    tick.emplace([&](std::uint64_t files) { live->poll(checked += files); });
+  };
   phase.work = [&](std::string& failure) {
     guarded([&] {
       result = verifier_->verify(step.dir, h.plan.verifies, &interrupt_signal(), 3,
-                                 h.layout ? &*h.layout : nullptr);
+                                 h.layout ? &*h.layout : nullptr, tick ? &*tick : nullptr);
     }, failure);
   };
   phase.after = [&](const PhaseClock& clock, std::string& failure) {
+    if (live) guarded([&] { live->finish(result.checked); }, failure);
     if (failure.empty() && result.mismatches != 0) {
       failure = fmt::format("verify: {} of {} files wrong: {}", result.mismatches,
                             result.checked, fmt::join(result.problems, "; "));

@@ -32,6 +32,7 @@ class StepRunner {
   void make_layout_directories(const Step& step, const PointHandles& h);
   bool write(const Step& step, PointHandles& h, std::optional<RepetitionFigures>& figures);
   bool verify(const Step& step, PointHandles& h, std::optional<RepetitionFigures>& figures);
+  ProgressSubject subject_of(const Step& step, ProgressPhase phase) const;
 
   RunState& run_;
   PhaseAgreement& phases_;

@@ -82,22 +82,24 @@ void PosixEngine::write_part(const WriteTarget& target, const Progression& part,
     }
     result.latency.record(nanoseconds(Clock::now() - start));
     ++result.files;
+    publish_files_done(target, result.files);
     result.bytes += recipe_.file_bytes;
   }
 }
 
-void NullEngine::run(const WriteTarget&, WorkSource& source, unsigned thread, SliceResult& result,
-                     std::atomic<bool>& stop) {
+void NullEngine::run(const WriteTarget& target, WorkSource& source, unsigned thread,
+                     SliceResult& result, std::atomic<bool>& stop) {
   FileNamer namer(recipe_.pattern);
   Progression chunk;
   while (!stop.load(std::memory_order_relaxed) && source.next(thread, chunk)) {
-    write_part(chunk, namer, result, stop);
+    write_part(target, chunk, namer, result, stop);
   }
 }
 
 // Everything but the system calls: naming, clock reads and histogram, so that the null engine
 // measures mpiwrite's own per-file cost. It creates nothing, so it records nothing taken.
-void NullEngine::write_part(const Progression& part, FileNamer& namer, SliceResult& result,
+void NullEngine::write_part(const WriteTarget& target, const Progression& part,
+                            FileNamer& namer, SliceResult& result,
                             std::atomic<bool>& stop) const {
   for (std::uint64_t i = 0; i < part.count; ++i) {
     if (stop.load(std::memory_order_relaxed) || recipe_.interrupted()) return;
@@ -107,6 +109,7 @@ void NullEngine::write_part(const Progression& part, FileNamer& namer, SliceResu
     if (recipe_.per_file_delay_us != 0) recipe_.sleep_per_file_delay();
     result.latency.record(nanoseconds(Clock::now() - start));
     ++result.files;
+    publish_files_done(target, result.files);
     result.bytes += recipe_.file_bytes;
   }
 }

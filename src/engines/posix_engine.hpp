@@ -32,7 +32,8 @@ class NullEngine final : public FileEngine {
            std::atomic<bool>& stop) override;
 
  private:
-  void write_part(const Progression& part, FileNamer& namer, SliceResult& result,
+  void write_part(const WriteTarget& target, const Progression& part, FileNamer& namer,
+                  SliceResult& result,
                   std::atomic<bool>& stop) const;
 
   const FileRecipe& recipe_;

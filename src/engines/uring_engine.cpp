@@ -287,6 +287,7 @@ void UringEngine::complete(const io_uring_cqe& cqe, Clock::time_point now) {
       }
       result_->latency.record(nanoseconds(now - slot.start));
       ++result_->files;
+      publish_files_done(*target_, result_->files);
       result_->bytes += recipe_.file_bytes;
       return finish(s);
   }

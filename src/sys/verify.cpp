@@ -20,7 +20,7 @@ FileVerifier::FileVerifier(FilePattern pattern, const std::string& text, std::ui
 
 VerifyResult FileVerifier::verify(const std::string& dir, const Progression& files,
                                   const std::atomic<int>* stop, std::size_t max_problems,
-                                  const DirectoryLayout* layout) {
+                                  const DirectoryLayout* layout, ProgressTick* tick) {
   VerifyResult result;
   const UniqueFd dir_fd = open_directory(dir);
   FileDirectories directories(dir_fd.get(), dir, layout);
@@ -29,6 +29,7 @@ VerifyResult FileVerifier::verify(const std::string& dir, const Progression& fil
     const std::uint64_t index = files.at(i);
     const char* name = namer_.name(index);
     ++result.checked;
+    if (tick != nullptr) tick->add();
     std::string problem;
     std::string where = dir;
     try {

@@ -10,6 +10,7 @@
 #include "mpiwrite/core/directory_layout.hpp"
 #include "mpiwrite/core/file_namer.hpp"
 #include "mpiwrite/core/partition.hpp"
+#include "mpiwrite/core/progress_tick.hpp"
 
 namespace mpiwrite {
 
@@ -27,10 +28,10 @@ class FileVerifier {
   // `stop` (if given) is non-zero. Throws IoError only when `dir` itself cannot be opened.
   // Never follows a symbolic link, never blocks on a FIFO: either is a wrong file. `layout`
   // (nullptr: all in `dir`): which subdirectory of `dir` holds each file; one that cannot be
-  // opened makes its files wrong.
+  // opened makes its files wrong. `tick` (if given): told of every file checked (--progress).
   VerifyResult verify(const std::string& dir, const Progression& files,
                       const std::atomic<int>* stop = nullptr, std::size_t max_problems = 3,
-                      const DirectoryLayout* layout = nullptr);
+                      const DirectoryLayout* layout = nullptr, ProgressTick* tick = nullptr);
 
  private:
   // Empty when the file is right, else what is wrong.
