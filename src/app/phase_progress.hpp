@@ -32,8 +32,8 @@ class PhaseProgress {
   // While the work runs: `local_files` this rank has done. Cheap when no interval has passed
   // and no round is outstanding (one clock read).
   void poll(std::uint64_t local_files);
-  // How often the writer pool's wait should call poll(): a small part of the interval, so a
-  // round's line follows its start closely, and no busy loop.
+  // How often the writer pool's wait should call poll(): a quarter of the interval (1 ms to
+  // 1 s), so a round's line follows its tick closely, without a busy loop.
   std::chrono::microseconds poll_every() const;
   // After the work, untimed: rounds until every rank is done; then rank 0's last line (if the
   // phase printed any) and the end of its line on a terminal.
