@@ -128,6 +128,8 @@ bool StepRunner::write(const Step& step, PointHandles& h,
   }
   SliceResult result;
   std::optional<PhaseProgress> live;
+  std::function<void()> poll = progress;  // what the main thread does while its writers write
+  auto poll_every = std::chrono::microseconds(50);
   TimedPhase phase;
   phase.name = "write";
   phase.comm = &h.comm;
@@ -139,14 +141,6 @@ bool StepRunner::write(const Step& step, PointHandles& h,
       live.emplace(run_.progress, run_.progress_out.get(), h.comm,
                    subject_of(step, ProgressPhase::Write), mine,
                    h.counter ? h.counter->mpi_lock() : nullptr);
-    }
-  };
-  phase.work = [&](std::string& failure) {
-    // The writers record failures; anything thrown is one more.
-    WorkSource& source = h.counter ? static_cast<WorkSource&>(*dynamic) : *fixed;
-    std::function<void()> poll = progress;
-    auto poll_every = std::chrono::microseconds(50);
-    if (live) {
       // The writers' counters at the interval; with a dynamic partition its 50 µs too.
       poll = [&] {
         if (progress) progress();
@@ -154,6 +148,10 @@ bool StepRunner::write(const Step& step, PointHandles& h,
       };
       if (!progress) poll_every = live->poll_every();
     }
+  };
+  phase.work = [&](std::string& failure) {
+    // The writers record failures; anything thrown is one more.
+    WorkSource& source = h.counter ? static_cast<WorkSource&>(*dynamic) : *fixed;
     guarded([&] { result = h.writer->write(source, poll, poll_every); }, failure);
   };
   phase.after = [&](const PhaseClock& clock, std::string& failure) {
