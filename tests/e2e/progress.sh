@@ -36,8 +36,9 @@ print(f"{len(write)} write lines in a write phase of {makespan:.2f} s (at most {
 for l in write[:3] + write[-1:]: print("  ", l)
 if not 3 <= len(write) <= bound: sys.exit(f"FAIL: {len(write)} write lines, expected 3..{bound}")
 total = 750 * ranks
-shape = re.compile(r"write \d+x\d+ rep 1/1: (\d+)/%d files \(\d+%%\), [0-9.]+ files/s now, "
-                   r"[0-9.]+ files/s mean, (ETA [0-9:.]+( s)?|ETA \?|done in [0-9:.]+( s)?)$" % total)
+shape = re.compile(r"write \d+x\d+ rep 1/1: (\d+)/%d files \(\d+%%\), "
+                   r"([0-9.]+ files/s now, [0-9.]+ files/s mean, (ETA [0-9:.]+( s)?|ETA \?)|"
+                   r"[0-9.]+ files/s mean, done in [0-9:.]+( s)?)$" % total)
 done = []
 for l in write:
     m = shape.search(l)
