@@ -1,7 +1,12 @@
 """The results: bench-<UTC stamp>.json and .md in the results directory, the Markdown also on
 standard output.
 
-JSON schema "mpiwrite-bench/9" (schema_version 9). What changed from /8: the section "netfs"
+JSON schema "mpiwrite-bench/10" (schema_version 10). What changed from /9: the section
+"progress" (issue 14: what --progress costs the write phase) and its key "progress":
+{"parameters", "runs" (each round: "order", and per variant "off"/"on" the "seconds" (median
+of the run's repetitions), "makespans_s", "progress_lines"), "summary" (ratio_of_medians,
+paired_ratios, makespan_on, makespan_off, progress_lines_per_run, goal_ratio, goal_met)}.
+Every other key is as in /9. /9 changed from /8: the section "netfs"
 (issue 13: mpiwrite on the GlusterFS testbed) and its key "netfs": {"parameters", "title",
 "cells" (each: part clients|matrix|line, name, rtt_us, mode, files, ranks or concurrency,
 variants, "figures" per variant: makespan_s summary, ms_per_file, files_per_s,
@@ -25,8 +30,8 @@ import json
 import os
 import sys
 
-SCHEMA = "mpiwrite-bench/9"
-SCHEMA_VERSION = 9
+SCHEMA = "mpiwrite-bench/10"
+SCHEMA_VERSION = 10
 
 
 def key_of(section):

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <optional>
 #include <ostream>
 #include <sstream>
@@ -139,8 +140,19 @@ class Coordinator {
     const RankFacts facts = gather_rank_facts(world_, started);
     phases_.put_clocks_on_one_axis();
     if (root_) describe_run(report_, run_, facts, phases_, world_.size());
+    set_up_progress();
     phases_.start_watchdog(c.timeout_s);
     return kContinue;
+  }
+
+  // --progress: rank 0 decides (its standard error is the one that prints), every rank learns
+  // the interval, at which it joins the rounds.
+  void set_up_progress() {
+    ProgressSettings& p = run_.progress;
+    if (root_) p = progress_settings(run_.config, stderr_is_terminal());
+    const auto us = static_cast<std::uint64_t>(std::llround(p.interval_s * 1e6));
+    p.interval_s = static_cast<double>(comm::broadcast_u64(world_, us)) / 1e6;
+    if (root_ && p.on()) run_.progress_out = std::make_unique<ProgressOutput>(err_, p.in_place);
   }
 
   // The per-point resources (collective, in point order), and every rank's verdict on them.

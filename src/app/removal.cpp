@@ -4,11 +4,13 @@
 // not complete is removed by each rank from its writers' records.
 #include "removal.hpp"
 
+#include <optional>
 #include <stdexcept>
 
 #include "mpiwrite/mpi/comm.hpp"
 #include "mpiwrite/sys/layout_directories.hpp"
 #include "mpiwrite/sys/interrupt.hpp"
+#include "phase_progress.hpp"
 
 namespace mpiwrite {
 
@@ -20,7 +22,7 @@ bool signalled() { return interrupt_signal().load() != 0; }
 // A directory that fails stops only itself: the others are still removed, and the first
 // failure is reported.
 void remove_every_file(const RunState& run, bool clean_dir, std::uint64_t& removed,
-                       std::string& failure) {
+                       std::string& failure, ProgressTick* tick) {
   if (run.config.engine == Engine::Null) return;  // the null engine created no file to remove
   auto remove_in = [&](std::size_t point, const std::string& dir, bool all) {
     // A signal stops the phase at once, not after visiting every directory (a comparison of
@@ -28,7 +30,7 @@ void remove_every_file(const RunState& run, bool clean_dir, std::uint64_t& remov
     // rest goes to the background removal (finish_interrupted).
     if (signalled()) return;
     std::string problem;
-    guarded([&] { removed += remove_written(run, point, dir, all, &interrupt_signal()); },
+    guarded([&] { removed += remove_written(run, point, dir, all, &interrupt_signal(), tick); },
             problem);
     if (failure.empty()) failure = problem;
   };
@@ -36,6 +38,26 @@ void remove_every_file(const RunState& run, bool clean_dir, std::uint64_t& remov
     if (step.scratch) remove_in(step.point, step.dir, !run.incomplete_in(step.dir));
   });
   if (clean_dir) remove_in(0, run.directory.path, run.dir_complete);  // a plain run: one point
+}
+
+// Every rank: the names remove_every_file visits (--progress's total), without visiting them.
+std::uint64_t names_to_remove(const RunState& run, bool clean_dir) {
+  if (run.config.engine == Engine::Null) return 0;
+  std::uint64_t names = 0;
+  auto count_in = [&](const std::string& dir, bool all) {
+    if (const auto limited = run.limited_steps.find(dir); all && limited != run.limited_steps.end()) {
+      names += limited->second.files_taken();  // --time-limit cut it short: its records
+    } else if (all) {
+      names += run.world_plan.removes.count;
+    } else if (run.incomplete) {
+      for (const Progression& part : run.incomplete->mine.taken) names += part.count;
+    }
+  };
+  run.for_each_executed_step([&](const Step& step) {
+    if (step.scratch) count_in(step.dir, !run.incomplete_in(step.dir));
+  });
+  if (clean_dir) count_in(run.directory.path, run.dir_complete);
+  return names;
 }
 
 // Every rank, after every rank's files: its layout directories, every one tried (as above).
@@ -75,7 +97,7 @@ void remove_directories(RunState& run) {
 }  // namespace
 
 std::uint64_t remove_written(const RunState& run, std::size_t point, const std::string& dir,
-                             bool all, const std::atomic<int>* stop) {
+                             bool all, const std::atomic<int>* stop, ProgressTick* tick) {
   const DirectoryLayout layout = run.layout_of(point);
   const DirectoryLayout* where = layout.flat() ? nullptr : &layout;
   if (const auto limited = run.limited_steps.find(dir); all && limited != run.limited_steps.end()) {
@@ -83,9 +105,9 @@ std::uint64_t remove_written(const RunState& run, std::size_t point, const std::
   }
   if (all) {
     return remove_files(dir, run.pattern, run.world_plan.removes, stop, run.config.overwrite,
-                        where);
+                        where, tick);
   }
-  return remove_created(dir, run.pattern, run.incomplete->mine, stop, where);
+  return remove_created(dir, run.pattern, run.incomplete->mine, stop, where, tick);
 }
 
 void remove_layout_directories_of(const RunState& run, std::size_t point, const std::string& dir,
@@ -106,11 +128,25 @@ bool remove_files_and_directories(RunState& run, PhaseAgreement& phases, RunRepo
   const bool clean_dir = c.cleanup && (run.dir_complete || run.incomplete_in(run.directory.path));
   if (!run.scratch_root_made && !clean_dir && !(c.cleanup && run.directory.created)) return true;
   std::uint64_t removed = 0;
+  std::optional<PhaseProgress> live;
+  std::optional<ProgressTick> tick;
+  std::uint64_t visited = 0;
   TimedPhase phase;
   phase.name = "removal";
   phase.comm = &phases.world();
-  phase.work = [&](std::string& failure) { remove_every_file(run, clean_dir, removed, failure); };
-  phase.after = [&](const PhaseClock& clock, std::string& /*failure*/) {
+  phase.before = [&] {
+    if (!run.progress.on()) return;
+    live.emplace(run.progress, run.progress_out.get(), phases.world(),
+                 ProgressSubject{ProgressPhase::Removal, "", false, 0, 0},
+                 names_to_remove(run, clean_dir));
+    tick.emplace([&](std::uint64_t files) { live->poll(visited += files); });
+  };
+  phase.work = [&](std::string& failure) {
+    remove_every_file(run, clean_dir, removed, failure, tick ? &*tick : nullptr);
+    if (tick) tick->flush();
+  };
+  phase.after = [&](const PhaseClock& clock, std::string& failure) {
+    if (live) guarded([&] { live->finish(visited); }, failure);
     const double elapsed_s = phases.span_on_root(phases.world(), clock);
     removed = comm::sum_to_root(phases.world(), removed);
     report.cleanup = {true, elapsed_s, removed, false, true};

@@ -16,8 +16,10 @@ bool remove_files_and_directories(RunState& run, PhaseAgreement& phases, RunRepo
 // This rank's share of the run's files in `dir`, written by point `point` (its layout says
 // where each file is): its plan's block of every name when the run created them all (`all`),
 // else what this rank's writers recorded. Throws IoError.
+// `tick` (if given): told of every name visited (--progress).
 std::uint64_t remove_written(const RunState& run, std::size_t point, const std::string& dir,
-                             bool all, const std::atomic<int>* stop);
+                             bool all, const std::atomic<int>* stop,
+                             ProgressTick* tick = nullptr);
 
 // This rank's layout directories in `dir` (a scratch step's of point `point`, or with
 // --cleanup those it made in --dir), once every rank's files are gone. Throws IoError (one

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,9 +15,11 @@
 #include "mpiwrite/core/directory_layout.hpp"
 #include "mpiwrite/core/file_namer.hpp"
 #include "mpiwrite/core/points.hpp"
+#include "mpiwrite/core/progress_line.hpp"
 #include "mpiwrite/core/rank_plan.hpp"
 #include "mpiwrite/core/schedule.hpp"
 #include "mpiwrite/sys/posix_file.hpp"
+#include "mpiwrite/sys/progress_output.hpp"
 #include "mpiwrite/sys/run_directory.hpp"
 #include "phase_agreement.hpp"
 
@@ -58,6 +61,10 @@ struct RunState {
   // --cleanup, removed after the files. A scratch step's are all the run's (its directory is).
   std::vector<std::string> dir_layout_made;
   int interrupted = 0;        // the signal every rank agreed on, or 0
+  // --progress: the interval is the same on every rank (each joins the rounds), the style is
+  // rank 0's; rank 0 prints through progress_out (null elsewhere and when off).
+  ProgressSettings progress;
+  std::unique_ptr<ProgressOutput> progress_out;
 
   bool incomplete_in(const std::string& dir) const { return incomplete && incomplete->dir == dir; }
   // The layout of point `point` (flat: every file in the step's directory).

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "mpiwrite/core/wear_out.hpp"
@@ -14,6 +15,7 @@
 #include "mpiwrite/mpi/shared_counter.hpp"
 #include "mpiwrite/sys/interrupt.hpp"
 #include "mpiwrite/sys/layout_directories.hpp"
+#include "phase_progress.hpp"
 
 namespace mpiwrite {
 
@@ -139,11 +141,28 @@ bool StepRunner::write(const Step& step, PointHandles& h,
   SliceResult result;
   const double limit_s = run_.config.time_limit_s;
   std::uint64_t files_at_limit = 0;  // this rank's, when its writers stopped at the limit
+  std::optional<PhaseProgress> live;
+  std::uint64_t files_before = 0;  // --wear-out: the first write's files, progress counts on
+  std::function<void()> poll = progress;  // what the main thread does while its writers write
+  auto poll_every = std::chrono::microseconds(50);
   TimedPhase phase;
   phase.name = "write";
   phase.comm = &h.comm;
   phase.before = [&] {
     if (h.counter) h.counter->begin(threads, run_.config.chunk, h.plan.writes.count);
+    if (run_.progress.on()) {
+      // With a dynamic partition every rank's `writes` is all of them: rank 0 counts them.
+      const std::uint64_t mine = !h.counter || h.comm.rank() == 0 ? h.plan.writes.count : 0;
+      live.emplace(run_.progress, run_.progress_out.get(), h.comm,
+                   subject_of(step, ProgressPhase::Write), mine,
+                   h.counter ? h.counter->mpi_lock() : nullptr);
+      // The writers' counters at the interval; with a dynamic partition its 50 µs too.
+      poll = [&] {
+        if (progress) progress();
+        live->poll(files_before + h.writer->files_done());
+      };
+      if (!progress) poll_every = live->poll_every();
+    }
   };
   phase.work = [&](std::string& failure) {
     // The writers record failures; anything thrown is one more.
@@ -154,12 +173,16 @@ bool StepRunner::write(const Step& step, PointHandles& h,
         limit_s > 0 ? Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                          std::chrono::duration<double>(limit_s))
                     : Clock::time_point::max();
-    guarded([&] { result = h.writer->write(source, progress, deadline); }, failure);
+    guarded([&] { result = h.writer->write(source, poll, poll_every, deadline); }, failure);
     files_at_limit = result.files;
-    if (run_.config.wear_out) wear_out(h, progress, result, failure);
+    if (run_.config.wear_out) {
+      wear_out(step, h, {poll, poll_every, live, files_before}, result, failure);
+    }
   };
   phase.after = [&](const PhaseClock& clock, std::string& failure) {
     if (h.counter) h.counter->end();
+    // After the clock: this rank waits in the rounds until every rank's writers are done.
+    if (live) guarded([&] { live->finish(result.files); }, failure);
     h.writer->close_target();
     comm::quiet_barrier(h.comm);  // early finishers leave the CPUs to the ranks still writing
     const RankClockSample mine{h.comm.rank(), clock.start_ns, clock.end_ns, result.files,
@@ -191,18 +214,41 @@ bool StepRunner::write(const Step& step, PointHandles& h,
 // limit, each goes on to the largest count any writer reached (a static partition: a
 // writer's files are a prefix of its part). Every rank of the point takes part in the
 // agreement on that count, also one whose writers failed (it then writes no more).
-void StepRunner::wear_out(PointHandles& h, const std::function<void()>& progress,
+void StepRunner::wear_out(const Step& step, PointHandles& h, const WearOutProgress& shown,
                           SliceResult& result, std::string& failure) {
   const bool failed = !failure.empty() || result.failure.has_value();
   const std::vector<std::uint64_t> written = h.writer->thread_files();
+  // --progress: its rounds of the first write end here, on every rank, before the agreement
+  // below (they share the point's communicator); the wear-out gets rounds of its own.
+  if (shown.live) guarded([&] { shown.live->finish(result.files); }, failure);
   const std::uint64_t mine = failed ? 0 : *std::max_element(written.begin(), written.end());
   const std::uint64_t target = comm::max_u64(h.comm, mine);
-  if (failed) return;
-  StaticSource rest(wear_out_parts(h.plan.thread_writes, written, target));
+  const std::vector<Progression> parts = wear_out_parts(h.plan.thread_writes, written, target);
+  if (shown.live) {
+    std::uint64_t more_files = 0;
+    for (const Progression& part : parts) more_files += failed ? 0 : part.count;
+    ProgressSubject subject = subject_of(step, ProgressPhase::Write);
+    subject.time_limit_s = 0;  // the wear-out is not limited
+    shown.files_before = result.files;
+    shown.live.emplace(run_.progress, run_.progress_out.get(), h.comm, subject,
+                       result.files + more_files);
+  }
+  if (failed) return;  // it still joins the wear-out's progress rounds (phase.after)
+  StaticSource rest(parts);
   SliceResult more;
-  guarded([&] { more = h.writer->write(rest, progress); }, failure);
+  guarded([&] { more = h.writer->write(rest, shown.poll, shown.poll_every); }, failure);
   result.merge(more);
 }
+
+// --verify: each rank reads back what its plan says (the block its neighbour wrote). After a
+// step the time limit cut short (`written`: this rank's records), what its neighbour created.
+// What a step's progress lines are about.
+ProgressSubject StepRunner::subject_of(const Step& step, ProgressPhase phase) const {
+  return {phase, run_.points[step.point].label(), !step.timed, step.number,
+          step.timed ? run_.config.repetitions : run_.config.warmup,
+          phase == ProgressPhase::Write ? run_.config.time_limit_s : 0};
+}
+
 
 // --verify: each rank reads back what its plan says (the block its neighbour wrote). After a
 // step the time limit cut short (`written`: this rank's records), what its neighbour created.
@@ -211,20 +257,29 @@ bool StepRunner::verify(const Step& step, PointHandles& h,
   std::optional<CreatedFiles> theirs;
   if (written != nullptr && h.comm) theirs = comm::created_of_next_rank(h.comm, *written);
   VerifyResult result;
+  std::optional<PhaseProgress> live;
+  std::optional<ProgressTick> tick;
+  std::uint64_t checked = 0;
   TimedPhase phase;
   phase.name = "verify";
   phase.comm = &h.comm;
+  phase.before = [&] {
+    if (!run_.progress.on()) return;
+    live.emplace(run_.progress, run_.progress_out.get(), h.comm,
+                 subject_of(step, ProgressPhase::Verify),
+                 theirs ? theirs->files_taken() : h.plan.verifies.count);
+    tick.emplace([&](std::uint64_t files) { live->poll(checked += files); });
+  };
   phase.work = [&](std::string& failure) {
     guarded([&] {
       const DirectoryLayout* layout = h.layout ? &*h.layout : nullptr;
-      if (!theirs) {
-        result = verifier_->verify(step.dir, h.plan.verifies, &interrupt_signal(), 3, layout);
-        return;
-      }
-      result = verifier_->verify(step.dir, theirs->taken, &interrupt_signal(), 3, layout);
+      ProgressTick* ticks = tick ? &*tick : nullptr;
+      result = theirs ? verifier_->verify(step.dir, theirs->taken, &interrupt_signal(), 3, layout, ticks)
+                      : verifier_->verify(step.dir, h.plan.verifies, &interrupt_signal(), 3, layout, ticks);
     }, failure);
   };
   phase.after = [&](const PhaseClock& clock, std::string& failure) {
+    if (live) guarded([&] { live->finish(result.checked); }, failure);
     if (failure.empty() && result.mismatches != 0) {
       failure = fmt::format("verify: {} of {} files wrong: {}", result.mismatches,
                             result.checked, fmt::join(result.problems, "; "));

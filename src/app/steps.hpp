@@ -3,6 +3,8 @@
 // write phase and, with --verify, a timed read-back phase. Ranks outside a step's point wait
 // at its phase boundaries.
 
+#include <chrono>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -14,6 +16,7 @@
 #include "mpiwrite/engines/writer.hpp"
 #include "mpiwrite/sys/verify.hpp"
 #include "phase_agreement.hpp"
+#include "phase_progress.hpp"
 #include "point_resources.hpp"
 #include "run_state.hpp"
 
@@ -34,10 +37,18 @@ class StepRunner {
   void make_layout_directories(const Step& step, const PointHandles& h);
   bool write(const Step& step, PointHandles& h, std::optional<RepetitionFigures>& figures,
              bool& cut_short);
-  void wear_out(PointHandles& h, const std::function<void()>& progress, SliceResult& result,
-                std::string& failure);
+  // What --progress needs to go on showing a write phase through its wear-out.
+  struct WearOutProgress {
+    const std::function<void()>& poll;
+    std::chrono::microseconds poll_every;
+    std::optional<PhaseProgress>& live;
+    std::uint64_t& files_before;
+  };
+  void wear_out(const Step& step, PointHandles& h, const WearOutProgress& shown,
+                SliceResult& result, std::string& failure);
   bool verify(const Step& step, PointHandles& h, std::optional<RepetitionFigures>& figures,
               const CreatedFiles* written);
+  ProgressSubject subject_of(const Step& step, ProgressPhase phase) const;
 
   RunState& run_;
   PhaseAgreement& phases_;

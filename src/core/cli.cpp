@@ -30,7 +30,32 @@ struct EnumText {
   // item, so "1,,2" was read as 1,2 while '' was "  is not a whole number".
   std::vector<std::string> sweep_threads;
   std::vector<std::string> slow_ranks;
+  std::string progress_style{to_string(ProgressStyle::Auto)};
 };
+
+// What --progress given without a value reads as (CLI11 puts default_str there).
+constexpr const char* kProgressBareText = "default";
+
+// Which rule `text` breaks as --progress's seconds, or empty; `seconds` is set when none.
+// Decimal seconds (0.2), 0 (off), or the bare option.
+std::string progress_problem(const std::string& text, double& seconds) {
+  if (text == kProgressBareText) {
+    seconds = kProgressBare;
+    return {};
+  }
+  const char* end = text.data() + text.size();
+  const auto [stop, error] = std::from_chars(text.data(), end, seconds);
+  if (text.empty()) return "an empty value is not a number of seconds";
+  if (text.front() == '-') return text + " is negative";
+  if (error != std::errc{} || stop != end || !(seconds == seconds)) {
+    return text + " is not a number of seconds";
+  }
+  if (seconds != 0 && (seconds < kMinProgressS || seconds > kMaxProgressS)) {
+    return fmt::format("{} is not 0 (off) or between {} and {} seconds", text, kMinProgressS,
+                       kMaxProgressS);
+  }
+  return {};
+}
 
 // Which rule `text` breaks as a whole number in [min, max], or empty; `value` is set when none.
 std::string whole_number_problem(const std::string& text, std::uint64_t min, std::uint64_t max,
@@ -231,6 +256,28 @@ void add_run_options(CLI::App& app, RunConfig& c, EnumText& e) {
       ->capture_default_str()->check(whole_number(0, kMaxSlowDelayUs));
 }
 
+// Live progress on rank 0's standard error (docs/metrics.md, "Live progress").
+void add_progress_options(CLI::App& app, RunConfig& c, EnumText& e) {
+  app.add_option_function<std::string>(
+         "--progress",
+         [&c](const std::string& text) {
+           double seconds = 0;
+           if (std::string problem = progress_problem(text, seconds); !problem.empty()) {
+             throw CLI::ValidationError("--progress", problem);
+           }
+           c.progress_s = seconds;
+         },
+         "Print progress on stderr every SECONDS (0: off). Alone: every 1 s on a terminal, "
+         "10 s otherwise. Not given: every 1 s when stderr is a terminal and the report is "
+         "not JSON, else off")
+      ->expected(0, 1)->default_str(kProgressBareText)->type_name("[SECONDS]");
+  app.add_option("--progress-style", e.progress_style,
+                 "tty: one line rewritten in place; lines: a line per interval; auto: tty "
+                 "when stderr is a terminal (never under mpirun, which pipes it)")
+      ->capture_default_str()
+      ->check(choices({ProgressStyle::Auto, ProgressStyle::Tty, ProgressStyle::Lines}));
+}
+
 }  // namespace
 
 CliOutcome parse_command_line(int argc, const char* const* argv) {
@@ -243,6 +290,7 @@ CliOutcome parse_command_line(int argc, const char* const* argv) {
   EnumText text;
   add_write_options(app, outcome.config, text);
   add_run_options(app, outcome.config, text);
+  add_progress_options(app, outcome.config, text);
   try {
     app.parse(argc, argv);
     RunConfig& c = outcome.config;
@@ -252,6 +300,8 @@ CliOutcome parse_command_line(int argc, const char* const* argv) {
     c.engine = from_name(text.engine, {Engine::Posix, Engine::Uring, Engine::Null});
     c.format = from_name(text.format, {Format::Table, Format::Markdown, Format::Csv, Format::Json});
     c.layouts = layout_list(text.layouts);
+    c.progress_style = from_name(
+        text.progress_style, {ProgressStyle::Auto, ProgressStyle::Tty, ProgressStyle::Lines});
     c.sweep_threads = number_list<unsigned>("--sweep-threads", text.sweep_threads, 1, kMaxThreads,
                                             "give thread counts like 1,2,4");
     c.slow_ranks = number_list<int>("--slow-rank", text.slow_ranks, 0, 1u << 30,

@@ -122,6 +122,11 @@ void validate(const RunConfig& c) {
   validate_time_limit(c);
   require(c.slow_delay_us <= kMaxSlowDelayUs,
           fmt::format("--slow-delay-us must be at most {}", kMaxSlowDelayUs));
+  const double p = c.progress_s;
+  require(p == kProgressNotGiven || p == kProgressBare || p == 0 ||
+              (p >= kMinProgressS && p <= kMaxProgressS),
+          fmt::format("--progress must be 0 (off) or between {} and {} seconds", kMinProgressS,
+                      kMaxProgressS));
   validate_layout(c);
 }
 
@@ -177,6 +182,15 @@ std::string_view to_string(Engine value) {
     case Engine::Posix: return "posix";
     case Engine::Uring: return "uring";
     case Engine::Null: return "null";
+  }
+  return "?";
+}
+
+std::string_view to_string(ProgressStyle value) {
+  switch (value) {
+    case ProgressStyle::Auto: return "auto";
+    case ProgressStyle::Tty: return "tty";
+    case ProgressStyle::Lines: return "lines";
   }
   return "?";
 }

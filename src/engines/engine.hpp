@@ -26,12 +26,20 @@ namespace mpiwrite {
 // descriptors of the layout's directories in that thread's descriptor table (every file in
 // the run directory itself with the flat layout). `exclusive`: see Writer::open_target.
 // `deadline` (--time-limit): no file is started at or after it (see Writer::write).
+// `files_done` (if given): this thread's files so far, stored (relaxed) after every file, for
+// --progress; on its own cache line, read by the rank's main thread at the interval.
 struct WriteTarget {
   FileDirectories* directories = nullptr;
   std::string dir_path;
   bool exclusive = false;
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+  std::atomic<std::uint64_t>* files_done = nullptr;
 };
+
+// The one thing an engine does for --progress, after counting a file in result.files.
+inline void publish_files_done(const WriteTarget& target, std::uint64_t files) {
+  if (target.files_done != nullptr) target.files_done->store(files, std::memory_order_relaxed);
+}
 
 // Every file of a run: its name, its bytes, and how it is opened, set up once from the
 // options and shared read-only by every engine of a writer.

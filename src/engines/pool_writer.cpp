@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <vector>
 
@@ -55,16 +56,19 @@ class PoolWriter final : public Writer {
   }
 
   SliceResult write(WorkSource& source, const std::function<void()>& progress,
+                    std::chrono::microseconds poll_every,
                     std::chrono::steady_clock::time_point deadline) override {
     std::atomic<bool> stop{false};
+    for (Worker& w : workers_) w.done.files.store(0, std::memory_order_relaxed);
     pool_.run_on_all(
         [&](unsigned t) {
           Worker& w = workers_[t];
           w.result.reset();
-          const WriteTarget target{&w.directories, dir_path_, exclusive_, deadline};
+          const WriteTarget target{&w.directories, dir_path_, exclusive_, deadline,
+                                   &w.done.files};
           w.engine->write(target, source, t, w.result, stop);  // never throws
         },
-        progress);
+        progress, poll_every);
     SliceResult total;
     for (const Worker& w : workers_) total.merge(w.result);
     return total;
@@ -85,10 +89,22 @@ class PoolWriter final : public Writer {
     });
   }
 
+  std::uint64_t files_done() const override {
+    std::uint64_t sum = 0;
+    for (const Worker& w : workers_) sum += w.done.files.load(std::memory_order_relaxed);
+    return sum;
+  }
+
   bool private_fd_tables() const override { return private_tables_.load() == pool_.size(); }
 
  private:
+  // A writer's --progress counter, alone on its cache line: the writer's store after each
+  // file never shares a line with another writer's (or with what the writer reads).
+  struct alignas(64) DoneCounter {
+    std::atomic<std::uint64_t> files{0};
+  };
   struct Worker {
+    DoneCounter done;
     UniqueFd dir_fd;     // valid in this worker's descriptor table only
     FileDirectories directories;  // the layout's directories, in this worker's table too
     SliceResult result;  // reused: no allocation per repetition

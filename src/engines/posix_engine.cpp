@@ -101,6 +101,7 @@ void PosixEngine::write_part(const WriteTarget& target, const Progression& part,
     t.end = Clock::now();
     record_file(result, t, recipe_.fsync);
     ++result.files;
+    publish_files_done(target, result.files);
     result.bytes += recipe_.file_bytes;
   }
 }
@@ -142,6 +143,7 @@ void NullEngine::write_part(const WriteTarget& target, const Progression& part,
     t.end = Clock::now();                         // where posix closes
     record_file(result, t, recipe_.fsync);
     ++result.files;
+    publish_files_done(target, result.files);
     result.bytes += recipe_.file_bytes;
   }
 }

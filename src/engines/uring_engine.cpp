@@ -306,6 +306,7 @@ void UringEngine::complete(const io_uring_cqe& cqe, Clock::time_point now) {
       slot.times.end = now;
       record_file(*result_, slot.times, recipe_.fsync);
       ++result_->files;
+      publish_files_done(*target_, result_->files);
       result_->bytes += recipe_.file_bytes;
       return finish(s);
   }

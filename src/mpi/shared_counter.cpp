@@ -61,6 +61,7 @@ class WindowCounter final : public SharedCounter {
   void end() override { check(MPI_Win_unlock_all(window_), "MPI_Win_unlock_all"); }
   bool needs_progress() const override { return false; }  // shared memory needs no target
   void progress() override {}
+  std::mutex* mpi_lock() override { return &mutex_; }
 
  private:
   MPI_Comm comm_;

@@ -239,12 +239,14 @@ bool unlink_name(int dir_fd, const std::string& dir, const char* name) {
 
 std::uint64_t remove_files(const std::string& dir, const FilePattern& pattern,
                            const Progression& files, const std::atomic<int>* stop,
-                           bool regular_only, const DirectoryLayout* layout) {
+                           bool regular_only, const DirectoryLayout* layout,
+                           ProgressTick* tick) {
   const UniqueFd dir_fd = open_directory(dir);
   FileDirectories directories(dir_fd.get(), dir, layout);
   FileNamer namer(pattern);
   std::uint64_t removed = 0;
   for (std::uint64_t i = 0; i < files.count && !stopped(stop); ++i) {
+    if (tick != nullptr) tick->add();
     const std::uint64_t index = files.at(i);
     const char* name = namer.name(index);
     const std::optional<FileDirectories::Handle> in = directory_of(directories, index);
@@ -265,7 +267,7 @@ std::uint64_t remove_files(const std::string& dir, const FilePattern& pattern,
 
 std::uint64_t remove_created(const std::string& dir, const FilePattern& pattern,
                              const CreatedFiles& created, const std::atomic<int>* stop,
-                             const DirectoryLayout* layout) {
+                             const DirectoryLayout* layout, ProgressTick* tick) {
   if (created.taken.empty()) return 0;
   const UniqueFd dir_fd = open_directory(dir);
   FileDirectories directories(dir_fd.get(), dir, layout);
@@ -273,6 +275,7 @@ std::uint64_t remove_created(const std::string& dir, const FilePattern& pattern,
   std::uint64_t removed = 0;
   for (const Progression& part : created.taken) {
     for (std::uint64_t i = 0; i < part.count && !stopped(stop); ++i) {
+      if (tick != nullptr) tick->add();
       const std::uint64_t index = part.at(i);
       if (created.excluded(index)) continue;
       const std::optional<FileDirectories::Handle> in = directory_of(directories, index);

@@ -30,7 +30,8 @@ ThreadPool::~ThreadPool() {
 }
 
 void ThreadPool::run_on_all(const std::function<void(unsigned)>& task,
-                            const std::function<void()>& poll) {
+                            const std::function<void()>& poll,
+                            std::chrono::microseconds poll_every) {
   {
     std::lock_guard lock(mutex_);
     task_ = &task;
@@ -41,7 +42,7 @@ void ThreadPool::run_on_all(const std::function<void(unsigned)>& task,
   start_.notify_all();
   std::unique_lock lock(mutex_);
   if (poll) {
-    while (!done_.wait_for(lock, std::chrono::microseconds(50), [this] { return pending_ == 0; })) {
+    while (!done_.wait_for(lock, poll_every, [this] { return pending_ == 0; })) {
       lock.unlock();
       poll();
       lock.lock();

@@ -20,30 +20,32 @@ FileVerifier::FileVerifier(FilePattern pattern, const std::string& text, std::ui
 
 VerifyResult FileVerifier::verify(const std::string& dir, const Progression& files,
                                   const std::atomic<int>* stop, std::size_t max_problems,
-                                  const DirectoryLayout* layout) {
-  return verify(dir, std::vector<Progression>{files}, stop, max_problems, layout);
+                                  const DirectoryLayout* layout, ProgressTick* tick) {
+  return verify(dir, std::vector<Progression>{files}, stop, max_problems, layout, tick);
 }
 
 VerifyResult FileVerifier::verify(const std::string& dir, const std::vector<Progression>& parts,
                                   const std::atomic<int>* stop, std::size_t max_problems,
-                                  const DirectoryLayout* layout) {
+                                  const DirectoryLayout* layout, ProgressTick* tick) {
   VerifyResult result;
   const UniqueFd dir_fd = open_directory(dir);
   FileDirectories directories(dir_fd.get(), dir, layout);
   for (const Progression& files : parts) {
-    check_part(dir, files, directories, stop, max_problems, result);
+    check_part(dir, files, directories, stop, max_problems, tick, result);
   }
   return result;
 }
 
 void FileVerifier::check_part(const std::string& dir, const Progression& files,
                               FileDirectories& directories, const std::atomic<int>* stop,
-                              std::size_t max_problems, VerifyResult& result) {
+                              std::size_t max_problems, ProgressTick* tick,
+                              VerifyResult& result) {
   for (std::uint64_t i = 0; i < files.count; ++i) {
     if (stop != nullptr && stop->load(std::memory_order_relaxed) != 0) break;
     const std::uint64_t index = files.at(i);
     const char* name = namer_.name(index);
     ++result.checked;
+    if (tick != nullptr) tick->add();
     std::string problem;
     std::string where = dir;
     try {

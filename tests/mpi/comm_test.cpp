@@ -1,8 +1,13 @@
 #include "mpiwrite/mpi/comm.hpp"
+#include "mpiwrite/mpi/progress_rounds.hpp"
 
 #include <gtest/gtest.h>
 
+#include <boost/mpi/collectives.hpp>
 #include <boost/mpi/communicator.hpp>
+#include <chrono>
+#include <thread>
+#include <vector>
 
 namespace mpiwrite {
 namespace {
@@ -105,6 +110,35 @@ TEST(BroadcastConfig, EveryFieldArrives) {
   EXPECT_EQ(c.format, Format::Csv);
   EXPECT_EQ(c.output, "out.csv");
   EXPECT_TRUE(c.cleanup);
+}
+
+// --progress's rounds: rank r works through r + 1 rounds, then finishes; every rank takes part
+// in the same number of rounds (the last working rank's, plus the one that says all are
+// done), and that last round sums every rank's final figures.
+TEST(ProgressRounds, RanksThatFinishEarlyKeepJoiningUntilEveryRankIsDone) {
+  comm::ProgressRounds rounds(world);
+  const auto r = static_cast<std::uint64_t>(world.rank());
+  std::uint64_t taken = 0;
+  comm::ProgressSum sum;
+  for (std::uint64_t k = 1; k <= r + 1; ++k) {
+    rounds.start(10 * k, false, 100);
+    while (!rounds.test(sum)) std::this_thread::sleep_for(std::chrono::microseconds(100));
+    ++taken;
+    EXPECT_FALSE(rounds.all_done(sum));  // this rank is not done
+  }
+  comm::ProgressSum last;
+  rounds.finish(100, 100, [&](const comm::ProgressSum& s) {
+    ++taken;
+    last = s;
+  });
+  EXPECT_FALSE(rounds.outstanding());
+  const auto size = static_cast<std::uint64_t>(world.size());
+  EXPECT_EQ(last.files, 100 * size);
+  EXPECT_EQ(last.done_ranks, size);
+  EXPECT_EQ(last.total, 100 * size);
+  std::vector<std::uint64_t> all;
+  boost::mpi::all_gather(world, taken, all);
+  for (std::uint64_t n : all) EXPECT_EQ(n, size + 1);
 }
 
 }  // namespace

@@ -126,6 +126,26 @@ TEST(Cli, ReadsTheUringEngineAndItsQueueDepth) {
   EXPECT_EQ(parse({"--engine", "URING"}).config.queue_depth, 1u);  // one file in flight
 }
 
+// --progress: not given, alone, with seconds (decimal), 0; and the style.
+TEST(Cli, ReadsProgressAndItsStyle) {
+  EXPECT_EQ(parse({}).config.progress_s, kProgressNotGiven);
+  EXPECT_EQ(parse({"--progress"}).config.progress_s, kProgressBare);
+  EXPECT_EQ(parse({"--progress", "-n", "3"}).config.progress_s, kProgressBare);  // no value
+  EXPECT_EQ(parse({"--progress=0.2"}).config.progress_s, 0.2);
+  EXPECT_EQ(parse({"--progress", "5"}).config.progress_s, 5.0);
+  EXPECT_EQ(parse({"--progress=0"}).config.progress_s, 0.0);
+  EXPECT_EQ(parse({}).config.progress_style, ProgressStyle::Auto);
+  EXPECT_EQ(parse({"--progress-style", "TTY"}).config.progress_style, ProgressStyle::Tty);
+  EXPECT_EQ(parse({"--progress-style", "lines"}).config.progress_style, ProgressStyle::Lines);
+  for (const char* bad : {"--progress=abc", "--progress=-1", "--progress=0.001",
+                          "--progress=86401", "--progress=nan", "--progress=1s"}) {
+    const CliOutcome out = parse({bad});
+    EXPECT_FALSE(out.run) << bad;
+    EXPECT_EQ(out.exit_code, kExitUsage) << bad;
+    EXPECT_NE(out.message.find("--progress: "), std::string::npos) << out.message;
+  }
+}
+
 TEST(Cli, ReadsSweepCompareDynamicAndSlowRanks) {
   const CliOutcome sweep = parse({"--sweep-threads", "1,2,4", "--partition", "dynamic", "--chunk",
                                   "5", "--slow-rank", "1,3", "--slow-delay-us", "250", "--seed", "7"});

@@ -182,6 +182,8 @@ const std::map<std::string, OptionCase>& option_cases() {
       {"wear_out", {{"--time-limit", "1", "--wear-out"}, true}},
       {"layouts", {{"--layout", "rank,thread", "--compare", "--dry-run"}, Json{"rank", "thread"}}},
       {"files_per_dir", {{"--files-per-dir", "9", "--dry-run"}, 9}},
+      {"progress_s", {{"--progress=0.5"}, 0.5}},
+      {"progress_style", {{"--progress-style", "lines"}, "lines"}},
   };
   return cases;
 }

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <thread>
+
 #include <atomic>
 #include <stdexcept>
 #include <vector>
@@ -30,6 +33,18 @@ TEST(ThreadPool, AWorkerExceptionReachesTheCallerAfterAllFinish) {
   // The pool is still usable after a failure.
   pool.run_on_all([&](unsigned) { ++finished; });
   EXPECT_EQ(finished.load(), 6);
+}
+
+// The caller's poll runs while the workers work, at about its period, not in a busy loop:
+// --progress's main thread wakes a few times per interval (an upper bound only: a loaded
+// machine may wake it less often).
+TEST(ThreadPool, PollsAtItsPeriodWhileWorkersRun) {
+  ThreadPool pool(2);
+  int polls = 0;
+  pool.run_on_all([](unsigned) { std::this_thread::sleep_for(std::chrono::milliseconds(200)); },
+                  [&] { ++polls; }, std::chrono::milliseconds(20));
+  EXPECT_GE(polls, 1);
+  EXPECT_LE(polls, 15);  // 200 ms / 20 ms = 10 wakes, plus slack; 50 µs would be ~4000
 }
 
 }  // namespace

@@ -20,6 +20,9 @@ enum class Engine { Posix, Uring, Null };
 // Where the files live (core/directory_layout.hpp): all in the run directory, a directory per
 // rank, or one per writer thread.
 enum class Layout { Shared, Rank, Thread };
+// How --progress shows itself (docs/metrics.md, "Live progress"): auto: one line rewritten in
+// place when rank 0's standard error is a terminal, else plain lines; tty / lines: forced.
+enum class ProgressStyle { Auto, Tty, Lines };
 
 // Documented limits (docs/errors.md). They keep sizes and products far from overflow.
 inline constexpr std::uint64_t kMaxFiles = 1'000'000'000'000;  // 10^12
@@ -33,6 +36,12 @@ inline constexpr unsigned kMaxTimeoutS = 7 * 24 * 3600;          // a week
 inline constexpr double kMaxTimeLimitS = 7 * 24 * 3600;            // --time-limit: a week
 inline constexpr std::uint64_t kMaxSubdirectories = 1'000'000;  // of --files-per-dir, per run
 inline constexpr unsigned kMaxQueueDepth = 4096;  // files in flight per thread with io_uring
+inline constexpr double kMaxProgressS = 86400;       // --progress: a day between lines at most
+inline constexpr double kMinProgressS = 0.01;        // and at least 10 ms (0: off)
+// --progress's two values that are not seconds: not given (the default applies), and given
+// without a value (the bare option's interval applies). Both resolved by progress_settings.
+inline constexpr double kProgressNotGiven = -1;
+inline constexpr double kProgressBare = -2;
 
 struct RunConfig {
   std::uint64_t files = 100;
@@ -82,6 +91,12 @@ struct RunConfig {
   std::vector<int> slow_ranks;
   std::uint64_t slow_delay_us = 1000;
 
+  // --progress[=SECONDS] and --progress-style: live progress on rank 0's standard error
+  // (core/progress_line.hpp). Seconds between lines, 0: off, or one of kProgressNotGiven and
+  // kProgressBare. Not in the report: progress changes nothing that is measured.
+  double progress_s = kProgressNotGiven;
+  ProgressStyle progress_style = ProgressStyle::Auto;
+
   // Bytes in one line (`text` followed by '\n') and in one file.
   std::uint64_t line_bytes() const { return text.size() + 1; }
   std::uint64_t file_size_bytes() const { return lines * line_bytes(); }
@@ -98,5 +113,6 @@ std::string_view to_string(WriteMode value);
 std::string_view to_string(Format value);
 std::string_view to_string(Engine value);
 std::string_view to_string(Layout value);
+std::string_view to_string(ProgressStyle value);
 
 }  // namespace mpiwrite

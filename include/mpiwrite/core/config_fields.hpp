@@ -20,7 +20,7 @@ struct ConfigField {
   std::string_view name;
   // False for the fields the report leaves out: `dry_run` (a dry run prints its plan, never a
   // report), `seed` (the report's top-level seed is the one used, also when this one was 0 and
-  // the clock chose).
+  // the clock chose), `progress_s` and `progress_style` (live progress measures nothing).
   bool in_report = true;
 };
 
@@ -61,8 +61,10 @@ void visit_config_fields(Config& c, Visitor&& visit) {
   visit(ConfigField{"wear_out"}, c.wear_out);
   visit(ConfigField{"layouts"}, c.layouts);
   visit(ConfigField{"files_per_dir"}, c.files_per_dir);
+  visit(ConfigField{"progress_s", false}, c.progress_s);
+  visit(ConfigField{"progress_style", false}, c.progress_style);
 }
-inline constexpr std::size_t kConfigFieldCount = 32;  // the calls above (a test counts them)
+inline constexpr std::size_t kConfigFieldCount = 34;  // the calls above (a test counts them)
 
 namespace detail {
 

@@ -91,16 +91,22 @@ class Writer {
   // Timed: every writer thread writes what `source` hands it into the open target. Stops at
   // the first failure (other threads stop at their next file). Never throws: I/O errors, and
   // anything a writer thread threw (e.g. the work source), come back in
-  // SliceResult::failure. If `progress` is given, the calling thread runs it every ~50 µs
-  // until the writers finish (a dynamic source needs MPI progress on the main thread).
-  // `deadline` (--time-limit): a writer starts no file at or after it (each engine compares
-  // the clock it reads at a file's start anyway), and SliceResult::time_limited says whether
-  // one stopped there. What each thread wrote is then a prefix of what it took.
+  // SliceResult::failure. If `progress` is given, the calling thread runs it about every
+  // `poll_every` until the writers finish (a dynamic source needs MPI progress on the main
+  // thread every 50 µs; --progress alone far less often). `deadline` (--time-limit): a writer
+  // starts no file at or after it (each engine compares the clock it reads at a file's start
+  // anyway), and SliceResult::time_limited says whether one stopped there. What each thread
+  // wrote is then a prefix of what it took.
   virtual SliceResult write(WorkSource& source, const std::function<void()>& progress = {},
+                            std::chrono::microseconds poll_every = std::chrono::microseconds(50),
                             std::chrono::steady_clock::time_point deadline =
                                 std::chrono::steady_clock::time_point::max()) = 0;
   // The files each writer thread wrote in the last write(), by thread.
   virtual std::vector<std::uint64_t> thread_files() const = 0;
+  // The files this rank's writers have completed so far in the current write (0 before the
+  // first). Safe from the calling thread while write() runs: relaxed reads of one counter
+  // per writer thread, each on its own cache line, which the writer stores after each file.
+  virtual std::uint64_t files_done() const = 0;
   // Untimed: closes the target in every writer thread.
   virtual void close_target() = 0;
   // Whether every writer thread got its private descriptor table (false: they share the

@@ -23,6 +23,7 @@
 #include <boost/mpi/communicator.hpp>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 
 #include "mpiwrite/core/work_source.hpp"
 
@@ -51,6 +52,10 @@ class SharedCounter {
   virtual bool needs_progress() const = 0;
   // Lets MPI progress, or serves other ranks' requests. Main thread only.
   virtual void progress() = 0;
+  // The mutex this rank's writer threads hold around their MPI calls (MPI_THREAD_SERIALIZED),
+  // which the main thread takes for its own MPI calls while they write (--progress); null
+  // when the writers call no MPI.
+  virtual std::mutex* mpi_lock() { return nullptr; }
 };
 
 // The files of `whole` in chunks from a SharedCounter, for the writers.

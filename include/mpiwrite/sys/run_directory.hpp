@@ -18,6 +18,7 @@
 #include "mpiwrite/core/file_namer.hpp"
 #include "mpiwrite/sys/posix_file.hpp"
 #include "mpiwrite/core/partition.hpp"
+#include "mpiwrite/core/progress_tick.hpp"
 
 namespace mpiwrite {
 
@@ -53,15 +54,18 @@ void make_directory(const std::string& path, unsigned mode = 0755);
 // `regular_only` (--overwrite, whose names may have been replaced between repetitions):
 // only a regular file with one link is removed; anything else at a name stays.
 // `layout` (nullptr: all in `dir`): which subdirectory of `dir` holds each file; a
-// subdirectory that is gone holds nothing to remove.
+// subdirectory that is gone holds nothing to remove. `tick` (if given): told of every name
+// visited (--progress).
 std::uint64_t remove_files(const std::string& dir, const FilePattern& pattern,
                            const Progression& files, const std::atomic<int>* stop = nullptr,
-                           bool regular_only = false, const DirectoryLayout* layout = nullptr);
+                           bool regular_only = false, const DirectoryLayout* layout = nullptr,
+                           ProgressTick* tick = nullptr);
 
 // The same for the files a writer recorded as created (a step that did not complete).
 std::uint64_t remove_created(const std::string& dir, const FilePattern& pattern,
                              const CreatedFiles& created, const std::atomic<int>* stop = nullptr,
-                             const DirectoryLayout* layout = nullptr);
+                             const DirectoryLayout* layout = nullptr,
+                             ProgressTick* tick = nullptr);
 
 // rmdir, which fails (and throws IoError) if anything is left inside.
 void remove_directory(const std::string& path);

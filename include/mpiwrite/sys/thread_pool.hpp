@@ -3,6 +3,7 @@
 // waits for all of them. Threads are started once, outside the timed phases, and joined by
 // the destructor (RAII).
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <exception>
@@ -25,9 +26,11 @@ class ThreadPool {
   unsigned size() const { return static_cast<unsigned>(threads_.size()); }
   // Runs task(worker_index) on every worker, waits for all, then rethrows the first
   // exception a worker threw (by worker index), after every worker has finished. While it
-  // waits, the calling thread runs `poll` (if given) about every 50 µs.
+  // waits, the calling thread runs `poll` (if given) about every `poll_every` (50 µs: MPI
+  // progress for a dynamic partition; --progress alone wakes far less often).
   void run_on_all(const std::function<void(unsigned)>& task,
-                  const std::function<void()>& poll = {});
+                  const std::function<void()>& poll = {},
+                  std::chrono::microseconds poll_every = std::chrono::microseconds(50));
 
  private:
   void work(unsigned index);

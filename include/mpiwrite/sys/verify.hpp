@@ -10,6 +10,7 @@
 #include "mpiwrite/core/directory_layout.hpp"
 #include "mpiwrite/core/file_namer.hpp"
 #include "mpiwrite/core/partition.hpp"
+#include "mpiwrite/core/progress_tick.hpp"
 
 namespace mpiwrite {
 
@@ -29,19 +30,20 @@ class FileVerifier {
   // `stop` (if given) is non-zero. Throws IoError only when `dir` itself cannot be opened.
   // Never follows a symbolic link, never blocks on a FIFO: either is a wrong file. `layout`
   // (nullptr: all in `dir`): which subdirectory of `dir` holds each file; one that cannot be
-  // opened makes its files wrong.
+  // opened makes its files wrong. `tick` (if given): told of every file checked (--progress).
   VerifyResult verify(const std::string& dir, const Progression& files,
                       const std::atomic<int>* stop = nullptr, std::size_t max_problems = 3,
-                      const DirectoryLayout* layout = nullptr);
+                      const DirectoryLayout* layout = nullptr, ProgressTick* tick = nullptr);
   // The same for every file of every part of `parts`, in order, through one opening of `dir`
   // (a time-limited step's records: a part per chunk a writer took).
   VerifyResult verify(const std::string& dir, const std::vector<Progression>& parts,
                       const std::atomic<int>* stop = nullptr, std::size_t max_problems = 3,
-                      const DirectoryLayout* layout = nullptr);
+                      const DirectoryLayout* layout = nullptr, ProgressTick* tick = nullptr);
 
  private:
   void check_part(const std::string& dir, const Progression& files, FileDirectories& directories,
-                  const std::atomic<int>* stop, std::size_t max_problems, VerifyResult& result);
+                  const std::atomic<int>* stop, std::size_t max_problems, ProgressTick* tick,
+                  VerifyResult& result);
   // Empty when the file is right, else what is wrong.
   std::string check(int dir_fd, const char* name);
 
