@@ -49,6 +49,13 @@ void PhaseProgress::finish(std::uint64_t local_files) {
   if (out_ != nullptr) out_->end_phase();
 }
 
+void PhaseProgress::settle(std::uint64_t local_files) {
+  rounds_.finish(local_files, local_total_, [&](const comm::ProgressSum& sum) {
+    if (!rounds_.all_done(sum)) show(sum, now_s());
+  });
+  if (meter_) meter_->set_time_limit(0);
+}
+
 void PhaseProgress::show(const comm::ProgressSum& sum, double at_s) {
   if (!meter_) return;
   meter_->set_total(sum.total);

@@ -38,6 +38,12 @@ class PhaseProgress {
   // After the work, untimed: rounds until every rank is done; then rank 0's last line (if the
   // phase printed any) and the end of its line on a terminal.
   void finish(std::uint64_t local_files);
+  // --wear-out, inside the phase: rounds until every rank's first write is over (the
+  // agreement on the count that follows uses the same communicator); then the phase goes on,
+  // without its time limit, towards the total set_local_total() gives. The lines keep the
+  // phase's start, so the rates stay the whole phase's.
+  void settle(std::uint64_t local_files);
+  void set_local_total(std::uint64_t local_total) { local_total_ = local_total; }
 
  private:
   double now_s() const;

@@ -176,7 +176,7 @@ bool StepRunner::write(const Step& step, PointHandles& h,
     guarded([&] { result = h.writer->write(source, poll, poll_every, deadline); }, failure);
     files_at_limit = result.files;
     if (run_.config.wear_out) {
-      wear_out(step, h, {poll, poll_every, live, files_before}, result, failure);
+      wear_out(h, {poll, poll_every, live, files_before}, result, failure);
     }
   };
   phase.after = [&](const PhaseClock& clock, std::string& failure) {
@@ -214,26 +214,26 @@ bool StepRunner::write(const Step& step, PointHandles& h,
 // limit, each goes on to the largest count any writer reached (a static partition: a
 // writer's files are a prefix of its part). Every rank of the point takes part in the
 // agreement on that count, also one whose writers failed (it then writes no more).
-void StepRunner::wear_out(const Step& step, PointHandles& h, const WearOutProgress& shown,
+void StepRunner::wear_out(PointHandles& h, const WearOutProgress& shown,
                           SliceResult& result, std::string& failure) {
   const bool failed = !failure.empty() || result.failure.has_value();
   const std::vector<std::uint64_t> written = h.writer->thread_files();
-  // --progress: its rounds of the first write end here, on every rank, before the agreement
-  // below (they share the point's communicator); the wear-out gets rounds of its own.
-  if (shown.live) guarded([&] { shown.live->finish(result.files); }, failure);
+  // --progress: every rank's rounds of the first write end before the agreement below (they
+  // share the point's communicator); the phase's progress then goes on through the wear-out.
   const std::uint64_t mine = failed ? 0 : *std::max_element(written.begin(), written.end());
-  const std::uint64_t target = comm::max_u64(h.comm, mine);
+  std::uint64_t target = 0;
+  guarded([&] {
+    if (shown.live) shown.live->settle(result.files);
+    target = comm::max_u64(h.comm, mine);
+  }, failure);
   const std::vector<Progression> parts = wear_out_parts(h.plan.thread_writes, written, target);
   if (shown.live) {
     std::uint64_t more_files = 0;
     for (const Progression& part : parts) more_files += failed ? 0 : part.count;
-    ProgressSubject subject = subject_of(step, ProgressPhase::Write);
-    subject.time_limit_s = 0;  // the wear-out is not limited
     shown.files_before = result.files;
-    shown.live.emplace(run_.progress, run_.progress_out.get(), h.comm, subject,
-                       result.files + more_files);
+    shown.live->set_local_total(result.files + more_files);
   }
-  if (failed) return;  // it still joins the wear-out's progress rounds (phase.after)
+  if (failed) return;  // it still joins the phase's last progress rounds (phase.after)
   StaticSource rest(parts);
   SliceResult more;
   guarded([&] { more = h.writer->write(rest, shown.poll, shown.poll_every); }, failure);

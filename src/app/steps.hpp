@@ -44,7 +44,7 @@ class StepRunner {
     std::optional<PhaseProgress>& live;
     std::uint64_t& files_before;
   };
-  void wear_out(const Step& step, PointHandles& h, const WearOutProgress& shown,
+  void wear_out(PointHandles& h, const WearOutProgress& shown,
                 SliceResult& result, std::string& failure);
   bool verify(const Step& step, PointHandles& h, std::optional<RepetitionFigures>& figures,
               const CreatedFiles* written);

@@ -56,6 +56,8 @@ class ProgressMeter {
   std::string line(double now_s, std::uint64_t files);
   // The files of the phase, once known (summed over the ranks with the first line).
   void set_total(std::uint64_t total) { total_ = total; }
+  // --wear-out goes on after the limit: no ETA is held to it any more.
+  void set_time_limit(double seconds) { subject_.time_limit_s = seconds; }
 
  private:
   ProgressSubject subject_;
