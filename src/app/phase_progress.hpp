@@ -31,7 +31,10 @@ class PhaseProgress {
 
   // While the work runs: `local_files` this rank has done. Cheap when no interval has passed
   // and no round is outstanding (one clock read).
-  void poll(std::uint64_t local_files);
+  // Returns how long the caller may wait before the next poll: until the next interval, or
+  // 1 ms while a round is in flight (Open MPI moves a non-blocking collective on only inside
+  // MPI calls, so a round tested once per quarter interval took several quarters to end).
+  std::chrono::microseconds poll(std::uint64_t local_files);
   // How often the writer pool's wait should call poll(): a quarter of the interval (1 ms to
   // 1 s), so a round's line follows its tick closely, without a busy loop.
   std::chrono::microseconds poll_every() const;
@@ -47,7 +50,7 @@ class PhaseProgress {
 
  private:
   double now_s() const;
-  void show(const comm::ProgressSum& sum, double at_s);
+  void show(const comm::ProgressSum& sum, double at_s, bool last = false);
 
   double interval_s_;
   ProgressOutput* out_;

@@ -101,7 +101,7 @@ std::uint64_t remove_written(const RunState& run, std::size_t point, const std::
   const DirectoryLayout layout = run.layout_of(point);
   const DirectoryLayout* where = layout.flat() ? nullptr : &layout;
   if (const auto limited = run.limited_steps.find(dir); all && limited != run.limited_steps.end()) {
-    return remove_created(dir, run.pattern, limited->second, stop, where);
+    return remove_created(dir, run.pattern, limited->second, stop, where, tick);
   }
   if (all) {
     return remove_files(dir, run.pattern, run.world_plan.removes, stop, run.config.overwrite,

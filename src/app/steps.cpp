@@ -130,11 +130,16 @@ bool StepRunner::write(const Step& step, PointHandles& h,
   const unsigned threads = run_.points[step.point].threads;
   std::optional<StaticSource> fixed;
   std::optional<SharedCounterSource> dynamic;
-  std::function<void()> progress;
+  ThreadPool::Poll progress;  // MPI progress for the dynamic counter, every 50 µs
   if (h.counter) {
     h.counter->reset();  // before the barrier, which publishes it
     dynamic.emplace(*h.counter, h.plan.writes, run_.config.chunk);
-    if (h.counter->needs_progress()) progress = [counter = h.counter] { counter->progress(); };
+    if (h.counter->needs_progress()) {
+      progress = [counter = h.counter] {
+        counter->progress();
+        return std::chrono::microseconds(50);
+      };
+    }
   } else if (h.comm) {
     fixed.emplace(h.plan.thread_writes);
   }
@@ -143,7 +148,7 @@ bool StepRunner::write(const Step& step, PointHandles& h,
   std::uint64_t files_at_limit = 0;  // this rank's, when its writers stopped at the limit
   std::optional<PhaseProgress> live;
   std::uint64_t files_before = 0;  // --wear-out: the first write's files, progress counts on
-  std::function<void()> poll = progress;  // what the main thread does while its writers write
+  ThreadPool::Poll poll = progress;  // what the main thread does while its writers write
   auto poll_every = std::chrono::microseconds(50);
   TimedPhase phase;
   phase.name = "write";
@@ -158,8 +163,8 @@ bool StepRunner::write(const Step& step, PointHandles& h,
                    h.counter ? h.counter->mpi_lock() : nullptr);
       // The writers' counters at the interval; with a dynamic partition its 50 µs too.
       poll = [&] {
-        if (progress) progress();
-        live->poll(files_before + h.writer->files_done());
+        const std::chrono::microseconds next = live->poll(files_before + h.writer->files_done());
+        return progress ? std::min(progress(), next) : next;
       };
       if (!progress) poll_every = live->poll_every();
     }

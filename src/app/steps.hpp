@@ -39,7 +39,7 @@ class StepRunner {
              bool& cut_short);
   // What --progress needs to go on showing a write phase through its wear-out.
   struct WearOutProgress {
-    const std::function<void()>& poll;
+    const ThreadPool::Poll& poll;
     std::chrono::microseconds poll_every;
     std::optional<PhaseProgress>& live;
     std::uint64_t& files_before;

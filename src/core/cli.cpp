@@ -230,9 +230,11 @@ void add_run_options(CLI::App& app, RunConfig& c, EnumText& e) {
                  "(stonewalling); the report counts what was written")
       ->check(CLI::Validator(
           [](const std::string& v) {
+            // Decimal only, as --progress (from_chars: no hex "0x1", which strtod would take).
             double s = 0;
-            return CLI::detail::lexical_cast(v, s) && std::isfinite(s) && s > 0 &&
-                           s <= kMaxTimeLimitS
+            const auto [stop, error] = std::from_chars(v.data(), v.data() + v.size(), s);
+            return error == std::errc{} && stop == v.data() + v.size() && std::isfinite(s) &&
+                           s > 0 && s <= kMaxTimeLimitS
                        ? std::string()
                        : fmt::format("must be a number of seconds above 0 and at most {:.0f}",
                                      kMaxTimeLimitS);

@@ -116,6 +116,16 @@ void summarize_points(std::vector<PointReport>& points, std::uint64_t seed) {
     p.makespan = summarize_series(values);
     p.warnings = series_warnings(p.makespan, values);
     p.compared = p.time_limited() ? summarize_series(p.compared_times()) : p.makespan;
+    // A repetition the limit cut short before any file has no rate: nothing to compare.
+    std::size_t empty = 0;
+    for (const RepetitionFigures& rep : p.repetitions) empty += rep.limit.cut_short && rep.files == 0;
+    if (empty != 0) {
+      p.compared = SeriesSummary{};
+      p.warnings.push_back(fmt::format(
+          "the time limit stopped every writer before its first file in {} of {} repetitions: "
+          "no rate to compare (raise --time-limit)",
+          empty, p.repetitions.size()));
+    }
     summarize_rates(p);
   }
   if (points.empty()) return;
@@ -166,7 +176,7 @@ ModeCell cell_of(const std::vector<PointReport>& points, std::size_t index) {
   cell.speedup_ci = p.speedup_ci;
   cell.efficiency_ci = p.efficiency_ci;
   cell.point = index;
-  if (p.measured()) {
+  if (p.measured() && p.compared.count > 0) {  // (none: a time limit let nothing be written)
     cell.mean_s = p.compared.mean;
     cell.median_s = p.compared.median;
     cell.median_ci = p.compared.median_ci;

@@ -50,7 +50,7 @@ std::string format_rate(double files_per_s) {
 ProgressMeter::ProgressMeter(ProgressSubject subject, std::uint64_t total, double start_s)
     : subject_(std::move(subject)), total_(total), start_s_(start_s), last_s_(start_s) {}
 
-std::string ProgressMeter::line(double now_s, std::uint64_t files) {
+std::string ProgressMeter::line(double now_s, std::uint64_t files, bool last) {
   std::string text(to_string(subject_.phase));
   if (!subject_.point.empty()) text += " " + subject_.point;
   if (subject_.repetitions != 0) {
@@ -69,7 +69,7 @@ std::string ProgressMeter::line(double now_s, std::uint64_t files) {
                          static_cast<double>(total_);
     text += fmt::format(" ({:.0f}%)", std::floor(share));
   }
-  if (files >= total_) {
+  if (files >= total_ || last) {
     // No "now": the last round completes when the last rank finishes, moments after the one
     // before it started, and most ranks' counts in it were taken earlier still; over so
     // short a time the rate says nothing (it read 34326 files/s on GlusterFS at 350).

@@ -55,7 +55,7 @@ class PoolWriter final : public Writer {
     });
   }
 
-  SliceResult write(WorkSource& source, const std::function<void()>& progress,
+  SliceResult write(WorkSource& source, const ThreadPool::Poll& progress,
                     std::chrono::microseconds poll_every,
                     std::chrono::steady_clock::time_point deadline) override {
     std::atomic<bool> stop{false};

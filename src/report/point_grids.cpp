@@ -48,9 +48,12 @@ Grid repetitions_grid(const PointReport& point, bool per_rank) {
     if (!per_rank) continue;
     for (const RankFigures& rank : rep.ranks) {
       g.rows.push_back({fmt::format("rank {}", rank.rank), seconds(rank.done_s()),
-                        "", seconds(rank.start_s), seconds(rank.elapsed_s), "", "",
-                        fmt::format("{} files", rank.files)});
+                        "", seconds(rank.start_s), seconds(rank.elapsed_s), "", ""});
       g.rows.back().resize(g.header.size());
+      // Its files: in the "files" column when there is one (--time-limit), else after the
+      // times, where they always stood.
+      const std::string files = fmt::format("{} files", rank.files);
+      g.rows.back()[limited ? g.header.size() - 2 : 7] = files;
     }
   }
   return g;
@@ -114,6 +117,11 @@ Grid points_grid(const RunReport& r) {
           "stddev [s]", "CV", "min [s]", "max [s]", "speedup", "95% CI", "efficiency", "files/s",
           "repetitions"},
          {}};
+  // --time-limit cut a point short: its speedup is from the medians of the makespans scaled to
+  // the asked files (docs/metrics.md), which then stand beside the makespans' own median.
+  const bool scaled = std::any_of(r.points.begin(), r.points.end(),
+                                  [](const PointReport& p) { return p.time_limited(); });
+  if (scaled) g.header.insert(g.header.end() - 1, "scaled median [s]");
   for (const PointReport& p : r.points) {
     std::vector<std::string> row{std::string(to_string(p.spec.mode)), p.spec.label(),
                                  fmt::format("{}", p.spec.concurrency())};
@@ -126,6 +134,7 @@ Grid points_grid(const RunReport& r) {
                              seconds(m.max), ratio(p.speedup), describe::interval(p.speedup_ci, "{:.2f}"),
                              ratio(p.efficiency),
                              fmt::format("{:.1f}", p.files_per_s->at_median)});
+      if (scaled) row.push_back(p.compared.count > 0 ? seconds(p.compared.median) : "-");
     }
     row.push_back(describe::measured(p.repetitions.size(), r.config.repetitions));
     g.rows.push_back(std::move(row));

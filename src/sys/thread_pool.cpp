@@ -29,8 +29,7 @@ ThreadPool::~ThreadPool() {
   for (std::thread& t : threads_) t.join();
 }
 
-void ThreadPool::run_on_all(const std::function<void(unsigned)>& task,
-                            const std::function<void()>& poll,
+void ThreadPool::run_on_all(const std::function<void(unsigned)>& task, const Poll& poll,
                             std::chrono::microseconds poll_every) {
   {
     std::lock_guard lock(mutex_);
@@ -42,9 +41,10 @@ void ThreadPool::run_on_all(const std::function<void(unsigned)>& task,
   start_.notify_all();
   std::unique_lock lock(mutex_);
   if (poll) {
-    while (!done_.wait_for(lock, poll_every, [this] { return pending_ == 0; })) {
+    std::chrono::microseconds wait = poll_every;
+    while (!done_.wait_for(lock, wait, [this] { return pending_ == 0; })) {
       lock.unlock();
-      poll();
+      wait = poll();
       lock.lock();
     }
   } else {

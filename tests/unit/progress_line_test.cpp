@@ -79,6 +79,13 @@ TEST(ProgressMeter, UnderATimeLimitTheEtaIsNoLaterThanTheLimit) {
             "ETA 0.2 s");
 }
 
+TEST(ProgressMeter, APhaseEndedShortSaysDoneWithoutNowOrEta) {
+  ProgressMeter meter({ProgressPhase::Write, "2x1", false, 1, 1, 1.6}, 1100, 0.0);
+  meter.line(1.0, 600);
+  EXPECT_EQ(meter.line(1.62, 1025, true),  // the time limit (or a signal) ended it at 1025
+            "write 2x1 rep 1/1: 1025/1100 files (93%), 633 files/s mean, done in 1.6 s");
+}
+
 TEST(ProgressMeter, WarmupsAndRemovalAreNamed) {
   ProgressMeter warm({ProgressPhase::Verify, "1x2-rank", true, 1, 2}, 10, 0);
   EXPECT_EQ(warm.line(1, 0),

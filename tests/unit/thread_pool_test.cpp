@@ -42,9 +42,27 @@ TEST(ThreadPool, PollsAtItsPeriodWhileWorkersRun) {
   ThreadPool pool(2);
   int polls = 0;
   pool.run_on_all([](unsigned) { std::this_thread::sleep_for(std::chrono::milliseconds(200)); },
-                  [&] { ++polls; }, std::chrono::milliseconds(20));
+                  [&] {
+                    ++polls;
+                    return std::chrono::microseconds(20000);
+                  },
+                  std::chrono::milliseconds(20));
   EXPECT_GE(polls, 1);
   EXPECT_LE(polls, 15);  // 200 ms / 20 ms = 10 wakes, plus slack; 50 µs would be ~4000
+}
+
+// The wait after each poll is what that poll asked for (--progress: until its next tick).
+TEST(ThreadPool, WaitsWhatItsPollAsksFor) {
+  ThreadPool pool(1);
+  int polls = 0;
+  pool.run_on_all([](unsigned) { std::this_thread::sleep_for(std::chrono::milliseconds(200)); },
+                  [&] {
+                    ++polls;
+                    return std::chrono::microseconds(100000);
+                  },
+                  std::chrono::milliseconds(1));
+  EXPECT_GE(polls, 1);
+  EXPECT_LE(polls, 3);  // 1 ms, then 100 ms waits: at most 3 polls in 200 ms (1000 at 200 µs)
 }
 
 }  // namespace

@@ -115,6 +115,27 @@ TEST(TimeLimit, APointTheLimitNeverCutIsComparedByItsMakespans) {
   EXPECT_NEAR(*points[1].speedup, 2.0, 1e-12);
 }
 
+TEST(TimeLimit, APointThatWroteNothingHasNoSpeedupAndAWarning) {
+  std::vector<PointReport> points{
+      limited_point(PointSpec{1, 1, PointMode::Processes}, {{1e-5, 0}, {1e-5, 0}, {1e-5, 0}}),
+      limited_point(PointSpec{2, 1, PointMode::Processes}, {{1e-5, 0}, {1e-5, 3}, {1e-5, 0}})};
+  summarize_points(points);
+  for (const PointReport& p : points) {
+    EXPECT_EQ(p.compared.count, 0u) << p.spec.label();  // no rate: nothing to compare
+    EXPECT_FALSE(p.speedup) << p.spec.label();
+    ASSERT_FALSE(p.warnings.empty()) << p.spec.label();
+    EXPECT_NE(p.warnings.back().find("before its first file"), std::string::npos);
+  }
+  EXPECT_NE(points[1].warnings.back().find("in 2 of 3 repetitions"), std::string::npos);
+  const std::vector<ComparisonRow> rows = compare_rows(points, 1);
+  for (const ComparisonRow& row : rows) {
+    EXPECT_TRUE(row.winner.empty());
+    if (row.processes) {
+      EXPECT_FALSE(row.processes->median_s);
+    }
+  }
+}
+
 TEST(TimeLimit, TheRepetitionLogKeepsTheLimitFigures) {
   const PointReport p = limited_point(PointSpec{1, 1, PointMode::Run}, {{1.0, 20}, {0.5, 100}});
   ASSERT_EQ(p.repetitions.size(), 2u);

@@ -229,7 +229,10 @@ TEST(Writers, DynamicSourceWritesEveryIndexOnceAtAnyChunkSize) {
     writer->open_target(dir.path());
     AtomicCounterSource source({1, 101, 1}, chunk);
     int polls = 0;
-    const SliceResult result = writer->write(source, [&] { ++polls; });
+    const SliceResult result = writer->write(source, [&] {
+      ++polls;
+      return std::chrono::microseconds(50);
+    });
     writer->close_target();
     ASSERT_FALSE(result.failure);
     EXPECT_EQ(result.files, 101u) << "chunk " << chunk;

@@ -53,7 +53,9 @@ class ProgressMeter {
   // ETA is the files left at the current rate (the mean when nothing moved since the last).
   // With every file done: "..., 250 files/s mean, done in 4.0 s" (no "now"). Remembers the
   // sample for the next "now".
-  std::string line(double now_s, std::uint64_t files);
+  // `last`: the phase is over (its final round), whether or not every file was done (a time
+  // limit, an interrupt, a failure): the "done in" form, without a "now" or an ETA.
+  std::string line(double now_s, std::uint64_t files, bool last = false);
   // The files of the phase, once known (summed over the ranks with the first line).
   void set_total(std::uint64_t total) { total_ = total; }
   // --wear-out goes on after the limit: no ETA is held to it any more.

@@ -20,6 +20,7 @@
 #include "mpiwrite/core/histogram.hpp"
 #include "mpiwrite/core/operation_latency.hpp"
 #include "mpiwrite/core/work_source.hpp"
+#include "mpiwrite/sys/thread_pool.hpp"
 
 namespace mpiwrite {
 
@@ -91,13 +92,13 @@ class Writer {
   // Timed: every writer thread writes what `source` hands it into the open target. Stops at
   // the first failure (other threads stop at their next file). Never throws: I/O errors, and
   // anything a writer thread threw (e.g. the work source), come back in
-  // SliceResult::failure. If `progress` is given, the calling thread runs it about every
-  // `poll_every` until the writers finish (a dynamic source needs MPI progress on the main
-  // thread every 50 µs; --progress alone far less often). `deadline` (--time-limit): a writer
+  // SliceResult::failure. If `progress` is given, the calling thread runs it until the
+  // writers finish, first after `poll_every`, then after what it returns (a dynamic source
+  // needs MPI progress on the main thread every 50 µs; --progress far less often). `deadline` (--time-limit): a writer
   // starts no file at or after it (each engine compares the clock it reads at a file's start
   // anyway), and SliceResult::time_limited says whether one stopped there. What each thread
   // wrote is then a prefix of what it took.
-  virtual SliceResult write(WorkSource& source, const std::function<void()>& progress = {},
+  virtual SliceResult write(WorkSource& source, const ThreadPool::Poll& progress = {},
                             std::chrono::microseconds poll_every = std::chrono::microseconds(50),
                             std::chrono::steady_clock::time_point deadline =
                                 std::chrono::steady_clock::time_point::max()) = 0;

@@ -36,15 +36,23 @@ class ProgressRounds {
   // After this rank's work: rounds (with done = true) until one says every rank is done,
   // waiting quietly (sleeps between tests, as comm::quiet_barrier). `on_round` sees the sum of
   // every round that completes here, the last one included. Collective.
-  template <typename OnRound>
-  void finish(std::uint64_t files, std::uint64_t total, OnRound&& on_round) {
+  // `on_start()` runs before each round finish() starts itself (not for one outstanding).
+  template <typename OnRound, typename OnStart>
+  void finish(std::uint64_t files, std::uint64_t total, OnRound&& on_round, OnStart&& on_start) {
     ProgressSum sum;
     for (;;) {
-      if (!outstanding_) start(files, true, total);
+      if (!outstanding_) {
+        on_start();
+        start(files, true, total);
+      }
       wait(sum);
       on_round(sum);
       if (all_done(sum)) return;
     }
+  }
+  template <typename OnRound>
+  void finish(std::uint64_t files, std::uint64_t total, OnRound&& on_round) {
+    finish(files, total, std::forward<OnRound>(on_round), [] {});
   }
   bool all_done(const ProgressSum& sum) const { return sum.done_ranks == size_; }
 

@@ -24,12 +24,15 @@ class ThreadPool {
   ThreadPool& operator=(const ThreadPool&) = delete;
 
   unsigned size() const { return static_cast<unsigned>(threads_.size()); }
+  // What the waiting thread does while the workers run: it returns how long to wait before
+  // it is called again (MPI progress for a dynamic partition: 50 µs; --progress: until its
+  // next interval, or 1 ms while a round of its collective is in flight).
+  using Poll = std::function<std::chrono::microseconds()>;
   // Runs task(worker_index) on every worker, waits for all, then rethrows the first
   // exception a worker threw (by worker index), after every worker has finished. While it
-  // waits, the calling thread runs `poll` (if given) about every `poll_every` (50 µs: MPI
-  // progress for a dynamic partition; --progress alone wakes far less often).
-  void run_on_all(const std::function<void(unsigned)>& task,
-                  const std::function<void()>& poll = {},
+  // waits, the calling thread runs `poll` (if given): first after `poll_every`, then after
+  // what each call returns.
+  void run_on_all(const std::function<void(unsigned)>& task, const Poll& poll = {},
                   std::chrono::microseconds poll_every = std::chrono::microseconds(50));
 
  private:
