@@ -232,28 +232,28 @@ void StepRunner::wear_out(PointHandles& h, const WearOutProgress& shown,
     target = comm::max_u64(h.comm, mine);
   }, failure);
   const std::vector<Progression> parts = wear_out_parts(h.plan.thread_writes, written, target);
+  std::uint64_t more_files = 0;
+  for (const Progression& part : parts) more_files += failed ? 0 : part.count;
   if (shown.live) {
-    std::uint64_t more_files = 0;
-    for (const Progression& part : parts) more_files += failed ? 0 : part.count;
     shown.files_before = result.files;
     shown.live->set_local_total(result.files + more_files);
   }
-  if (failed) return;  // it still joins the phase's last progress rounds (phase.after)
+  // Failed: it still joins the phase's last progress rounds (phase.after). Nothing left (no
+  // writer of this rank was cut short, or none below the count): no pool round inside the
+  // timed phase for nothing.
+  if (failed || more_files == 0) return;
   StaticSource rest(parts);
   SliceResult more;
   guarded([&] { more = h.writer->write(rest, shown.poll, shown.poll_every); }, failure);
   result.merge(more);
 }
 
-// --verify: each rank reads back what its plan says (the block its neighbour wrote). After a
-// step the time limit cut short (`written`: this rank's records), what its neighbour created.
 // What a step's progress lines are about.
 ProgressSubject StepRunner::subject_of(const Step& step, ProgressPhase phase) const {
   return {phase, run_.points[step.point].label(), !step.timed, step.number,
           step.timed ? run_.config.repetitions : run_.config.warmup,
           phase == ProgressPhase::Write ? run_.config.time_limit_s : 0};
 }
-
 
 // --verify: each rank reads back what its plan says (the block its neighbour wrote). After a
 // step the time limit cut short (`written`: this rank's records), what its neighbour created.
@@ -279,8 +279,10 @@ bool StepRunner::verify(const Step& step, PointHandles& h,
     guarded([&] {
       const DirectoryLayout* layout = h.layout ? &*h.layout : nullptr;
       ProgressTick* ticks = tick ? &*tick : nullptr;
-      result = theirs ? verifier_->verify(step.dir, theirs->taken, &interrupt_signal(), 3, layout, ticks)
-                      : verifier_->verify(step.dir, h.plan.verifies, &interrupt_signal(), 3, layout, ticks);
+      result = theirs ? verifier_->verify(step.dir, theirs->taken, &interrupt_signal(), 3,
+                                          layout, ticks)
+                      : verifier_->verify(step.dir, h.plan.verifies, &interrupt_signal(), 3,
+                                          layout, ticks);
     }, failure);
   };
   phase.after = [&](const PhaseClock& clock, std::string& failure) {
