@@ -94,18 +94,20 @@ std::vector<double> PointReport::compared_times() const {
   std::vector<double> values;
   values.reserve(repetitions.size());
   for (std::size_t i = 0; i < repetitions.size(); ++i) {
-    const RepetitionFigures rep = repetitions[i];
-    const bool scaled = rep.limit.cut_short && rep.files > 0;
-    values.push_back(scaled ? rep.makespan_s * static_cast<double>(rep.limit.files_asked) /
-                                  static_cast<double>(rep.files)
-                            : rep.makespan_s);
+    const LimitFigures limit = repetitions.limit(i);
+    const std::uint64_t written = repetitions.files(i);
+    const double seconds = repetitions.makespan_s(i);
+    values.push_back(limit.cut_short && written > 0
+                         ? seconds * static_cast<double>(limit.files_asked) /
+                               static_cast<double>(written)
+                         : seconds);
   }
   return values;
 }
 
 bool PointReport::time_limited() const {
-  for (const RepetitionFigures& rep : repetitions) {
-    if (rep.limit.cut_short) return true;
+  for (std::size_t i = 0; i < repetitions.size(); ++i) {
+    if (repetitions.limit(i).cut_short) return true;
   }
   return false;
 }
@@ -118,7 +120,9 @@ void summarize_points(std::vector<PointReport>& points, std::uint64_t seed) {
     p.compared = p.time_limited() ? summarize_series(p.compared_times()) : p.makespan;
     // A repetition the limit cut short before any file has no rate: nothing to compare.
     std::size_t empty = 0;
-    for (const RepetitionFigures& rep : p.repetitions) empty += rep.limit.cut_short && rep.files == 0;
+    for (std::size_t i = 0; i < p.repetitions.size(); ++i) {
+      empty += p.repetitions.limit(i).cut_short && p.repetitions.files(i) == 0;
+    }
     if (empty != 0) {
       p.compared = SeriesSummary{};
       p.warnings.push_back(fmt::format(

@@ -92,6 +92,12 @@ RepetitionFigures RepetitionLog::operator[](std::size_t i) const {
   return rep;
 }
 
+std::uint64_t RepetitionLog::files(std::size_t i) const {
+  std::uint64_t files = 0;
+  for (std::size_t r = 0; r < ranks_; ++r) files += samples_[i * ranks_ + r].files;
+  return files;
+}
+
 double RepetitionLog::makespan_s(std::size_t i) const {
   double makespan = 0;  // as summarize_repetition computes it, so the two agree exactly
   for (std::size_t r = 0; r < ranks_; ++r) {

@@ -102,9 +102,9 @@ inline std::string time_limit(const RunReport& r) {
   const RunConfig& c = r.config;
   std::uint64_t repetitions = 0, cut = 0;
   for (const PointReport& p : r.points) {
-    for (const RepetitionFigures& rep : p.repetitions) {
+    for (std::size_t i = 0; i < p.repetitions.size(); ++i) {
       ++repetitions;
-      cut += rep.limit.cut_short ? 1 : 0;
+      if (p.repetitions.limit(i).cut_short) ++cut;
     }
   }
   return fmt::format(

@@ -45,6 +45,10 @@ class RepetitionLog {
   RepetitionFigures front() const { return (*this)[0]; }
   RepetitionFigures back() const { return (*this)[size() - 1]; }
   double makespan_s(std::size_t i) const;  // without rebuilding the repetition
+  std::uint64_t files(std::size_t i) const;  // the same for its files (over its ranks)
+  LimitFigures limit(std::size_t i) const {   // and its --time-limit figures ({} without)
+    return limited_ ? limit_[i] : LimitFigures{};
+  }
 
   // Iterates rebuilt repetitions by value: `for (const RepetitionFigures& rep : log)`.
   class iterator {
