@@ -157,8 +157,8 @@ TEST(ReportComparison, DifferentWorkloadsFileSystemsAndHostsAreNamed) {
   std::vector<std::string> keys;
   for (const WorkloadDifference& d : c.workload_differences) {
     keys.push_back(d.key);
-    ASSERT_TRUE(d.old_value.has_value());
-    EXPECT_EQ(*d.old_value, old_doc["config"][d.key]);
+    ASSERT_FALSE(d.old_value.absent);
+    EXPECT_EQ(d.old_value.value, old_doc["config"][d.key]);
   }
   EXPECT_EQ(keys, (std::vector<std::string>{"text", "write_mode"}));
   EXPECT_TRUE(c.filesystems_differ);
