@@ -76,6 +76,16 @@ PointComparison compare_point(const ReportPoint& old_point, const ReportPoint& n
                                                     p == &old_point ? "old" : "new", p->without_time,
                                                     p->without_time == 1 ? "" : "s"));
   }
+  for (const ReportPoint* p : {&old_point, &new_point}) {
+    // read_report() refuses such a time; a ReportInput made otherwise gets no verdict from
+    // one (a 0 s median makes the ratio infinite, NaN would break the ranks' order).
+    const bool measurable = std::all_of(p->times.begin(), p->times.end(),
+                                        [](double t) { return std::isfinite(t) && t > 0; });
+    if (measurable) continue;
+    drop_non_finite(c);
+    return not_comparable(std::move(c), fmt::format("{} has a time that is 0 s or not a finite number",
+                                                    p == &old_point ? "old" : "new"));
+  }
   if (old_point.times.empty() || new_point.times.empty()) {
     // An interrupted run may list a point it never measured: nothing to test.
     c.verdict = CompareVerdict::TooFewRepetitions;
@@ -93,8 +103,9 @@ PointComparison compare_point(const ReportPoint& old_point, const ReportPoint& n
   // a percentile of 1/x is not 1/(the percentile of x) between order statistics.
   if (*c.old_side.median_s > 0) c.ratio = *c.new_side.median_s / *c.old_side.median_s;
   c.ratio_ci = ratio_of_medians_interval(new_point.times, old_point.times, seed);
-  if (!c.ratio) return not_comparable(std::move(c), "the old median is 0 s: no ratio");
-  if (drop_non_finite(c)) return not_comparable(std::move(c), "a figure is beyond a double");
+  // decide()'s own ratio (old / new) drew the verdict: it must be finite too.
+  const bool decided_finite = std::isfinite(v.ratio) && finite(v.ratio_ci);
+  if (drop_non_finite(c) || !decided_finite) return not_comparable(std::move(c), "a figure is beyond a double");
   return c;
 }
 
