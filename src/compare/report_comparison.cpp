@@ -32,7 +32,9 @@ CompareVerdict from_outcome(Outcome outcome) {
 }
 
 bool finite(const std::optional<double>& x) { return !x || std::isfinite(*x); }
-bool finite(const std::optional<Interval>& i) { return !i || (std::isfinite(i->low) && std::isfinite(i->high)); }
+bool finite(const std::optional<Interval>& i) {
+  return !i || (std::isfinite(i->low) && std::isfinite(i->high));
+}
 
 // Empties every figure that is NaN or infinite; true when there was one. read_report()'s
 // limits keep every figure finite; this is the guard that no verdict is ever drawn from one.
@@ -105,7 +107,9 @@ PointComparison compare_point(const ReportPoint& old_point, const ReportPoint& n
   c.ratio_ci = ratio_of_medians_interval(new_point.times, old_point.times, seed);
   // decide()'s own ratio (old / new) drew the verdict: it must be finite too.
   const bool decided_finite = std::isfinite(v.ratio) && finite(v.ratio_ci);
-  if (drop_non_finite(c) || !decided_finite) return not_comparable(std::move(c), "a figure is beyond a double");
+  if (drop_non_finite(c) || !decided_finite) {
+    return not_comparable(std::move(c), "a figure is beyond a double");
+  }
   return c;
 }
 

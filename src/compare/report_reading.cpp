@@ -109,8 +109,10 @@ std::string got(const Json& value) {
   if (value.is_string()) {
     const std::string& s = value.get_ref<const std::string&>();
     constexpr std::size_t kShown = 40;
-    return s.size() <= kShown ? Json(s).dump(-1, ' ', false, Json::error_handler_t::replace)
-                              : Json(s.substr(0, kShown)).dump(-1, ' ', false, Json::error_handler_t::replace) + "...";
+    const auto quoted = [](const std::string& t) {
+      return Json(t).dump(-1, ' ', false, Json::error_handler_t::replace);
+    };
+    return s.size() <= kShown ? quoted(s) : quoted(s.substr(0, kShown)) + "...";
   }
   return value.dump();
 }
@@ -251,13 +253,16 @@ std::optional<double> repetition_time(const Json& rep, const char* time_key, con
   if (!limit) return seconds;
   const std::string limit_at = at(path, "time_limit");
   reader.object(*limit, limit_at);
-  if (!reader.flag(reader.member(*limit, "cut_short", limit_at + "."), limit_at + ".cut_short")) return seconds;
+  if (!reader.flag(reader.member(*limit, "cut_short", limit_at + "."), limit_at + ".cut_short")) {
+    return seconds;
+  }
   const std::uint64_t asked =
       reader.count(reader.member(*limit, "files_asked", limit_at + "."), limit_at + ".files_asked");
   const Json& files = reader.member(rep, "files", path);
   const std::uint64_t written = reader.count(files, at(path, "files"));
   if (written > asked) {
-    reader.expected(at(path, "files"), fmt::format("at most time_limit.files_asked ({})", asked).c_str(), files);
+    const std::string most = fmt::format("at most time_limit.files_asked ({})", asked);
+    reader.expected(at(path, "files"), most.c_str(), files);
   }
   if (written == 0) return std::nullopt;
   return seconds * (static_cast<double>(asked) / static_cast<double>(written));
@@ -267,7 +272,8 @@ Json parse(std::string_view text, const Reader& reader) {
   // Refuses an array or object deeper than kMaxNesting as soon as it opens: nlohmann's
   // parser is iterative, but copying, dumping and walking a document recurse.
   const Json::parser_callback_t depth_check = [&reader](int depth, Json::parse_event_t event, Json&) {
-    const bool opens = event == Json::parse_event_t::object_start || event == Json::parse_event_t::array_start;
+    const bool opens =
+        event == Json::parse_event_t::object_start || event == Json::parse_event_t::array_start;
     if (opens && depth >= kMaxNesting) {
       reader.refuse(fmt::format("arrays and objects nested deeper than {} levels", kMaxNesting));
     }
