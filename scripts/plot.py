@@ -31,6 +31,7 @@ import argparse
 import json
 import math
 import os
+import re
 import sys
 
 # 3: figures of unmeasured points are null, cleanup.in_background; 2 reads the same way.
@@ -57,6 +58,15 @@ MODE_LAYER = {"processes": (3.3, 6), "threads": (3.2, 7.5), "hybrid": (3.1, 7), 
               "sweep": (3, 6)}
 PALETTE = ["tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown",
            "tab:pink", "tab:gray", "tab:olive", "tab:cyan"]
+# What a report's text may hold (as mpiwrite-compare, docs/metrics.md "Hostile reports"): arrays
+# and objects at most 64 deep (a report has 7 levels), integers of at most 19 digits (mpiwrite
+# writes 64-bit counts; Python would parse 10^400, then fail to make it a float, and refuse
+# to print one of more than 4300 digits), no NaN or Infinity and no number beyond a double.
+MAX_NESTING = 64
+MAX_INT_DIGITS = 19
+# The times drawn: the clock's resolution up to ~31 years, so every speedup (a ratio of two)
+# and every log2 tick is a finite float of a sane count. Outside: the point is not drawn.
+SHORTEST_S, LONGEST_S = 1e-9, 1e9
 SYSTEM_PYTHON = "/usr/bin/python3"
 REEXEC_GUARD = "MPIWRITE_PLOT_REEXEC"
 
@@ -78,18 +88,29 @@ def number(value):
     """A finite float, or None (bools and strings are not numbers here)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
-    value = float(value)
+    try:
+        value = float(value)
+    except OverflowError:  # an int beyond a double (parse_report() refuses those already)
+        return None
     return value if math.isfinite(value) else None
 
 
-def positive(value):
+def seconds(value):
+    """A time that can be drawn (SHORTEST_S ... LONGEST_S), or None."""
     v = number(value)
-    return v if v is not None and v > 0 else None
+    return v if v is not None and SHORTEST_S <= v <= LONGEST_S else None
+
+
+def micros(value):
+    """A mean latency that can be stacked: 0 ... LONGEST_S in microseconds, or None."""
+    v = number(value)
+    return v if v is not None and 0 <= v <= LONGEST_S * 1e6 else None
 
 
 def positive_int(value):
+    """A count 1 ... 2^53 (exact as a float), or None."""
     v = number(value)
-    return int(v) if v is not None and v >= 1 and v == int(v) else None
+    return int(v) if v is not None and 1 <= v <= 2 ** 53 and v == int(v) else None
 
 
 def dict_at(obj, key):
@@ -140,11 +161,18 @@ def read_unmeasured(doc):
     return result
 
 
-def interval(value):
-    """(low, high) of a {"low", "high", ...} interval, or (None, None)."""
+def ratio(value):
+    """A speedup that can be drawn: one of two times within SHORTEST_S .. LONGEST_S, or None."""
+    v = number(value)
+    bound = LONGEST_S / SHORTEST_S
+    return v if v is not None and 1 / bound <= v <= bound else None
+
+
+def interval(value, valid=seconds):
+    """(low, high) of a {"low", "high", ...} interval, or (None, None); both ends valid()."""
     if not isinstance(value, dict):
         return None, None
-    low, high = number(value.get("low")), number(value.get("high"))
+    low, high = valid(value.get("low")), valid(value.get("high"))
     if low is None or high is None or low > high:
         return None, None
     return low, high
@@ -153,9 +181,9 @@ def interval(value):
 def estimate_and_interval(value):
     """A v3 number or a v4 {"estimate", "ci"}: (estimate, low, high), None where absent."""
     if isinstance(value, dict):
-        low, high = interval(value.get("ci"))
-        return positive(value.get("estimate")), low, high
-    return positive(value), None, None
+        low, high = interval(value.get("ci"), ratio)
+        return ratio(value.get("estimate")), low, high
+    return ratio(value), None, None
 
 
 def read_points(doc):
@@ -176,12 +204,12 @@ def read_points(doc):
         center = number(ms.get(first))
         if center is None:
             center = number(ms.get(second))
-        if conc is None or center is None or center <= 0:
+        if conc is None or seconds(center) is None:
             continue
         if medians:
             lo, hi = interval(ms.get("median_ci"))
         else:
-            lo, hi = number(ms.get("min")), number(ms.get("max"))
+            lo, hi = seconds(ms.get("min")), seconds(ms.get("max"))
         label = p.get("label") if isinstance(p.get("label"), str) else None
         if label is None and ranks is not None and threads is not None:
             label = f"{ranks}x{threads}"
@@ -214,13 +242,13 @@ def read_operations(repetitions):
     for rep in repetitions:
         ops = rep.get("operations_us") if isinstance(rep, dict) else None
         lat = rep.get("latency_us") if isinstance(rep, dict) else None
-        if not isinstance(ops, dict) or not isinstance(lat, dict) or number(lat.get("mean")) is None:
+        if not isinstance(ops, dict) or not isinstance(lat, dict) or micros(lat.get("mean")) is None:
             return None
-        per.setdefault("file", []).append(number(lat["mean"]))
+        per.setdefault("file", []).append(micros(lat["mean"]))
         for name in OPERATIONS:
             op = ops.get(name)
-            if isinstance(op, dict) and number(op.get("mean")) is not None:
-                per.setdefault(name, []).append(number(op["mean"]))
+            if isinstance(op, dict) and micros(op.get("mean")) is not None:
+                per.setdefault(name, []).append(micros(op["mean"]))
     return {k: median(v) for k, v in per.items() if len(v) == len(repetitions)}
 
 
@@ -259,7 +287,7 @@ def points_from_comparison(doc):
             center = number(m.get("median_s")) if medians else None
             if center is None:
                 center = number(m.get("mean_s"))
-            if center is None or center <= 0:
+            if seconds(center) is None:
                 continue
             lo, hi = interval(m.get("median_ci")) if medians else (None, None)
             speedup, s_lo, s_hi = estimate_and_interval(m.get("speedup"))
@@ -377,27 +405,89 @@ def one_layout(path, doc, layout):
     return doc
 
 
+_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
+_NOT_BRACKETS = re.compile(r'[^\[\]{}]+')
+_INNERMOST = re.compile(r'\[\]|\{\}')
+
+
+def _too_deep(text):
+    """Whether the text nests arrays and objects deeper than MAX_NESTING, found without
+    recursion: with the strings and everything but brackets removed, each pass removes the
+    innermost pairs, one level; still shrinking after MAX_NESTING passes is deeper. (Each
+    pass runs in C; a Python loop over every bracket would be slow on a large report.)"""
+    skeleton = _NOT_BRACKETS.sub("", _STRINGS.sub("", text))
+    for _ in range(MAX_NESTING):
+        skeleton = _INNERMOST.sub("", skeleton)
+        if not skeleton:
+            return False
+    return _INNERMOST.search(skeleton) is not None  # else unbalanced: json.loads says so
+
+
+def _bounded_int(text):
+    digits = text.lstrip("-")
+    if len(digits) > MAX_INT_DIGITS:
+        shown = text if len(text) <= 24 else text[:20] + f"... ({len(digits)} digits)"
+        raise InputError(f"an integer beyond 64 bits: {shown}")
+    return int(text)
+
+
+def _finite_float(text):
+    value = float(text)
+    if not math.isfinite(value):
+        raise InputError(f"a number beyond a double: {text[:40]}")
+    return value
+
+
+def _no_constant(text):
+    raise InputError(f"{text} is not a number mpiwrite writes")
+
+
+def parse_report(path, text):
+    """The report's JSON, or InputError with one line: every class of hostile text (deep
+    nesting, huge integers, NaN, Infinity, numbers beyond a double) refused here, before
+    anything reads a field."""
+    if _too_deep(text):
+        raise InputError(f"{path}: arrays and objects nested deeper than {MAX_NESTING} levels")
+    try:
+        return json.loads(text, parse_int=_bounded_int, parse_float=_finite_float,
+                          parse_constant=_no_constant)
+    except InputError as e:
+        raise InputError(f"{path}: not an mpiwrite report ({e})")
+    except json.JSONDecodeError as e:
+        raise InputError(f"{path}: not valid JSON (line {e.lineno} column {e.colno}: {e.msg})")
+    except (RecursionError, ValueError) as e:  # neither can happen after the checks above
+        raise InputError(f"{path}: not valid JSON ({type(e).__name__})")
+
+
 def load(path, layout=None):
     try:
         with open(path, encoding="utf-8") as f:
-            doc = json.load(f)
+            text = f.read()
     except FileNotFoundError:
         raise InputError(f"{path}: no such file")
     except OSError as e:
         raise InputError(f"{path}: cannot read: {e.strerror or e}")
     except UnicodeDecodeError:
         raise InputError(f"{path}: not valid JSON (not UTF-8 text)")
-    except json.JSONDecodeError as e:
-        raise InputError(f"{path}: not valid JSON (line {e.lineno} column {e.colno}: {e.msg})")
-    except RecursionError:
-        raise InputError(f"{path}: not valid JSON (nested too deeply)")
+    return from_text(path, text, layout)
+
+
+def shown(value, limit=60):
+    """A refused value in a one-line message: its JSON, cut short."""
+    text = json.dumps(value)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def from_text(path, text, layout=None):
+    """The Report of a report's text, or InputError."""
+    doc = parse_report(path, text)
     if not isinstance(doc, dict):
         raise InputError(f"{path}: not an mpiwrite report (the top level is not an object)")
     version = doc.get("schema_version")
     if "schema_version" not in doc:
         raise InputError(f"{path}: not an mpiwrite report (no schema_version)")
     if number(version) not in SCHEMA_VERSIONS:
-        raise InputError(f"{path}: schema_version {json.dumps(version)} is not supported "
+        raise InputError(f"{path}: schema_version {shown(version)} is not supported "
                          f"(expected one of {', '.join(map(str, SCHEMA_VERSIONS))})")
     kind = doc.get("kind")
     points = doc.get("points")
@@ -407,7 +497,7 @@ def load(path, layout=None):
     if kind == "run":
         raise InputError(f"nothing to plot: a single-point run ({path})")
     if kind not in ("sweep", "compare"):
-        raise InputError(f"{path}: unknown kind {json.dumps(kind)} "
+        raise InputError(f"{path}: unknown kind {shown(kind)} "
                          "(expected \"sweep\" or \"compare\")")
     doc = one_layout(path, doc, layout)
     report = Report(path, doc)
@@ -437,6 +527,7 @@ def with_speedups(points, base):
     baseline was not measured, so there are none)."""
     for p in points if base is not None else []:
         if p.speedup is None and base is not None:
+            # Both centres are within SHORTEST_S .. LONGEST_S: the ratio is finite.
             p.speedup = base.center / p.center
     return points
 

@@ -24,12 +24,12 @@ using Quote = std::function<std::string(std::string_view)>;
 
 std::string raw(std::string_view s) { return std::string(s); }
 
-// A config value as text: strings in double quotes, everything else as JSON.
-std::string value_text(const std::optional<nlohmann::json>& value) {
-  if (!value) return "absent";
+// A config value as text: strings in double quotes, everything else as JSON; a report without
+// the key says so beside the default it counts with.
+std::string value_text(const WorkloadValue& v) {
   // (fmt: GCC 12 warns falsely about "\"" + std::string, -Wrestrict)
-  if (value->is_string()) return fmt::format("\"{}\"", value->get<std::string>());
-  return value->dump();
+  std::string text = v.value.is_string() ? fmt::format("\"{}\"", v.value.get<std::string>()) : v.value.dump();
+  return v.absent ? text + " (absent: the default)" : text;
 }
 
 std::string joined(const std::vector<std::string>& items, const Quote& quote) {
@@ -114,12 +114,9 @@ Messages messages(const ReportComparison& c, const Quote& quote) {
                                   joined(c.old_report.hosts, quote), joined(c.new_report.hosts, quote)));
   }
   for (const PointComparison& p : c.points) {
-    const bool zero = (p.old_side.median_s && *p.old_side.median_s <= 0) ||
-                      (p.new_side.median_s && *p.new_side.median_s <= 0);
-    if (!zero) continue;
-    m.warnings.push_back(fmt::format("point {}: a median time of 0 s (a clock that could not "
-                                     "resolve the phase, or an edited report): its ratio means nothing",
-                                     point_name(p.new_side, quote)));
+    if (p.verdict != CompareVerdict::NotComparable) continue;
+    m.warnings.push_back(fmt::format("point {}: not compared: {}", point_name(p.new_side, quote),
+                                     p.not_comparable));
   }
   for (const ReportAbout* a : {&c.old_report, &c.new_report}) {
     if (a->interrupted.empty()) continue;
@@ -132,7 +129,9 @@ Messages messages(const ReportComparison& c, const Quote& quote) {
 
 // Fixed point for what times and ratios are (µs to hours), else 6 significant digits: a value
 // no run gives (1e308 in an edited report) must not print 310 digits and break the columns.
+// A figure that is not finite never reaches here (PointComparison); "-" if one did.
 std::string number(double value, const char* format) {
+  if (!std::isfinite(value)) return "-";
   const double magnitude = std::fabs(value);
   if (magnitude >= 1e6) return fmt::format("{:.6g}", value);
   return fmt::format(fmt::runtime(format), value);
@@ -230,9 +229,7 @@ Json interval_json(const std::optional<Interval>& i) {
   return {{"low", i->low}, {"high", i->high}, {"level", i->level}};
 }
 
-Json optional_value_json(const std::optional<nlohmann::json>& value) {
-  return value ? Json(*value) : Json(nullptr);  // nlohmann::json to ordered_json, bytes kept
-}
+
 
 Json about_json(const ReportAbout& a) {
   const auto text_or_null = [](const std::string& s) { return s.empty() ? Json(nullptr) : Json(s); };
@@ -258,7 +255,11 @@ void write_json(const ReportComparison& c, std::ostream& out) {
   Json differences = Json::array();
   for (const WorkloadDifference& d : c.workload_differences) {
     differences.push_back(
-        {{"key", d.key}, {"old", optional_value_json(d.old_value)}, {"new", optional_value_json(d.new_value)}});
+        {{"key", d.key},
+         {"old", Json(d.old_value.value)},  // nlohmann::json to ordered_json, bytes kept
+         {"new", Json(d.new_value.value)},
+         {"old_absent", d.old_value.absent},
+         {"new_absent", d.new_value.absent}});
   }
   Json points = Json::array();
   for (const PointComparison& p : c.points) {
@@ -269,7 +270,8 @@ void write_json(const ReportComparison& c, std::ostream& out) {
                       {"exact", optional_json(p.exact)},
                       {"prob_new_faster", optional_json(p.prob_new_faster)},
                       {"verdict", verdict_name(p.verdict)},
-                      {"repetitions_needed", optional_json(p.repetitions_needed)}});
+                      {"repetitions_needed", optional_json(p.repetitions_needed)},
+                      {"not_comparable", p.not_comparable.empty() ? Json(nullptr) : Json(p.not_comparable)}});
   }
   Json unmatched = Json::array();
   for (const UnmatchedPoint& u : c.unmatched) {

@@ -1,6 +1,8 @@
 #include "mpiwrite/compare/report_comparison.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
 
 #include "mpiwrite/core/verdict.hpp"
 
@@ -29,11 +31,63 @@ CompareVerdict from_outcome(Outcome outcome) {
   return CompareVerdict::NoDifference;
 }
 
+bool finite(const std::optional<double>& x) { return !x || std::isfinite(*x); }
+bool finite(const std::optional<Interval>& i) {
+  return !i || (std::isfinite(i->low) && std::isfinite(i->high));
+}
+
+// Empties every figure that is NaN or infinite; true when there was one. read_report()'s
+// limits keep every figure finite; this is the guard that no verdict is ever drawn from one.
+bool drop_non_finite(PointComparison& c) {
+  bool dropped = false;
+  const auto drop = [&](auto& figure) {
+    if (finite(figure)) return;
+    figure.reset();
+    dropped = true;
+  };
+  for (SideFigures* side : {&c.old_side, &c.new_side}) {
+    drop(side->median_s);
+    drop(side->median_ci);
+  }
+  drop(c.ratio);
+  drop(c.ratio_ci);
+  drop(c.p_value);
+  drop(c.prob_new_faster);
+  return dropped;
+}
+
+PointComparison not_comparable(PointComparison c, std::string why) {
+  c.verdict = CompareVerdict::NotComparable;
+  c.repetitions_needed.reset();
+  c.not_comparable = std::move(why);
+  return c;
+}
+
 PointComparison compare_point(const ReportPoint& old_point, const ReportPoint& new_point,
                               std::uint64_t seed) {
   PointComparison c;
   c.old_side = side_figures(old_point);
   c.new_side = side_figures(new_point);
+  for (const ReportPoint* p : {&old_point, &new_point}) {
+    // Its rate was 0: the time for the asked files is unknown, and leaving the repetition
+    // out would keep only the faster ones.
+    if (p->without_time == 0) continue;
+    drop_non_finite(c);
+    return not_comparable(std::move(c), fmt::format("{} has {} repetition{} cut short by --time-limit before "
+                                                    "the first file, whose time for all files is unknown",
+                                                    p == &old_point ? "old" : "new", p->without_time,
+                                                    p->without_time == 1 ? "" : "s"));
+  }
+  for (const ReportPoint* p : {&old_point, &new_point}) {
+    // read_report() refuses such a time; a ReportInput made otherwise gets no verdict from
+    // one (a 0 s median makes the ratio infinite, NaN would break the ranks' order).
+    const bool measurable = std::all_of(p->times.begin(), p->times.end(),
+                                        [](double t) { return std::isfinite(t) && t > 0; });
+    if (measurable) continue;
+    drop_non_finite(c);
+    return not_comparable(std::move(c), fmt::format("{} has a time that is 0 s or not a finite number",
+                                                    p == &old_point ? "old" : "new"));
+  }
   if (old_point.times.empty() || new_point.times.empty()) {
     // An interrupted run may list a point it never measured: nothing to test.
     c.verdict = CompareVerdict::TooFewRepetitions;
@@ -51,6 +105,11 @@ PointComparison compare_point(const ReportPoint& old_point, const ReportPoint& n
   // a percentile of 1/x is not 1/(the percentile of x) between order statistics.
   if (*c.old_side.median_s > 0) c.ratio = *c.new_side.median_s / *c.old_side.median_s;
   c.ratio_ci = ratio_of_medians_interval(new_point.times, old_point.times, seed);
+  // decide()'s own ratio (old / new) drew the verdict: it must be finite too.
+  const bool decided_finite = std::isfinite(v.ratio) && finite(v.ratio_ci);
+  if (drop_non_finite(c) || !decided_finite) {
+    return not_comparable(std::move(c), "a figure is beyond a double");
+  }
   return c;
 }
 
@@ -74,6 +133,7 @@ const char* verdict_name(CompareVerdict verdict) {
     case CompareVerdict::NoDifference: return "no significant difference";
     case CompareVerdict::BelowNoise: return "below noise threshold";
     case CompareVerdict::TooFewRepetitions: return "too few repetitions";
+    case CompareVerdict::NotComparable: return "not comparable";
   }
   return "?";
 }
@@ -111,9 +171,11 @@ ReportComparison compare_reports(const ReportInput& old_report, const ReportInpu
   }
 
   for (std::size_t k = 0; k < old_report.about.workload.size() && k < new_report.about.workload.size(); ++k) {
-    const auto& [key, old_value] = old_report.about.workload[k];
-    const auto& new_value = new_report.about.workload[k].second;
-    if (old_value != new_value) result.workload_differences.push_back({key, old_value, new_value});
+    const WorkloadValue& old_value = old_report.about.workload[k];
+    const WorkloadValue& new_value = new_report.about.workload[k];
+    if (old_value.value != new_value.value) {
+      result.workload_differences.push_back({old_value.key, old_value, new_value});
+    }
   }
   result.filesystems_differ = old_report.about.filesystem != new_report.about.filesystem;
   result.hosts_differ = host_set(old_report.about.hosts) != host_set(new_report.about.hosts);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 #include "mpiwrite/core/errors.hpp"
@@ -90,7 +91,8 @@ std::string restore_bytes(const std::string& s) {
   return out;
 }
 
-// Every string value of a parsed document (not keys) with its bytes restored.
+// Every string value of a parsed document (not keys) with its bytes restored. The parse
+// refused nesting beyond kMaxNesting, so this recursion is at most that deep.
 void restore_strings(Json& value) {
   if (value.is_string()) {
     value = restore_bytes(value.get<std::string>());
@@ -99,63 +101,195 @@ void restore_strings(Json& value) {
   }
 }
 
-// A field check that fails with the file and the field's path in the message.
+// What a refused value was, short: its JSON for a number, a boolean or null, the start of a
+// string, the kind of an array or object (whose text may be megabytes).
+std::string got(const Json& value) {
+  if (value.is_array()) return value.empty() ? "[]" : "an array";
+  if (value.is_object()) return value.empty() ? "{}" : "an object";
+  if (value.is_string()) {
+    const std::string& s = value.get_ref<const std::string&>();
+    constexpr std::size_t kShown = 40;
+    const auto quoted = [](const std::string& t) {
+      return Json(t).dump(-1, ' ', false, Json::error_handler_t::replace);
+    };
+    return s.size() <= kShown ? quoted(s) : quoted(s.substr(0, kShown)) + "...";
+  }
+  return value.dump();
+}
+
+// Where a value is: "points[2].repetitions[0].makespan_s". `path` ends with '.' or is empty.
+std::string at(const std::string& path, const char* key) { return path + key; }
+
+// Every check of a field, and the one form of a refusal: "FILE: FIELD: expected X, got Y".
 class Reader {
  public:
   explicit Reader(const std::string& file) : file_(printable(file)) {}
 
   [[noreturn]] void refuse(const std::string& what) const { throw UsageError(file_ + ": " + what); }
+  [[noreturn]] void expected(const std::string& field, const char* what, const Json& value) const {
+    refuse(fmt::format("{}: expected {}, got {}", field, what, printable(got(value))));
+  }
 
   const Json& member(const Json& object, const char* key, const std::string& path) const {
     const auto it = object.find(key);
-    if (it == object.end()) refuse(fmt::format("{}{} is missing", path, key));
+    if (it == object.end()) refuse(fmt::format("{} is missing", at(path, key)));
     return *it;
   }
-  std::string text(const Json& object, const char* key, const std::string& path) const {
-    const Json& value = member(object, key, path);
-    if (!value.is_string()) refuse(fmt::format("{}{} is not a string", path, key));
+  // The member, or nullptr when it is absent or null (an optional field).
+  static const Json* optional(const Json& object, const char* key) {
+    const auto it = object.find(key);
+    return it == object.end() || it->is_null() ? nullptr : &*it;
+  }
+
+  const Json& object(const Json& value, const std::string& field) const {
+    if (!value.is_object()) expected(field, "an object", value);
+    return value;
+  }
+  const Json& array(const Json& value, const std::string& field) const {
+    if (!value.is_array()) expected(field, "an array", value);
+    return value;
+  }
+  std::string text(const Json& value, const std::string& field) const {
+    if (!value.is_string()) expected(field, "a string", value);
     return value.get<std::string>();
   }
-  double seconds(const Json& object, const char* key, const std::string& path) const {
-    const Json& value = member(object, key, path);
-    if (!value.is_number()) refuse(fmt::format("{}{} is not a number", path, key));
-    const double s = value.get<double>();
-    if (s < 0) refuse(fmt::format("{}{} is negative", path, key));
+  bool flag(const Json& value, const std::string& field) const {
+    if (!value.is_boolean()) expected(field, "true or false", value);
+    return value.get<bool>();
+  }
+  // A whole number 0 .. 2^53 (1.0 or 1e2 are not: mpiwrite writes counts as integers).
+  std::uint64_t count(const Json& value, const std::string& field) const {
+    const bool whole = value.is_number_unsigned() ||
+                       (value.is_number_integer() && value.get<std::int64_t>() >= 0);
+    if (!whole || value.get<std::uint64_t>() > kLargestCount) {
+      expected(field, "a whole number of 0 or more, at most 2^53", value);
+    }
+    return value.get<std::uint64_t>();
+  }
+  // A measured time, within what a clock measures (kShortestSeconds .. kLongestSeconds).
+  double seconds(const Json& value, const std::string& field) const {
+    const double s = value.is_number() ? value.get<double>() : 0;
+    if (!value.is_number() || !std::isfinite(s) || s < kShortestSeconds || s > kLongestSeconds) {
+      expected(field, "seconds between 1e-09 and 1e+09", value);
+    }
     return s;
+  }
+  // A configured duration: 0 (none) or a time as above.
+  double duration(const Json& value, const std::string& field) const {
+    if (value.is_number() && value.get<double>() == 0) return 0;
+    const double s = value.is_number() ? value.get<double>() : -1;
+    if (!value.is_number() || !std::isfinite(s) || s < 0 || s > kLongestSeconds) {
+      expected(field, "0 or seconds up to 1e+09", value);
+    }
+    return s;
+  }
+
+  // An optional string field: "" when absent or null.
+  std::string optional_text(const Json& object, const char* key, const std::string& path) const {
+    const Json* value = optional(object, key);
+    return value ? text(*value, at(path, key)) : std::string();
   }
 
  private:
   std::string file_;
 };
 
-// An optional string of an optional object: empty when either is absent or of another type.
-std::string optional_text(const Json& doc, const char* object, const char* key) {
-  const auto o = doc.find(object);
-  if (o == doc.end() || !o->is_object()) return {};
-  const auto v = o->find(key);
-  return v != o->end() && v->is_string() ? v->get<std::string>() : std::string();
+// A workload key's value checked against its kind.
+void check_config_value(const Reader& reader, const WorkloadKey& key, const Json& value) {
+  const std::string field = at("config.", key.name);
+  switch (key.kind) {
+    case ConfigKind::Count: reader.count(value, field); break;
+    case ConfigKind::Seconds: reader.duration(value, field); break;
+    case ConfigKind::Text:
+    case ConfigKind::Name: reader.text(value, field); break;
+    case ConfigKind::Flag: reader.flag(value, field); break;
+    case ConfigKind::Names:
+      reader.array(value, field);
+      for (std::size_t i = 0; i < value.size(); ++i) reader.text(value[i], fmt::format("{}[{}]", field, i));
+      break;
+    case ConfigKind::Ranks:
+      reader.array(value, field);
+      for (std::size_t i = 0; i < value.size(); ++i) reader.count(value[i], fmt::format("{}[{}]", field, i));
+      break;
+  }
 }
 
-std::vector<std::string> host_names(const Json& doc) {
+std::vector<WorkloadValue> workload_values(const Json& doc, const Reader& reader) {
+  const Json* config = Reader::optional(doc, "config");
+  if (config) reader.object(*config, "config");
+  std::vector<WorkloadValue> values;
+  for (const WorkloadKey& key : kWorkloadKeys) {
+    const Json* value = config ? Reader::optional(*config, key.name) : nullptr;
+    if (value) check_config_value(reader, key, *value);
+    // Absent (or null): the run had the default, as every mpiwrite before the option had.
+    values.push_back({key.name, value ? *value : Json::parse(key.fallback), value == nullptr});
+  }
+  return values;
+}
+
+std::vector<std::string> host_names(const Json& doc, const Reader& reader) {
   std::vector<std::string> names;
-  const auto context = doc.find("context");
-  if (context == doc.end() || !context->is_object()) return names;
-  const auto hosts = context->find("hosts");
-  if (hosts == context->end() || !hosts->is_array()) return names;
-  for (const Json& h : *hosts) {
-    if (h.is_object() && h.contains("host") && h["host"].is_string()) names.push_back(h["host"]);
+  const Json* context = Reader::optional(doc, "context");
+  if (!context) return names;
+  const Json* hosts = Reader::optional(reader.object(*context, "context"), "hosts");
+  if (!hosts) return names;
+  reader.array(*hosts, "context.hosts");
+  for (std::size_t i = 0; i < hosts->size(); ++i) {
+    const std::string path = fmt::format("context.hosts[{}]", i);
+    names.push_back(reader.text(reader.member(reader.object((*hosts)[i], path), "host", path + "."),
+                                path + ".host"));
   }
   return names;
 }
 
+// The repetition's time for all the asked files, or empty when it was cut short by
+// --time-limit before its first file. A cut-short repetition's makespan is scaled to the asked
+// files at its own rate, as mpiwrite compares its own points (docs/metrics.md "Time-limited
+// write phases").
+std::optional<double> repetition_time(const Json& rep, const char* time_key, const std::string& path,
+                                      const Reader& reader) {
+  const double seconds = reader.seconds(reader.member(rep, time_key, path), at(path, time_key));
+  const Json* limit = Reader::optional(rep, "time_limit");
+  if (!limit) return seconds;
+  const std::string limit_at = at(path, "time_limit");
+  reader.object(*limit, limit_at);
+  if (!reader.flag(reader.member(*limit, "cut_short", limit_at + "."), limit_at + ".cut_short")) {
+    return seconds;
+  }
+  const std::uint64_t asked =
+      reader.count(reader.member(*limit, "files_asked", limit_at + "."), limit_at + ".files_asked");
+  const Json& files = reader.member(rep, "files", path);
+  const std::uint64_t written = reader.count(files, at(path, "files"));
+  if (written > asked) {
+    const std::string most = fmt::format("at most time_limit.files_asked ({})", asked);
+    reader.expected(at(path, "files"), most.c_str(), files);
+  }
+  if (written == 0) return std::nullopt;
+  return seconds * (static_cast<double>(asked) / static_cast<double>(written));
+}
+
 Json parse(std::string_view text, const Reader& reader) {
+  // Refuses an array or object deeper than kMaxNesting as soon as it opens: nlohmann's
+  // parser is iterative, but copying, dumping and walking a document recurse.
+  const Json::parser_callback_t depth_check = [&reader](int depth, Json::parse_event_t event, Json&) {
+    const bool opens =
+        event == Json::parse_event_t::object_start || event == Json::parse_event_t::array_start;
+    if (opens && depth >= kMaxNesting) {
+      reader.refuse(fmt::format("arrays and objects nested deeper than {} levels", kMaxNesting));
+    }
+    return true;
+  };
   try {
-    return Json::parse(with_lone_surrogates_as_pairs(text));
-  } catch (const Json::parse_error& e) {
+    return Json::parse(with_lone_surrogates_as_pairs(text), depth_check);
+  } catch (const Json::exception& e) {
     // "[json.exception.parse_error.101] parse error at line 1, column 2: ...": without the tag.
+    // out_of_range.406 is a number beyond a double ("number overflow parsing '1e400'").
+    // Cut short: the overflow message holds the whole number, which may be 5,000 digits.
     std::string what = e.what();
     const std::size_t tag = what.find("] ");
     if (tag != std::string::npos) what.erase(0, tag + 2);
+    constexpr std::size_t kLongest = 120;
+    if (what.size() > kLongest) what = what.substr(0, kLongest) + "...";
     reader.refuse("not JSON (" + printable(what) + ")");
   }
 }
@@ -172,53 +306,45 @@ ReportInput read_report(std::string_view text, const std::string& file) {
   if (!version->is_number_integer() || version->get<long>() < kOldestComparableSchema ||
       version->get<long>() > kNewestComparableSchema) {
     reader.refuse(fmt::format("schema_version {} is not supported (mpiwrite-compare reads {} and {})",
-                              printable(version->dump()), kOldestComparableSchema,
-                              kNewestComparableSchema));
+                              printable(got(*version)), kOldestComparableSchema, kNewestComparableSchema));
   }
   ReportInput input;
   ReportAbout& about = input.about;
   about.file = file;
   about.schema_version = version->get<int>();
-  if (doc.contains("kind") && doc["kind"].is_string()) about.kind = doc["kind"];
-  about.mpiwrite_version = optional_text(doc, "context", "mpiwrite_version");
-  about.filesystem = optional_text(doc, "context", "filesystem");
-  about.hosts = host_names(doc);
-  if (doc.contains("interrupted") && doc["interrupted"].is_string()) about.interrupted = doc["interrupted"];
-  const auto config = doc.find("config");
-  for (const char* key : kWorkloadKeys) {
-    std::optional<Json> value;
-    if (config != doc.end() && config->is_object() && config->contains(key)) value = (*config)[key];
-    about.workload.emplace_back(key, std::move(value));
+  about.kind = reader.optional_text(doc, "kind", "");
+  if (const Json* context = Reader::optional(doc, "context")) {
+    reader.object(*context, "context");
+    about.mpiwrite_version = reader.optional_text(*context, "mpiwrite_version", "context.");
+    about.filesystem = reader.optional_text(*context, "filesystem", "context.");
   }
+  about.hosts = host_names(doc, reader);
+  about.interrupted = reader.optional_text(doc, "interrupted", "");
+  about.workload = workload_values(doc, reader);
 
   const char* time_key = about.schema_version >= 4 ? "makespan_s" : "slowest_s";
-  const Json& points = reader.member(doc, "points", "");
-  if (!points.is_array()) reader.refuse("points is not an array");
+  const Json& points = reader.array(reader.member(doc, "points", ""), "points");
   if (points.empty()) reader.refuse("the report has no points");
   std::set<std::pair<std::string, std::string>> seen;
   for (std::size_t i = 0; i < points.size(); ++i) {
-    const std::string at = fmt::format("points[{}].", i);
-    const Json& p = points[i];
-    if (!p.is_object()) reader.refuse(fmt::format("points[{}] is not an object", i));
-    ReportPoint point{reader.text(p, "mode", at), reader.text(p, "label", at), {}};
+    const std::string path = fmt::format("points[{}]", i);
+    const Json& p = reader.object(points[i], path);
+    const std::string p_at = path + ".";
+    ReportPoint point{reader.text(reader.member(p, "mode", p_at), p_at + "mode"),
+                      reader.text(reader.member(p, "label", p_at), p_at + "label"), {}, 0};
     if (!seen.emplace(point.mode, point.label).second) {
       reader.refuse(fmt::format("two points are {} {}", printable(point.mode), printable(point.label)));
     }
-    const Json& reps = reader.member(p, "repetitions", at);
-    if (!reps.is_array()) reader.refuse(at + "repetitions is not an array");
+    const Json& reps = reader.array(reader.member(p, "repetitions", p_at), p_at + "repetitions");
     for (std::size_t k = 0; k < reps.size(); ++k) {
-      const std::string rep_at = fmt::format("{}repetitions[{}].", at, k);
-      if (!reps[k].is_object()) reader.refuse(fmt::format("{}repetitions[{}] is not an object", at, k));
-      double seconds = reader.seconds(reps[k], time_key, rep_at);
-      // Cut short by --time-limit: the makespan scaled to the asked files at the repetition's
-      // rate, as mpiwrite compares its own points (docs/metrics.md "Time-limited write phases").
-      const auto limit = reps[k].find("time_limit");
-      if (limit != reps[k].end() && limit->is_object() && limit->value("cut_short", false)) {
-        const double asked = limit->value("files_asked", 0.0);
-        const double written = reps[k].value("files", 0.0);
-        if (asked > 0 && written > 0) seconds *= asked / written;
+      const std::string rep_path = fmt::format("{}repetitions[{}]", p_at, k);
+      const std::optional<double> seconds =
+          repetition_time(reader.object(reps[k], rep_path), time_key, rep_path + ".", reader);
+      if (seconds) {
+        point.times.push_back(*seconds);
+      } else {
+        ++point.without_time;
       }
-      point.times.push_back(seconds);
     }
     input.points.push_back(std::move(point));
   }

@@ -115,6 +115,45 @@ bad_case "a directory" "cannot read: Is a directory" "$WORK" "$WORK/b.json"
 bad_case "one file" "NEW is required" "$WORK/a.json"
 bad_case "unknown format" "xml not in" --format xml "$WORK/a.json" "$WORK/b.json"
 
+note "hostile reports (issue 21 §6): exit 2 and one line naming the field, never a crash"
+python3 - "$WORK/a.json" "$WORK" <<'PY'
+import json, sys
+src, work = sys.argv[1:]
+text = open(src).read()
+def edited(name, edit):
+    d = json.loads(text)
+    for rep in d["points"][0]["repetitions"]:
+        edit(rep)
+    open(f"{work}/{name}.json", "w").write(json.dumps(d))
+open(f"{work}/deep.json", "w").write(text.rstrip()[:-1] + ', "unknown": ' + "[" * 50000 + "]" * 50000 + "}")
+open(f"{work}/overflow.json", "w").write(text.replace('"makespan_s": ', '"makespan_s": 1e400, "x": ', 1))
+edited("cut_short", lambda r: r.update(time_limit={"cut_short": "yes", "files_at_limit": 1, "files_asked": 50}))
+edited("zero", lambda r: r.update(makespan_s=0))
+edited("fractional", lambda r: r.update(files=2.5, time_limit={"cut_short": True, "files_at_limit": 2, "files_asked": 50}))
+edited("nofile", lambda r: r.update(files=0, time_limit={"cut_short": True, "files_at_limit": 0, "files_asked": 50}))
+d = json.loads(text)
+d["config"].update(overwrite=True, wear_out=True, slow_ranks=[0])
+open(f"{work}/workload.json", "w").write(json.dumps(d))
+PY
+bad_case "50,000 nested arrays" "deep.json: arrays and objects nested deeper than 64 levels" "$WORK/a.json" "$WORK/deep.json"
+bad_case "1e400" "overflow.json: not JSON (number overflow parsing '1e400')" "$WORK/overflow.json" "$WORK/b.json"
+bad_case "cut_short \"yes\"" 'cut_short.json: points\[0\].repetitions\[0\].time_limit.cut_short: expected true or false, got "yes"' \
+  "$WORK/a.json" "$WORK/cut_short.json"
+bad_case "makespans of 0" "zero.json: points\[0\].repetitions\[0\].makespan_s: expected seconds between 1e-09 and 1e+09, got 0" \
+  "$WORK/a.json" "$WORK/zero.json"
+bad_case "2.5 files" "fractional.json: points\[0\].repetitions\[0\].files: expected a whole number" "$WORK/a.json" "$WORK/fractional.json"
+# Cut short before the first file: compared, but that point draws no verdict; no nan or inf.
+for format in table markdown json; do
+  run_compare --format "$format" "$WORK/a.json" "$WORK/nofile.json"
+  [ "$STATUS" -eq 0 ] || fail "cut short at 0 files, $format: exit code $STATUS: $(cat "$WORK/cmp.err")"
+  grep -q "not comparable" "$WORK/cmp.out" || fail "cut short at 0 files, $format: no 'not comparable'"
+  ! grep -Eiq '(^|[^a-z])-?(nan|inf)([^a-z]|$)' "$WORK/cmp.out" || fail "$format prints nan or inf: $(cat "$WORK/cmp.out")"
+done
+run_compare --format json "$WORK/a.json" "$WORK/workload.json"
+python3 -c 'import json, sys
+keys = [d["key"] for d in json.load(open(sys.argv[1]))["workload_differences"]]
+assert keys == ["overwrite", "slow_ranks", "wear_out"], keys' "$WORK/cmp.out" || fail "workload keys not flagged"
+
 run_compare --help
 [ "$STATUS" -eq 0 ] && grep -q "too few repetitions" "$WORK/cmp.out" || fail "--help"
 echo "PASS"

@@ -11,6 +11,7 @@ SKIP_RETURN_CODE) rather than 0.
 
 import importlib.util
 import json
+import math
 import os
 import shutil
 import struct
@@ -474,6 +475,180 @@ print(json.dumps({"a": bars(ax_t), "b": bars(ax_s), "titles": [ax_t.get_title(),
         self.assertEqual(proc.returncode, 2, proc.stderr)
         self.assertIn("different kinds", proc.stderr)
         self.assertFalse(os.path.exists(output))
+
+
+# -- hostile reports (issue 21 §6) --------------------------------------------------------
+# Every case is refused with one line and exit 2, or read into figures that are all finite and
+# within what can be drawn; never a traceback.
+
+def plot_module():
+    spec = importlib.util.spec_from_file_location("mpiwrite_plot", PLOT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def with_token(doc, path, token):
+    """The JSON text of doc with the value at path (a list of keys) replaced by the raw
+    token, which may be a number Python's json would not write (1e400, NaN)."""
+    doc = json.loads(json.dumps(doc))
+    target = doc
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = "@@hostile@@"
+    return json.dumps(doc).replace('"@@hostile@@"', token, 1)
+
+
+def leaves(value, path=()):
+    """The path of every leaf; of a list only the first two items (the others are alike)."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from leaves(v, path + (k,))
+    elif isinstance(value, list):
+        for i, v in enumerate(value[:2]):
+            yield from leaves(v, path + (i,))
+    else:
+        yield list(path)
+
+
+def containers(value, path=()):
+    """Every array and object with its path; of a list only the first two items."""
+    if isinstance(value, (dict, list)):
+        yield list(path), value
+        for k, v in (value.items() if isinstance(value, dict) else enumerate(value[:2])):
+            yield from containers(v, path + (k,))
+
+
+def short_lists(value, top=True):
+    """The report with its top-level lists (points, comparison) whole and at most two items
+    in each list below them (repetitions, ranks, hosts): the same fields, a fraction of the
+    text to parse per case."""
+    if isinstance(value, dict):
+        return {k: [short_lists(x, False) for x in v] if top and isinstance(v, list) else short_lists(v, False)
+                for k, v in value.items()}
+    if isinstance(value, list):
+        return [short_lists(v, False) for v in value[:2]]
+    return value
+
+
+# One or two of each class: another type, out of range, beyond a double, not finite, huge.
+HOSTILE_TOKENS = ['"x"', "{}", "null", "-1", "2.5", "1e308", "1e400", "NaN", str(10 ** 400)]
+
+
+class HostileReportTest(unittest.TestCase):
+    MODULE = plot_module()
+    # PlotTest's helpers, not its tests.
+    setUp, fixture, write_json, load_fixture, plot, assert_plotted = (
+        PlotTest.setUp, PlotTest.fixture, PlotTest.write_json, PlotTest.load_fixture,
+        PlotTest.plot, PlotTest.assert_plotted)
+
+    def assert_refused_text(self, text, *message_parts):
+        path = self.write_json("hostile.json", text)
+        proc, output = self.plot(path, python=ANY_PYTHON)
+        self.assertEqual(proc.returncode, 2, f"stderr: {proc.stderr[:2000]}")
+        self.assertNotIn("Traceback", proc.stderr)
+        lines = proc.stderr.strip().splitlines()
+        self.assertEqual(len(lines), 1, f"expected a one-line message, got: {proc.stderr[:2000]}")
+        self.assertLess(len(lines[0]), 400, lines[0])
+        for part in message_parts:
+            self.assertIn(part, lines[0])
+        self.assertFalse(os.path.exists(output))
+
+    # The cases the issue named: each was a traceback (OverflowError, ValueError).
+    def test_integer_of_ten_to_the_400_is_refused(self):
+        doc = self.load_fixture("sweep.json")
+        path = ["points", 0, "summary", "makespan_s", "mean"]  # v3 reads it: was OverflowError
+        self.assert_refused_text(with_token(doc, path, str(10 ** 400)), "an integer beyond 64 bits",
+                                 "(401 digits)")
+
+    def test_integer_of_5000_digits_is_refused(self):
+        doc = self.load_fixture("compare.json")
+        self.assert_refused_text(with_token(doc, ["unknown"], "7" * 5000), "(5000 digits)")
+
+    def test_non_finite_numbers_are_refused(self):
+        doc = self.load_fixture("compare_v4.json")
+        for token in ("NaN", "Infinity", "-Infinity", "1e400", "-1e400"):
+            with self.subTest(token=token):
+                self.assert_refused_text(with_token(doc, ["points", 0, "summary", "speedup"], token),
+                                         "not an mpiwrite report")
+
+    def test_deep_nesting_is_refused(self):
+        doc = self.load_fixture("sweep.json")
+        for depth in (65, 50000):
+            with self.subTest(depth=depth):
+                self.assert_refused_text(with_token(doc, ["unknown"], "[" * depth + "]" * depth),
+                                         "nested deeper than 64 levels")
+        # Brackets inside strings are text, not nesting; 64 levels are read.
+        self.MODULE.parse_report("x", with_token(doc, ["unknown"], json.dumps("[" * 100 + '\\"[')))
+        self.MODULE.parse_report("x", with_token(doc, ["unknown"], "[" * 63 + "]" * 63))
+
+    # The classes, generated from every fixture.
+    def figures_of(self, text):
+        """All the numbers plot.py would draw from the text, or None when it is refused."""
+        m = self.MODULE
+        try:
+            report = m.from_text("hostile.json", text)
+            series = m.compare_series(report) if report.kind == "compare" else m.sweep_series(report)
+        except m.InputError as e:
+            self.assertNotIn("\n", str(e))
+            return None
+        if not series:
+            return []
+        m.label_series([report], series, report.kind)
+        m.time_unit(series)
+        values = []
+        for s in series:
+            for p in s.points:
+                values += [p.center, p.lo, p.hi, p.concurrency, p.threads, p.ranks]
+                values += [v for v in (p.speedup, p.speedup_lo, p.speedup_hi) if v is not None]
+                values += list((p.operations or {}).values())
+        return values
+
+    def test_every_leaf_replaced_by_a_hostile_value(self):
+        cases = refused = 0
+        for name in ("compare_v4.json",):  # the newest schema; sweep.json shares its fields
+            doc = short_lists(self.load_fixture(name))
+            for path in leaves(doc):
+                marked = with_token(doc, path, '"@@hostile@@"')
+                for token in HOSTILE_TOKENS:
+                    cases += 1
+                    what = f"{name} {path} = {token[:30]}"
+                    try:
+                        values = self.figures_of(marked.replace('"@@hostile@@"', token, 1))
+                    except Exception as e:  # noqa: BLE001 -- any other exception is the bug
+                        self.fail(f"{what}: {type(e).__name__}: {e}")
+                    if values is None:
+                        refused += 1
+                        continue
+                    for v in values:
+                        if v is not None and not isinstance(v, bool):
+                            self.assertTrue(math.isfinite(v) and abs(v) < 1e20, f"{what}: figure {v}")
+        self.assertGreater(refused, 50)
+        print(f"{cases} hostile leaves, {refused} refused", file=sys.stderr)
+
+    def test_deep_nesting_anywhere_is_refused(self):
+        deep = "[" * 100 + "]" * 100  # refused at level 65; 50,000: test_deep_nesting_is_refused
+        for name in ("sweep.json", "compare_v4.json"):
+            doc = short_lists(self.load_fixture(name))
+            for path, value in containers(doc):
+                texts = [with_token(doc, path, deep)] if path else []
+                if isinstance(value, dict):
+                    texts.append(with_token(doc, path + ["zz_unknown"], deep))
+                for text in texts:
+                    with self.assertRaises(self.MODULE.InputError, msg=f"{name} {path}"):
+                        self.MODULE.from_text("hostile.json", text)
+
+    def test_extreme_but_valid_times_are_drawn(self):
+        """The longest and shortest times drawn still give a PNG (finite log axes)."""
+        doc = self.load_fixture("sweep.json")
+        for i, p in enumerate(doc["points"]):
+            ms = p["summary"]["makespan_s"]
+            value = 1e9 if i % 2 else 1e-9
+            for key in ("mean", "median", "min", "max"):
+                if key in ms:
+                    ms[key] = value
+            p["summary"].pop("speedup", None)
+        self.assert_plotted(self.write_json("extreme.json", doc))
 
 
 def main():

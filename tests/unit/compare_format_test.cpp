@@ -127,20 +127,16 @@ TEST(CompareTable, SaysWhenBothArgumentsAreTheSameFile) {
   EXPECT_FALSE(contains(other, "different kinds")) << other;
 }
 
-// Values no run gives, from an edited report: a huge time keeps the columns, and a median of
-// 0 s is warned about instead of read as a measurement.
-TEST(CompareTable, AHugeOrZeroTimeIsShownReadablyAndWarnedAbout) {
-  auto edited = [](double value) {
-    nlohmann::json doc = nlohmann::json::parse(fixture_text("sweep_new_v4.json"));
-    for (auto& rep : doc["points"][0]["repetitions"]) rep["makespan_s"] = value;
-    return read_report(doc.dump(), "edited.json");
-  };
+// The longest time read_report() accepts (kLongestSeconds; longer, 0 and 1e308 are refused:
+// compare_hostile_reports_test.cpp) keeps the columns and prints no 10-digit fixed point.
+TEST(CompareTable, TheLongestTimeIsShownReadably) {
+  nlohmann::json doc = nlohmann::json::parse(fixture_text("sweep_new_v4.json"));
+  for (auto& rep : doc["points"][0]["repetitions"]) rep["makespan_s"] = kLongestSeconds;
   const ReportInput old_report = read_report(fixture_text("sweep_old_v4.json"), "sweep_old_v4.json");
-  const std::string huge = output(compare_reports(old_report, edited(1e308)), CompareFormat::Table);
+  const std::string huge =
+      output(compare_reports(old_report, read_report(doc.dump(), "edited.json")), CompareFormat::Table);
   for (const std::string& line : lines_of(huge)) EXPECT_LT(line.size(), 400u) << line;
-  EXPECT_TRUE(contains(huge, "1e+308")) << huge;
-  const std::string zero = output(compare_reports(old_report, edited(0.0)), CompareFormat::Table);
-  EXPECT_TRUE(contains(zero, "a median time of 0 s")) << zero;
+  EXPECT_TRUE(contains(huge, "1e+09")) << huge;
 }
 
 TEST(CompareTable, ControlCharactersAndBytesOfAReportAreEscaped) {

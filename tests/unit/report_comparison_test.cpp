@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <fstream>
+#include <limits>
 #include <set>
 #include <sstream>
 
@@ -157,8 +159,8 @@ TEST(ReportComparison, DifferentWorkloadsFileSystemsAndHostsAreNamed) {
   std::vector<std::string> keys;
   for (const WorkloadDifference& d : c.workload_differences) {
     keys.push_back(d.key);
-    ASSERT_TRUE(d.old_value.has_value());
-    EXPECT_EQ(*d.old_value, old_doc["config"][d.key]);
+    ASSERT_FALSE(d.old_value.absent);
+    EXPECT_EQ(d.old_value.value, old_doc["config"][d.key]);
   }
   EXPECT_EQ(keys, (std::vector<std::string>{"text", "write_mode"}));
   EXPECT_TRUE(c.filesystems_differ);
@@ -221,6 +223,49 @@ TEST(ReportComparison, VerdictNames) {
   EXPECT_STREQ(verdict_name(CompareVerdict::NoDifference), "no significant difference");
   EXPECT_STREQ(verdict_name(CompareVerdict::BelowNoise), "below noise threshold");
   EXPECT_STREQ(verdict_name(CompareVerdict::TooFewRepetitions), "too few repetitions");
+}
+
+}  // namespace
+}  // namespace mpiwrite
+
+namespace mpiwrite {
+namespace {
+
+ReportInput direct(std::vector<double> times) {
+  ReportInput r;
+  r.about.file = "direct.json";
+  r.about.schema_version = 4;
+  r.points.push_back({"sweep", "4x1", std::move(times), 0});
+  return r;
+}
+
+// The arithmetic's own guard, for inputs read_report() would refuse (issue 21 §6: 1e308 gave
+// "inf [-nan, -nan]" and "slower", zeros "faster"): no figure is NaN or infinite, and a
+// point whose figures cannot be formed is "not comparable", never faster or slower.
+TEST(ReportComparison, FiguresThatCannotBeFormedGiveNoVerdict) {
+  const std::vector<double> normal = {0.010, 0.011, 0.012, 0.010, 0.011, 0.012, 0.013, 0.010};
+  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  const struct {
+    std::vector<double> times;
+    const char* why;
+  } cases[] = {
+      {std::vector<double>(8, 1e308), "a figure is beyond a double"},  // new/old overflows
+      {std::vector<double>(8, 0.0), "new has a time that is 0 s or not a finite number"},
+      {{0.01, 0.02, nan, 0.01, 0.02, 0.01}, "new has a time that is 0 s or not a finite number"},
+      {{0.01, 0.02, inf, 0.01, 0.02, 0.01}, "new has a time that is 0 s or not a finite number"},
+      {{0.01, 0.02, -1, 0.01, 0.02, 0.01}, "new has a time that is 0 s or not a finite number"},
+  };
+  for (const auto& c : cases) {
+    const PointComparison p = compare_reports(direct(normal), direct(c.times)).points.at(0);
+    EXPECT_EQ(p.verdict, CompareVerdict::NotComparable) << c.why;
+    EXPECT_EQ(p.not_comparable, c.why);
+    const auto finite = [](const std::optional<double>& x) { return !x || std::isfinite(*x); };
+    EXPECT_TRUE(finite(p.ratio) && finite(p.p_value) && finite(p.new_side.median_s)) << c.why;
+    EXPECT_TRUE(!p.ratio_ci || (std::isfinite(p.ratio_ci->low) && std::isfinite(p.ratio_ci->high))) << c.why;
+    // Either way round.
+    const PointComparison back = compare_reports(direct(c.times), direct(normal)).points.at(0);
+    EXPECT_EQ(back.verdict, CompareVerdict::NotComparable) << c.why;
+  }
 }
 
 }  // namespace

@@ -1,10 +1,16 @@
 // Reading mpiwrite's JSON reports back: the right time per schema_version, and every input
 // that cannot be compared refused with one line naming the file.
 #include "mpiwrite/compare/report_reading.hpp"
+#include "mpiwrite/compare/report_comparison.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
+#include <set>
+
 #include "compare_fixtures.hpp"
+#include "mpiwrite/core/config_fields.hpp"
 #include "mpiwrite/core/errors.hpp"
 
 namespace mpiwrite {
@@ -64,9 +70,11 @@ TEST(ReportReading, Version3TakesTheSlowestRank) {
   EXPECT_EQ(r.about.mpiwrite_version, doc["context"]["mpiwrite_version"]);
   ASSERT_EQ(r.about.workload.size(), kWorkloadKeys.size());
   for (std::size_t k = 0; k < kWorkloadKeys.size(); ++k) {
-    EXPECT_EQ(r.about.workload[k].first, kWorkloadKeys[k]);
-    ASSERT_TRUE(r.about.workload[k].second.has_value());
-    EXPECT_EQ(*r.about.workload[k].second, doc["config"][kWorkloadKeys[k]]);
+    const WorkloadValue& w = r.about.workload[k];
+    EXPECT_EQ(w.key, kWorkloadKeys[k].name);
+    // This v3 report predates time_limit_s, wear_out, layouts and files_per_dir.
+    EXPECT_EQ(w.absent, !doc["config"].contains(w.key)) << w.key;
+    EXPECT_EQ(w.value, w.absent ? nlohmann::json::parse(kWorkloadKeys[k].fallback) : doc["config"][w.key]);
   }
 }
 
@@ -81,10 +89,10 @@ TEST(ReportReading, AnUnmeasuredPointHasNoTimes) {
 TEST(ReportReading, BytesThatAreNotUtf8ComeBack) {
   // mpiwrite writes the byte 0xff as \udcff, which nlohmann-json alone refuses.
   const ReportInput r = read_report(fixture_text("compare_new_v3.json"), "new.json");
-  const auto& [key, text] = r.about.workload[2];
-  ASSERT_EQ(key, "text");
-  ASSERT_TRUE(text.has_value());
-  EXPECT_EQ(text->get<std::string>(), "Hi\x1b[2J\xff|x");
+  const WorkloadValue& text = r.about.workload[2];
+  ASSERT_EQ(text.key, "text");
+  ASSERT_FALSE(text.absent);
+  EXPECT_EQ(text.value.get<std::string>(), "Hi\x1b[2J\xff|x");
 }
 
 std::string minimal(const std::string& text_value) {
@@ -92,7 +100,7 @@ std::string minimal(const std::string& text_value) {
          R"("}, "points": [{"mode": "run", "label": "1x1", "repetitions": [{"slowest_s": 1}]}]})";
 }
 
-std::string text_of(const ReportInput& r) { return r.about.workload[2].second->get<std::string>(); }
+std::string text_of(const ReportInput& r) { return r.about.workload[2].value.get<std::string>(); }
 
 TEST(ReportReading, OnlyLoneSurrogatesAreBytes) {
   EXPECT_EQ(text_of(read_report(minimal(R"(a\udc80\udcffb)"), "r")), "a\x80\xff" "b");
@@ -103,9 +111,18 @@ TEST(ReportReading, OnlyLoneSurrogatesAreBytes) {
   EXPECT_EQ(text_of(read_report(minimal(R"(\"\udc9f\u00e9)"), "r")), "\"\x9f\xc3\xa9");
 }
 
-TEST(ReportReading, AbsentConfigKeysAreEmpty) {
+// A report without a key ran with its default: an old report against a new one differs only
+// where the new one chose another value (a missing time_limit_s is no limit).
+TEST(ReportReading, AbsentConfigKeysAreTheirDefaults) {
   const ReportInput r = read_report(minimal("x"), "r");
-  for (const auto& [key, value] : r.about.workload) EXPECT_EQ(value.has_value(), key == std::string("text")) << key;
+  ASSERT_EQ(r.about.workload.size(), kWorkloadKeys.size());
+  for (std::size_t k = 0; k < kWorkloadKeys.size(); ++k) {
+    const WorkloadValue& w = r.about.workload[k];
+    EXPECT_EQ(w.absent, w.key != "text") << w.key;
+    if (w.absent) {
+      EXPECT_EQ(w.value, nlohmann::json::parse(kWorkloadKeys[k].fallback)) << w.key;
+    }
+  }
   EXPECT_TRUE(r.about.filesystem.empty());
   EXPECT_TRUE(r.about.hosts.empty());
 }
@@ -123,21 +140,21 @@ TEST(ReportReading, RefusesWhatCannotBeCompared) {
       {R"({"schema_version": 5, "points": [)" + point + "]}", "schema_version 5 is not supported"},
       {R"({"schema_version": "3", "points": [)" + point + "]}", R"(schema_version "3" is not supported)"},
       {R"({"schema_version": 3})", "points is missing"},
-      {R"({"schema_version": 3, "points": {}})", "points is not an array"},
+      {R"({"schema_version": 3, "points": {}})", "points: expected an array, got {}"},
       {R"({"schema_version": 3, "points": []})", "the report has no points"},
-      {R"({"schema_version": 3, "points": [7]})", "points[0] is not an object"},
+      {R"({"schema_version": 3, "points": [7]})", "points[0]: expected an object, got 7"},
       {R"({"schema_version": 3, "points": [{"label": "1x1", "repetitions": []}]})", "points[0].mode is missing"},
       {R"({"schema_version": 3, "points": [{"mode": 1, "label": "1x1", "repetitions": []}]})",
-       "points[0].mode is not a string"},
+       "points[0].mode: expected a string, got 1"},
       {R"({"schema_version": 3, "points": [{"mode": "run", "label": "1x1"}]})", "points[0].repetitions is missing"},
       {R"({"schema_version": 3, "points": [{"mode": "run", "label": "1x1", "repetitions": [{"makespan_s": 1}]}]})",
        "points[0].repetitions[0].slowest_s is missing"},
       {R"({"schema_version": 4, "points": [{"mode": "run", "label": "1x1", "repetitions": [{"slowest_s": 1}]}]})",
        "points[0].repetitions[0].makespan_s is missing"},
       {R"({"schema_version": 3, "points": [{"mode": "run", "label": "1x1", "repetitions": [{"slowest_s": "1"}]}]})",
-       "points[0].repetitions[0].slowest_s is not a number"},
+       R"(points[0].repetitions[0].slowest_s: expected seconds between 1e-09 and 1e+09, got "1")"},
       {R"({"schema_version": 3, "points": [{"mode": "run", "label": "1x1", "repetitions": [{"slowest_s": -1}]}]})",
-       "points[0].repetitions[0].slowest_s is negative"},
+       "points[0].repetitions[0].slowest_s: expected seconds between 1e-09 and 1e+09, got -1"},
       {R"({"schema_version": 3, "points": [)" + point + "," + point + "]}", "two points are run 1x1"},
   };
   for (const auto& c : cases) {
@@ -145,6 +162,84 @@ TEST(ReportReading, RefusesWhatCannotBeCompared) {
     EXPECT_EQ(message.rfind("dir/r.json: ", 0), 0u) << c.text << " -> " << message;
     EXPECT_NE(message.find(c.expected), std::string::npos) << c.text << " -> " << message;
     EXPECT_EQ(message.find('\n'), std::string::npos) << "not one line: " << message;
+  }
+}
+
+// Every config key a report holds is either a workload key or named as not one, so a new
+// option must be classified before it can slip past the comparison (issue 21 §6: overwrite,
+// files_per_dir, time_limit_s, wear_out and slow_ranks were not compared).
+TEST(ReportReading, EveryConfigKeyOfAReportIsClassified) {
+  std::set<std::string> classified;
+  for (const WorkloadKey& key : kWorkloadKeys) EXPECT_TRUE(classified.insert(key.name).second) << key.name;
+  for (const char* key : kNotWorkloadKeys) EXPECT_TRUE(classified.insert(key).second) << key;
+  std::set<std::string> in_report = {"file_size_bytes"};
+  const RunConfig defaults;
+  visit_config_fields(defaults, [&](const ConfigField& field, const auto&) {
+    if (field.in_report) in_report.insert(std::string(field.name));
+  });
+  EXPECT_EQ(classified, in_report);
+  for (const char* key : {"overwrite", "files_per_dir", "time_limit_s", "wear_out", "slow_ranks", "slow_delay_us",
+                          "layouts", "queue_depth", "chunk"}) {
+    EXPECT_TRUE(std::any_of(kWorkloadKeys.begin(), kWorkloadKeys.end(),
+                            [&](const WorkloadKey& k) { return k.name == std::string(key); }))
+        << key;
+  }
+}
+
+// The fallback of each workload key is mpiwrite's default: what a report without the key ran
+// with. Checked against a report of the default configuration.
+TEST(ReportReading, EachFallbackIsTheDefault) {
+  const nlohmann::json doc = fixture_json("sweep_new_v4.json");
+  const RunConfig defaults;
+  const std::map<std::string, nlohmann::json> expected = {
+      {"files", defaults.files},
+      {"lines", defaults.lines},
+      {"text", defaults.text},
+      {"pattern", defaults.pattern},
+      {"partition", to_string(defaults.partition)},
+      {"write_mode", to_string(defaults.write_mode)},
+      {"engine", to_string(defaults.engine)},
+      {"queue_depth", defaults.queue_depth},
+      {"fsync", defaults.fsync},
+      {"overwrite", defaults.overwrite},
+      {"chunk", defaults.chunk},
+      {"slow_ranks", defaults.slow_ranks},
+      {"slow_delay_us", defaults.slow_delay_us},
+      {"time_limit_s", defaults.time_limit_s},
+      {"wear_out", defaults.wear_out},
+      {"layouts", nlohmann::json::array({to_string(defaults.layouts.front())})},
+      {"files_per_dir", defaults.files_per_dir}};
+  ASSERT_EQ(defaults.layouts.size(), 1u);
+  for (const WorkloadKey& key : kWorkloadKeys) {
+    ASSERT_TRUE(expected.count(key.name)) << key.name;
+    EXPECT_EQ(nlohmann::json::parse(key.fallback), expected.at(key.name)) << key.name;
+  }
+}
+
+// The keys the issue named, one at a time, as an old report (without the newer keys) against
+// a new one that set each; and an old report against a new one of the defaults: no difference.
+TEST(ReportReading, EachWorkloadKeyThatDiffersIsFlagged) {
+  const std::map<std::string, nlohmann::json> changed = {
+      {"overwrite", true},         {"files_per_dir", 10},          {"time_limit_s", 2.5},
+      {"wear_out", true},          {"slow_ranks", {1}},            {"slow_delay_us", 5},
+      {"pattern", "f{}"},          {"queue_depth", 8},             {"chunk", 64},
+      {"layouts", {"rank"}},       {"engine", "uring"},            {"partition", "dynamic"}};
+  nlohmann::json old_doc = fixture_json("run_old_v3.json");
+  for (const char* newer : {"time_limit_s", "wear_out", "layouts", "files_per_dir"}) old_doc["config"].erase(newer);
+  const ReportInput old_report = read_report(old_doc.dump(), "old.json");
+  nlohmann::json new_doc = fixture_json("run_new_v3.json");
+  for (const WorkloadKey& key : kWorkloadKeys) new_doc["config"][key.name] = nlohmann::json::parse(key.fallback);
+  new_doc["config"]["files"] = old_doc["config"]["files"];
+  new_doc["config"]["lines"] = old_doc["config"]["lines"];
+  new_doc["config"]["text"] = old_doc["config"]["text"];
+  EXPECT_TRUE(compare_reports(old_report, read_report(new_doc.dump(), "new.json")).workload_differences.empty());
+  for (const auto& [key, value] : changed) {
+    nlohmann::json edited = new_doc;
+    edited["config"][key] = value;
+    const ReportComparison c = compare_reports(old_report, read_report(edited.dump(), "new.json"));
+    ASSERT_EQ(c.workload_differences.size(), 1u) << key;
+    EXPECT_EQ(c.workload_differences[0].key, key);
+    EXPECT_EQ(c.workload_differences[0].new_value.value, value);
   }
 }
 

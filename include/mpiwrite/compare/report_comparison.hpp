@@ -24,10 +24,11 @@ enum class CompareVerdict {
   NoDifference,       // p >= alpha
   BelowNoise,         // p < alpha, but the ratio of medians is within 1 +- the noise threshold
   TooFewRepetitions,  // no outcome could reach alpha with these counts (or a side has none)
+  NotComparable,      // a figure cannot be formed: PointComparison::not_comparable says why
 };
 
 // "faster", "slower", "no significant difference", "below noise threshold",
-// "too few repetitions".
+// "too few repetitions", "not comparable".
 const char* verdict_name(CompareVerdict verdict);
 
 // One report's side of a matched point.
@@ -48,6 +49,10 @@ struct PointComparison {
   std::optional<double> prob_new_faster;  // P(a repetition of new beats one of old), ties half
   CompareVerdict verdict = CompareVerdict::TooFewRepetitions;
   std::optional<std::size_t> repetitions_needed;  // with TooFewRepetitions: per report
+  // With NotComparable: why, e.g. "new has 2 repetitions cut short by --time-limit before
+  // their first file". No figure of a PointComparison is ever NaN or infinite: one that
+  // would be is left empty and the verdict is NotComparable.
+  std::string not_comparable;
 };
 
 struct UnmatchedPoint {
@@ -56,10 +61,11 @@ struct UnmatchedPoint {
   std::size_t repetitions = 0;
 };
 
-// A config key of kWorkloadKeys whose values differ (empty: absent from that report).
+// A config key of kWorkloadKeys whose values differ; a report without the key counts with
+// its default (WorkloadValue::absent).
 struct WorkloadDifference {
   std::string key;
-  std::optional<nlohmann::json> old_value, new_value;
+  WorkloadValue old_value, new_value;
 };
 
 struct ReportComparison {

@@ -20,14 +20,74 @@ namespace mpiwrite {
 inline constexpr int kOldestComparableSchema = 3;
 inline constexpr int kNewestComparableSchema = 4;
 
-// The config keys that make two reports' workloads the same: the files and bytes written and
-// how (docs/metrics.md, "Comparing two reports"). Ranks and threads are what one compares.
-inline constexpr std::array<const char*, 7> kWorkloadKeys = {
-    "files", "lines", "text", "write_mode", "engine", "fsync", "partition"};
+// The limits of a time mpiwrite-compare accepts, in seconds: the clock's resolution (a time of 0
+// is a clock that could not resolve the phase, or an edited report) up to about 31 years. Within
+// them every median, ratio and bootstrap interval of two series is a finite double (the largest
+// ratio, a time scaled by at most 2^53 asked files against 1 ns, is about 1e34), so no NaN or
+// infinity can reach a verdict.
+inline constexpr double kShortestSeconds = 1e-9;
+inline constexpr double kLongestSeconds = 1e9;
+// Counts (files) are integers up to 2^53: each is exactly a double.
+inline constexpr std::uint64_t kLargestCount = std::uint64_t{1} << 53;
+// The deepest nesting of arrays and objects read (a report of mpiwrite's has 7 levels). Deeper
+// is refused while parsing, so nothing that walks the document can recurse without bound.
+inline constexpr int kMaxNesting = 64;
+
+// What a workload key's value must be.
+enum class ConfigKind { Count, Seconds, Text, Flag, Name, Names, Ranks };
+
+// A config key that changes what is written or how, so two reports that differ in it measured
+// different workloads. `fallback` (JSON text) is the value a report without the key ran with:
+// mpiwrite's default, which is what every older mpiwrite that lacked the option did. Ranks,
+// threads, the thread counts and layouts of points (matched by label) are what one compares;
+// where (dir), how often (repetitions, warmup), checks after the timed phase (verify, timeout)
+// and output options are not the workload. docs/metrics.md, "Comparing two reports", lists
+// them; tests/unit/report_reading_test.cpp fails for a config field this table does not
+// classify.
+struct WorkloadKey {
+  const char* name;
+  ConfigKind kind;
+  const char* fallback;
+};
+inline constexpr std::array<WorkloadKey, 17> kWorkloadKeys = {{
+    {"files", ConfigKind::Count, "100"},
+    {"lines", ConfigKind::Count, "100"},
+    {"text", ConfigKind::Text, "\"Hello, world!\""},
+    {"pattern", ConfigKind::Text, "\"write{}.txt\""},
+    {"partition", ConfigKind::Name, "\"block\""},
+    {"write_mode", ConfigKind::Name, "\"line\""},
+    {"engine", ConfigKind::Name, "\"posix\""},
+    {"queue_depth", ConfigKind::Count, "1"},
+    {"fsync", ConfigKind::Flag, "false"},
+    {"overwrite", ConfigKind::Flag, "false"},
+    {"chunk", ConfigKind::Count, "8"},
+    {"slow_ranks", ConfigKind::Ranks, "[]"},
+    {"slow_delay_us", ConfigKind::Count, "1000"},
+    {"time_limit_s", ConfigKind::Seconds, "0"},
+    {"wear_out", ConfigKind::Flag, "false"},
+    {"layouts", ConfigKind::Names, "[\"shared\"]"},
+    {"files_per_dir", ConfigKind::Count, "0"},
+}};
+// The config fields of the report that do not change the workload (the test above checks that
+// these and kWorkloadKeys together are every field the report's config holds).
+// file_size_bytes is derived from lines and text.
+inline constexpr std::array<const char*, 14> kNotWorkloadKeys = {
+    "dir",     "threads", "repetitions", "warmup",    "cleanup",         "format",         "output",
+    "per_rank", "sweep_threads", "compare", "verify", "timeout_s", "max_concurrency", "file_size_bytes"};
+
+// One workload key of a report: config's value, or the fallback when the report lacks it.
+struct WorkloadValue {
+  std::string key;
+  nlohmann::json value;
+  bool absent = false;  // the report lacks the key: `value` is the fallback
+};
 
 struct ReportPoint {
   std::string mode, label;    // together they name the point within its report
   std::vector<double> times;  // seconds, one per timed repetition, in the order measured
+  // Repetitions cut short by --time-limit before their first file: no rate, so no time for
+  // the asked files; they are not in `times`, and the point cannot be compared.
+  std::size_t without_time = 0;
 };
 
 // What a report says about where and how it was measured. Strings are the report's bytes
@@ -40,8 +100,7 @@ struct ReportAbout {
   std::string filesystem;        // context.filesystem; empty when absent
   std::vector<std::string> hosts;  // context.hosts[].host, in the report's order
   std::string interrupted;       // "SIGINT", "SIGTERM"; empty when the run ran to its end
-  // kWorkloadKeys in that order, each with config's value; empty when the key is absent.
-  std::vector<std::pair<std::string, std::optional<nlohmann::json>>> workload;
+  std::vector<WorkloadValue> workload;  // kWorkloadKeys, in that order
 };
 
 struct ReportInput {
@@ -49,9 +108,11 @@ struct ReportInput {
   std::vector<ReportPoint> points;  // not empty; (mode, label) unique
 };
 
-// Parses and checks `text`, the contents of `file`. Throws UsageError with one line naming the
-// file when it is not JSON, not an mpiwrite report, of another schema_version, has no points,
-// or a field the comparison needs is missing or of the wrong type.
+// Parses and checks `text`, the contents of `file`: every field read is checked here, against
+// its type and range, and nowhere else. Throws UsageError with one line, "FILE: FIELD: expected
+// ..., got ...", when it is not JSON, nested deeper than kMaxNesting, holds a number beyond a
+// double, is not an mpiwrite report, of another schema_version, has no points, or a field the
+// comparison reads is missing, of the wrong type or out of range.
 ReportInput read_report(std::string_view text, const std::string& file);
 
 }  // namespace mpiwrite
