@@ -74,8 +74,9 @@ class PhaseAgreement {
   // --timeout (seconds == 0: never fires): from here on every step is watched; the waits of
   // the phase boundaries (comm.hpp) tell the watchdog whom they wait for.
   void start_watchdog(unsigned timeout_s);
-  // The step this rank is in from now (the watchdog names it), with the whole --timeout.
-  void enter(std::string step);
+  // The step this rank is in from now (the watchdog names it), with the whole --timeout
+  // (`limits` times it: a wait that spans that many steps of the ranks it waits for).
+  void enter(std::string step, unsigned limits = 1);
 
   // Every rank's verdict on a step, watched as "the agreement after STEP".
   bool agree_after(const std::string& step, const std::string& local_failure) {

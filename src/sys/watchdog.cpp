@@ -16,7 +16,7 @@ Watchdog::~Watchdog() {
   if (thread_.joinable()) thread_.join();
 }
 
-void Watchdog::arm(std::string step) {
+void Watchdog::arm(std::string step, unsigned limits) {
   if (!thread_.joinable()) return;
   {
     std::lock_guard lock(mutex_);
@@ -26,7 +26,7 @@ void Watchdog::arm(std::string step) {
     waiting_ = false;
     waiting_for_.clear();
     grace_ = std::chrono::milliseconds(0);
-    deadline_ = std::chrono::steady_clock::now() + limit_;
+    deadline_ = std::chrono::steady_clock::now() + limits * limit_;
   }
   changed_.notify_all();
 }

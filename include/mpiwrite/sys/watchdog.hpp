@@ -34,8 +34,9 @@ class Watchdog {
   Watchdog(const Watchdog&) = delete;
   Watchdog& operator=(const Watchdog&) = delete;
 
-  // The current step, with the whole limit from now; forgets any wait of the step before.
-  void arm(std::string step);
+  // The current step, with the whole limit from now (`limits` times it: a wait that spans
+  // that many steps of other ranks); forgets any wait of the step before.
+  void arm(std::string step, unsigned limits = 1);
   void disarm();
   // The current step now waits for these ranks (world ranks; empty: no longer waits); not
   // `exact`: for one of them (a blocking collective). `grace`: while it waits so, the step
