@@ -8,7 +8,9 @@
 #   (c) the last rank's layout mkdirat delayed 30 s (untimed, before the write phase): that
 #       rank names "creating layout directories"; the others, if they speak, name it;
 #   (d) rank 0's rmdir of the scratch directories delayed 20 s (untimed, after the removal);
-#   (e) a run of many short steps, longer in all than --timeout: the watchdog must not fire.
+#   (e) a run of many short steps, longer in all than --timeout: the watchdog must not fire;
+#   (f) the last rank frozen inside its (strace-held) layout mkdirat: rank 0 gives up in the
+#       agreement after the layout directories, naming it.
 # Each freeze or delay would make the job hang (or run to the end with exit 0) without it:
 # every run is under `timeout` LIMIT, and reaching LIMIT is a failure.
 # Usage: watchdog.sh RANKS (RANKS >= 2); WATCHDOG_CASES=REGEX runs only the matching letters.
@@ -160,6 +162,33 @@ finish "$T0"
 expect_timeout $((2 + 2 * MARGIN)) \
   "^mpiwrite: error: rank 0 \(.*\): removing the scratch directories has not finished after 2 s \(--timeout 2\); aborting the job$"
 expect_no_processes "$dir"
+fi
+
+if wanted f; then
+note "(f) the last rank frozen by SIGSTOP inside an untimed step (its layout mkdirat)"
+CASE="SIGSTOP in mkdirat"
+dir=$WORK/frozen-mkdirat
+# The mkdirat is held 1.5 s (less than --timeout): the freeze comes while it is, found in
+# /proc/PID/syscall (258: mkdirat on x86_64), so the rank is stopped inside the untimed step.
+[ "$(uname -m)" = x86_64 ] || { note "not x86_64: (f) skipped"; }
+if [ "$(uname -m)" = x86_64 ]; then
+  MPIWRITE=$(strace_wrapper "$LAST" mkdirat 1500000)
+  start_bg frozen-mkdirat -d "$dir" -n $((8 * RANKS)) --files-per-dir 4 --timeout 2 \
+    --format json
+  MPIWRITE=$REAL_MPIWRITE
+  pid=$(pid_of_rank "$LAST")
+  for ((k = 0; k < 1500; k++)); do
+    grep -q '^258 ' "/proc/$pid/syscall" 2>/dev/null && break
+    sleep 0.01
+  done
+  grep -q '^258 ' "/proc/$pid/syscall" 2>/dev/null || fail "$CASE: rank $LAST never in mkdirat"
+  t1=$(date +%s.%N)
+  kill -STOP "$pid"
+  finish "$t1"
+  expect_timeout $((2 + MARGIN)) \
+    "^mpiwrite: error: rank 0 \(.*\): the agreement after creating layout directories of [^ ]+ rep 1 has not finished after 2 s \(--timeout 2\); waited for ranks? ([0-9]+, )*$LAST(, [0-9]+)*; aborting the job$"
+  expect_no_processes "$dir"
+fi
 fi
 
 if wanted e; then
