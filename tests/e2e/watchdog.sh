@@ -10,7 +10,8 @@
 #   (d) rank 0's rmdir of the scratch directories delayed 20 s (untimed, after the removal);
 #   (e) a run of many short steps, longer in all than --timeout: the watchdog must not fire;
 #   (f) the last rank frozen inside its (strace-held) layout mkdirat: rank 0 gives up in the
-#       agreement after the layout directories, naming it.
+#       agreement after the layout directories, naming it;
+#   (g) rank 0's rename of the -o report into place delayed 20 s: "writing the report".
 # Each freeze or delay would make the job hang (or run to the end with exit 0) without it:
 # every run is under `timeout` LIMIT, and reaching LIMIT is a failure.
 # Usage: watchdog.sh RANKS (RANKS >= 2); WATCHDOG_CASES=REGEX runs only the matching letters.
@@ -189,6 +190,20 @@ if [ "$(uname -m)" = x86_64 ]; then
     "^mpiwrite: error: rank 0 \(.*\): the agreement after creating layout directories of [^ ]+ rep 1 has not finished after 2 s \(--timeout 2\); waited for ranks? ([0-9]+, )*$LAST(, [0-9]+)*; aborting the job$"
   expect_no_processes "$dir"
 fi
+fi
+
+if wanted g; then
+note "(g) rank 0's rename of the -o report into place delayed 20 s"
+CASE="report delayed"
+dir=$WORK/report
+MPIWRITE=$(strace_wrapper 0 rename 20000000)
+start_bg report -d "$dir" -n $((4 * RANKS)) --timeout 2 --format json -o "$WORK/report.json"
+MPIWRITE=$REAL_MPIWRITE
+finish "$T0"
+expect_timeout $((2 + 2 * MARGIN)) \
+  "^mpiwrite: error: rank 0 \(.*\): writing the report has not finished after 2 s \(--timeout 2\); aborting the job$"
+[ ! -e "$WORK/report.json" ] || fail "$CASE: the report was renamed into place"
+expect_no_processes "$dir"
 fi
 
 if wanted e; then
