@@ -207,6 +207,7 @@ Agreement agree(const mpi::communicator& world, const std::string& local_failure
   if (result.all_ok) return result;
   // Only on failure: gather the messages (a rare, slow path).
   std::vector<std::string> messages;
+  const CollectiveWait waiting{MPI_Comm(world)};
   mpi::gather(world, local_failure, messages, kRoot);
   for (std::size_t rank = 0; rank < messages.size(); ++rank) {
     if (!messages[rank].empty()) {
