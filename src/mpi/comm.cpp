@@ -56,7 +56,6 @@ void observe(MPI_Comm comm, const std::vector<int>& ranks, bool exact = true) {
   wait_observer()(world, exact);
 }
 
-
 // Sleeps between tests of a wait: 50 µs while the wait is short (a boundary's ranks are
 // released within microseconds of each other), then longer, up to 500 µs, so that a rank
 // waiting seconds for another wakes 2000 times a second, not 20000.

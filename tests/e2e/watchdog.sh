@@ -147,7 +147,7 @@ finish "$T0"
 # From the start: mpiexec's start-up counts too, so a wider margin.
 expect_timeout $((2 + 2 * MARGIN)) \
   "^mpiwrite: error: rank $LAST \(.*\): creating layout directories of [^ ]+ rep 1 has not finished after 2 s \(--timeout 2\); aborting the job$"
-! grep 'has not finished' "$ERR" | grep -v "^mpiwrite: error: rank $LAST " | grep -vq "waited for" ||
+! grep 'has not finished' "$ERR" | grep -v "^mpiwrite: error: rank $LAST " | grep -vq "; waited " ||
   fail "$CASE: a rank that waited did not say for whom: $(cat "$ERR")"
 expect_no_processes "$dir"
 fi
