@@ -42,11 +42,11 @@ void PhaseAgreement::start_watchdog(unsigned timeout_s) {
     MPI_Abort(MPI_COMM_WORLD, kExitTimeout);
   });
   if (timeout_s == 0) return;  // nobody to tell: the waits need not translate ranks
-  // A rank that waits only for rank 0 gives it a second more to speak first: at a boundary,
-  // rank 0 knows which ranks have not arrived, the others only that they wait for rank 0.
+  // A rank other than 0 that waits gives rank 0 a second more to speak first: at a boundary
+  // rank 0 knows which ranks have not arrived, the others only that they wait for rank 0 (or
+  // for one of the ranks of a collective).
   comm::observe_waits([this](const std::vector<int>& ranks, bool exact) {
-    const bool for_root = !root_ && exact && ranks.size() == 1 && ranks[0] == 0;
-    watchdog_->waiting_for(ranks, exact, std::chrono::milliseconds(for_root ? 1000 : 0));
+    watchdog_->waiting_for(ranks, exact, std::chrono::milliseconds(root_ ? 0 : 1000));
   });
 }
 

@@ -11,7 +11,9 @@
 #   (e) a run of many short steps, longer in all than --timeout: the watchdog must not fire;
 #   (f) the last rank frozen inside its (strace-held) layout mkdirat: rank 0 gives up in the
 #       agreement after the layout directories, naming it;
-#   (g) rank 0's rename of the -o report into place delayed 20 s: "writing the report".
+#   (g) rank 0's rename of the -o report into place delayed 20 s: "writing the report";
+#   (h) the last rank's open of /proc/sys/kernel/random/boot_id delayed 20 s: rank 0 gives up
+#       in "the clock exchange" (a gather: it names the ranks of which one is late).
 # Each freeze or delay would make the job hang (or run to the end with exit 0) without it:
 # every run is under `timeout` LIMIT, and reaching LIMIT is a failure.
 # Usage: watchdog.sh RANKS (RANKS >= 2); WATCHDOG_CASES=REGEX runs only the matching letters.
@@ -121,14 +123,15 @@ wanted a && note "(a) the last rank frozen during the write phases" && freeze_ca
 wanted b && note "(b) rank 0 frozen during the write phases" && freeze_case 0 frozen-root \
   "^mpiwrite: error: rank [1-9][0-9]* \(.*\): the .* has not finished after 2 s \(--timeout 2\); waited (for rank 0|in a collective for one of ranks 0(, [0-9]+)*); aborting the job$"
 
-# A wrapper that runs rank TARGET under strace, delaying every SYSCALL by DELAY_US.
+# A wrapper that runs rank TARGET under strace, delaying every SYSCALL by DELAY_US (only those
+# on PATH, when given: strace -P).
 strace_wrapper() {
-  local target=$1 syscall=$2 delay_us=$3 wrapper=$WORK/wrap-$2.sh
+  local target=$1 syscall=$2 delay_us=$3 path=${4:-} wrapper=$WORK/wrap-$2.sh
   cat >"$wrapper" <<WRAP
 #!/bin/bash
 if [ "\${OMPI_COMM_WORLD_RANK:-}" = "$target" ]; then
-  exec strace -f -qq -o /dev/null -e trace=$syscall -e inject=$syscall:delay_enter=$delay_us \\
-    "$REAL_MPIWRITE" "\$@"
+  exec strace -f -qq -o /dev/null ${path:+-P $path} -e trace=$syscall \\
+    -e inject=$syscall:delay_enter=$delay_us "$REAL_MPIWRITE" "\$@"
 fi
 exec "$REAL_MPIWRITE" "\$@"
 WRAP
@@ -145,8 +148,9 @@ start_bg mkdirat -d "$dir" -n $((8 * RANKS)) --files-per-dir 4 --timeout 2 --for
 MPIWRITE=$REAL_MPIWRITE
 finish "$T0"
 # From the start: mpiexec's start-up counts too, so a wider margin.
+# The delayed rank names its step, or (if its watchdog comes second) rank 0 names it.
 expect_timeout $((2 + 2 * MARGIN)) \
-  "^mpiwrite: error: rank $LAST \(.*\): creating layout directories of [^ ]+ rep 1 has not finished after 2 s \(--timeout 2\); aborting the job$"
+  "^mpiwrite: error: rank ($LAST \(.*\): creating layout directories of [^ ]+ rep 1 has not finished after 2 s \(--timeout 2\)|0 \(.*\): the agreement after creating layout directories of [^ ]+ rep 1 has not finished after 2 s \(--timeout 2\); waited for ranks? ([0-9]+, )*$LAST(, [0-9]+)*); aborting the job$"
 ! grep 'has not finished' "$ERR" | grep -v "^mpiwrite: error: rank $LAST " | grep -vq "; waited " ||
   fail "$CASE: a rank that waited did not say for whom: $(cat "$ERR")"
 expect_no_processes "$dir"
@@ -203,6 +207,19 @@ finish "$T0"
 expect_timeout $((2 + 2 * MARGIN)) \
   "^mpiwrite: error: rank 0 \(.*\): writing the report has not finished after 2 s \(--timeout 2\); aborting the job$"
 [ ! -e "$WORK/report.json" ] || fail "$CASE: the report was renamed into place"
+expect_no_processes "$dir"
+fi
+
+if wanted h; then
+note "(h) the last rank's read of the kernel's boot id (the clock exchange) delayed 20 s"
+CASE="clock exchange delayed"
+dir=$WORK/clocks
+MPIWRITE=$(strace_wrapper "$LAST" openat 20000000 /proc/sys/kernel/random/boot_id)
+start_bg clocks -d "$dir" -n $((4 * RANKS)) --timeout 2 --format json
+MPIWRITE=$REAL_MPIWRITE
+finish "$T0"
+expect_timeout $((2 + 2 * MARGIN)) \
+  "^mpiwrite: error: rank ($LAST \(.*\): the clock exchange has not finished after 2 s \(--timeout 2\)|0 \(.*\): the clock exchange has not finished after 2 s \(--timeout 2\); waited in a collective for one of ranks ([0-9]+, )*$LAST); aborting the job$"
 expect_no_processes "$dir"
 fi
 
