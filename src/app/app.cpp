@@ -43,6 +43,14 @@ class Coordinator {
   int run(int argc, const char* const* argv) {
     install_interrupt_handlers();
     if (int code = configure(argc, argv); code != kContinue) return code;
+    // --timeout is known on every rank from here: every step after is watched, until the
+    // watchdog goes with phases_, after the point resources are freed.
+    phases_.start_watchdog(run_.config.timeout_s);
+    return watched_run();
+  }
+
+ private:
+  int watched_run() {
     if (int code = check_engine(); code != kContinue) return code;
     if (run_.config.dry_run) return dry_run();
     if (int code = prepare(); code != kContinue) return code;
@@ -53,12 +61,15 @@ class Coordinator {
     if (!written) return kExitIo;
     // Every repetition completed: a removal that failed (said above) costs the exit code,
     // never the report.
+    phases_.enter("gathering the peak memory for the report");
     gather_peak_memory(world_, report_);
-    const int code = phases_.root_step([&] { publish_report(report_, run_.config, out_); });
+    const int code = phases_.root_step([&] { publish_report(report_, run_.config, out_); },
+                                       "writing the report");
+    // The point resources are freed (collectively) after run() returns.
+    phases_.enter("ending the run");
     return removed ? code : kExitIo;
   }
 
- private:
   // Rank 0 parses and validates; the others wait for its verdict, so a bad option is
   // reported once, not once per rank.
   int configure(int argc, const char* const* argv) {
@@ -88,6 +99,7 @@ class Coordinator {
   // exit 2.
   int check_engine() {
     if (run_.config.engine != Engine::Uring) return kContinue;
+    phases_.enter("checking --engine uring on every rank");
     const std::vector<std::string> reasons =
         comm::gather_strings(world_, uring_unavailable_reason());
     const std::vector<std::string> hosts = comm::gather_host_names(world_);
@@ -99,17 +111,18 @@ class Coordinator {
 
   // The same checks of --dir as a real run (nothing is created), then the plan.
   int dry_run() {
-    const int code = phases_.root_step([&] { check_directory(run_.config, world_.size()); });
+    const int code = phases_.root_step([&] { check_directory(run_.config, world_.size()); },
+                                       "checking --dir");
     if (code != kExitOk) return code;
     return phases_.root_step([&] {
       std::ostringstream plan;
       write_plan(run_.config, make_points(run_.config, world_.size()), plan);
       write_standard_output(plan.str(), out_);
-    });
+    }, "writing the plan");
   }
 
   // Rank 0 checks the outputs and makes --dir; every rank then learns the directory, the run
-  // id and the seed, and where the ranks run; the watchdog starts.
+  // id and the seed, and where the ranks run.
   int prepare() {
     const auto started = std::chrono::system_clock::now();
     const auto ticks = static_cast<std::uint64_t>(started.time_since_epoch().count());
@@ -120,8 +133,9 @@ class Coordinator {
       run_.directory = prepare_directory(c, world_.size());
       run_.run_id = fmt::format("{:x}-{:x}", ::getpid(), ticks);
       if (!run_.directory.created) remove_earlier_trash(run_.directory.path, err_);
-    });
+    }, "preparing --dir");
     if (code != kExitOk) return code;
+    phases_.enter("learning the run's directory and seed");
     comm::broadcast_string(world_, run_.directory.path);
     comm::broadcast_string(world_, run_.run_id);
     run_.directory.created = comm::broadcast_int(world_, run_.directory.created ? 1 : 0) != 0;
@@ -137,11 +151,13 @@ class Coordinator {
     run_.world_plan = plan_rank(c, every_rank, world_.rank());
     run_.world_rank = world_.rank();
 
+    phases_.enter("the clock exchange");
+    comm::quiet_barrier(world_);  // a rank that does not come is named (comm.hpp)
     const RankFacts facts = gather_rank_facts(world_, started);
     phases_.put_clocks_on_one_axis();
     if (root_) describe_run(report_, run_, facts, phases_, world_.size());
+    phases_.enter("setting up --progress");
     set_up_progress();
-    phases_.start_watchdog(c.timeout_s);
     return kContinue;
   }
 
@@ -158,13 +174,14 @@ class Coordinator {
   // The per-point resources (collective, in point order), and every rank's verdict on them.
   bool set_up_points() {
     std::string failure;
+    phases_.enter("setting up the points' communicators and writers");
     resources_.emplace(world_, run_.config, run_.points, failure);
     if (root_) {
       if (const std::optional<bool> own = resources_->private_fd_tables()) {
         report_.context.private_fd_tables = *own;
       }
     }
-    return phases_.agree(failure);
+    return phases_.agree_after("setting up the points", failure);
   }
 
   const mpi::communicator& world_;

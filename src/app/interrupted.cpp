@@ -34,10 +34,12 @@ void start_background_removal(const std::string& trash, std::ostream& err) {
 // signal (it came already). Returns whether every rank succeeded.
 bool empty_directory(const RunState& run, PhaseAgreement& phases) {
   std::string failure;
+  phases.enter("removing the run's files from --dir");
   guarded([&] { remove_written(run, 0, run.directory.path, run.dir_complete, nullptr); }, failure);
-  if (!phases.agree(failure)) return false;
+  if (!phases.agree_after("removing the run's files from --dir", failure)) return false;
+  phases.enter("removing the layout directories from --dir");
   guarded([&] { remove_layout_directories_of(run, 0, run.directory.path, false); }, failure);
-  return phases.agree(failure);
+  return phases.agree_after("removing the layout directories from --dir", failure);
 }
 
 }  // namespace
@@ -46,19 +48,22 @@ int finish_interrupted(RunState& run, PhaseAgreement& phases, RunReport& report,
                        std::ostream& out, std::ostream& err) {
   report.interrupted_by = run.interrupted;
   std::string trash;
-  phases.root_step([&] { trash = give_up_scratch(run); });
+  phases.root_step([&] { trash = give_up_scratch(run); }, "moving the scratch directory to trash");
   // The removal starts before the report: writing the report to standard output may block
   // once the launcher stops forwarding it (Open MPI 4.1's mpirun, after its signal, takes
   // about 12 KB more), and then the launcher's kill would take the removal with it. The
   // -o file is written before standard output for the same reason.
   report.cleanup.in_background = !trash.empty();
-  phases.root_step([&] { start_background_removal(trash, err); });
+  phases.root_step([&] { start_background_removal(trash, err); },
+                   "starting the background removal");
   int code = kExitIo;  // a run that failed has no report, interrupted or not
   if (written) {
+    phases.enter("gathering the peak memory for the report");
     gather_peak_memory(phases.world(), report);
     // In --dir, except when --cleanup is to remove a --dir mpiwrite made: then beside it.
     if (phases.root() && run.config.output.empty()) report.saved_copy = interrupted_copy_path(run);
-    code = phases.root_step([&] { publish_report(report, run.config, out); });
+    code = phases.root_step([&] { publish_report(report, run.config, out); },
+                            "writing the report");
   }
   const RunConfig& c = run.config;
   bool dir_emptied = true;

@@ -21,18 +21,37 @@ std::int64_t now_ns() {
 }
 
 PhaseAgreement::PhaseAgreement(const mpi::communicator& world, std::ostream& err)
-    : world_(world), root_(world.rank() == 0), err_(err) {}
+    : world_(world), root_(world.rank() == 0), err_(err),
+      host_(boost::mpi::environment::processor_name()) {}
 
 void PhaseAgreement::start_watchdog(unsigned timeout_s) {
-  watchdog_ = std::make_unique<Watchdog>(timeout_s, [this, timeout_s](const std::string& phase) {
-    // The stuck rank says so itself (once), then ends the whole job rather than hang it.
-    err_ << fmt::format("mpiwrite: error: rank {} ({}): the {} phase has not finished after {} "
-                        "s (--timeout {}); aborting the job\n",
-                        world_.rank(), mpi::environment::processor_name(), phase, timeout_s,
-                        timeout_s)
+  watchdog_ = std::make_unique<Watchdog>(timeout_s, [this, timeout_s](const Watchdog::Expiry& e) {
+    // Each rank that gives up says so itself (once), then ends the whole job rather than hang
+    // it. This thread must not call MPI but MPI_Abort: the host name was read before.
+    std::string waited;
+    if (e.waiting && !e.exact) {
+      waited = fmt::format("; waited in a collective for one of ranks {}", fmt::join(e.for_, ", "));
+    } else if (e.waiting) {
+      waited = e.for_.size() == 1 ? fmt::format("; waited for rank {}", e.for_[0])
+                                  : fmt::format("; waited for ranks {}", fmt::join(e.for_, ", "));
+    }
+    err_ << fmt::format("mpiwrite: error: rank {} ({}): {} has not finished after {} s "
+                        "(--timeout {}){}; aborting the job\n",
+                        world_.rank(), host_, e.step, timeout_s, timeout_s, waited)
          << std::flush;
     MPI_Abort(MPI_COMM_WORLD, kExitTimeout);
   });
+  if (timeout_s == 0) return;  // nobody to tell: the waits need not translate ranks
+  // A rank other than 0 that waits gives rank 0 a second more to speak first: at a boundary
+  // rank 0 knows which ranks have not arrived, the others only that they wait for rank 0 (or
+  // for one of the ranks of a collective).
+  comm::observe_waits([this](const std::vector<int>& ranks, bool exact) {
+    watchdog_->waiting_for(ranks, exact, std::chrono::milliseconds(root_ ? 0 : 1000));
+  });
+}
+
+void PhaseAgreement::enter(std::string step, unsigned limits) {
+  if (watchdog_) watchdog_->arm(std::move(step), limits);
 }
 
 void PhaseAgreement::print_error(const std::string& message) const {
@@ -53,16 +72,25 @@ bool PhaseAgreement::agree(const std::string& local_failure) {
 bool PhaseAgreement::timed_phase(const TimedPhase& phase) {
   std::string failure;
   if (phase.comm != nullptr && *phase.comm) {
-    phase.comm->barrier();  // the phase's ranks start it together
+    enter("the barrier before the " + phase.name);
+    // The phase's ranks start it together. The quiet barrier is the wait --timeout can name
+    // ranks in; MPI's own barrier then releases every rank within microseconds (all have
+    // arrived, so its busy poll is short), where the quiet one's sleeps would skew the starts.
+    comm::quiet_barrier(*phase.comm);
+    phase.comm->barrier();
+    enter("the " + phase.name);
     if (phase.before) phase.before();
-    if (watchdog_) watchdog_->arm(phase.name);
     PhaseClock clock;
     clock.start_ns = now_ns();
     phase.work(failure);
     clock.end_ns = now_ns();
-    if (watchdog_) watchdog_->disarm();
+    enter("the figures after the " + phase.name);
     if (phase.after) phase.after(clock, failure);
+    return agree_after("the " + phase.name, failure);
   }
+  // A rank outside the phase (a smaller point of a comparison) waits here through the phase's
+  // three steps on its ranks (barrier, work, figures), each with its own --timeout.
+  enter("the agreement after the " + phase.name + " (outside its point)", 3);
   return agree(failure);
 }
 

@@ -2,7 +2,11 @@
 // The phase boundaries of a run. Every phase ends with every rank's verdict (no rank leaves a
 // phase alone, so none waits forever), and rank 0 prints each failing rank's message once.
 // The three timed phases (write, verify, removal) share one shape, timed_phase(): barrier ->
-// watchdog armed -> clock start -> work -> clock end -> disarmed -> agreement.
+// clock start -> work -> clock end -> figures -> agreement.
+// --timeout: from the configuration's broadcast until the run ends, every rank's watchdog is
+// armed, always with the name of the step the rank is in: each step (a phase, a barrier, an
+// agreement, a directory made or removed, the clock exchange, the report...) gets the whole
+// limit, so no step and no wait is unbounded (docs/metrics.md lists them).
 
 #include <boost/mpi/communicator.hpp>
 #include <cstdint>
@@ -50,7 +54,9 @@ struct PhaseClock {
 // One timed phase of the ranks of `comm`. A rank outside it (comm null or a null
 // communicator) only takes part in the agreement, which is over the world.
 struct TimedPhase {
-  const char* name = "";  // the watchdog names it when it outruns --timeout
+  // "write phase of 4x1 rep 2": the watchdog's steps are "the barrier before the NAME",
+  // "the NAME", "the figures after the NAME" and "the agreement after the NAME".
+  std::string name;
   const boost::mpi::communicator* comm = nullptr;
   std::function<void()> before;                    // after the barrier, untimed
   std::function<void(std::string& failure)> work;  // timed; records what fails
@@ -65,18 +71,31 @@ class PhaseAgreement {
   const boost::mpi::communicator& world() const { return world_; }
   bool root() const { return root_; }
 
-  // --timeout: the watchdog armed around every timed phase (seconds == 0: never fires).
-  // Until it is started, timed phases run unwatched.
+  // --timeout (seconds == 0: never fires): from here on every step is watched; the waits of
+  // the phase boundaries (comm.hpp) tell the watchdog whom they wait for.
   void start_watchdog(unsigned timeout_s);
+  // The step this rank is in from now (the watchdog names it), with the whole --timeout
+  // (`limits` times it: a wait that spans that many steps of the ranks it waits for).
+  void enter(std::string step, unsigned limits = 1);
+
+  // Every rank's verdict on a step, watched as "the agreement after STEP".
+  bool agree_after(const std::string& step, const std::string& local_failure) {
+    enter("the agreement after " + step);
+    return agree(local_failure);
+  }
 
   // Every rank's verdict on a phase; rank 0 prints each failing rank's message once.
   bool agree(const std::string& local_failure);
 
-  // A step only rank 0 performs, followed by its verdict (an exit code) for everyone.
+  // A step only rank 0 performs, followed by its verdict (an exit code) for everyone; watched
+  // as `name` when given.
   template <typename Step>
-  int root_step(Step&& step) {
+  int root_step(Step&& step, const std::string& name = {}) {
+    if (!name.empty()) enter(name);
     std::string message;
-    const int code = comm::broadcast_int(world_, root_ ? guarded(step, message) : kExitOk);
+    // Every code is >= kExitOk (0): the largest is rank 0's. An observable wait (comm.hpp):
+    // a rank waiting for rank 0 says so when --timeout expires.
+    const int code = comm::max_int(world_, root_ ? guarded(step, message) : kExitOk);
     if (root_ && code != kExitOk) print_error(message);
     return code;
   }
@@ -106,6 +125,7 @@ class PhaseAgreement {
   const boost::mpi::communicator& world_;
   const bool root_;
   std::ostream& err_;
+  const std::string host_;  // the watchdog's thread names it without calling MPI
   std::unique_ptr<Watchdog> watchdog_;
   int clock_domains_ = 1;             // kernels (monotonic clocks) among the ranks
   comm::ClockOffsets clock_offsets_;  // to rank 0's clock, on rank 0; empty with one kernel

@@ -132,7 +132,7 @@ bool remove_files_and_directories(RunState& run, PhaseAgreement& phases, RunRepo
   std::optional<ProgressTick> tick;
   std::uint64_t visited = 0;
   TimedPhase phase;
-  phase.name = "removal";
+  phase.name = "removal phase";
   phase.comm = &phases.world();
   phase.before = [&] {
     if (!run.progress.on()) return;
@@ -156,6 +156,7 @@ bool remove_files_and_directories(RunState& run, PhaseAgreement& phases, RunRepo
     // Some file could not be removed (said): each rank still removes the layout directories
     // that are empty; the ones that hold what is left stay, without a message of their own.
     std::string already_said;
+    phases.enter("removing the empty layout directories");
     if (layouts) remove_every_layout_directory(run, clean_dir, already_said);
     return false;
   }
@@ -165,9 +166,13 @@ bool remove_files_and_directories(RunState& run, PhaseAgreement& phases, RunRepo
   }
   // Untimed: the layouts' directories, each rank its own, now that no file is left in them.
   std::string failure;
+  phases.enter("removing layout directories");
   if (layouts) remove_every_layout_directory(run, clean_dir, failure);
-  if (!phases.agree(failure)) return false;
-  if (phases.root_step([&] { remove_directories(run); }) != kExitOk) return false;
+  if (!phases.agree_after("removing layout directories", failure)) return false;
+  if (phases.root_step([&] { remove_directories(run); }, "removing the scratch directories") !=
+      kExitOk) {
+    return false;
+  }
   if (interrupted_now(run, phases)) return true;  // what is left becomes trash (finish_interrupted)
   report.cleanup.failed = false;
   return true;

@@ -85,6 +85,7 @@ struct RunState {
 
 // Whether a rank got SIGINT or SIGTERM; all ranks learn it together, at a step boundary.
 inline bool interrupted_now(RunState& run, PhaseAgreement& phases) {
+  phases.enter("the agreement on signals at a step boundary");
   run.interrupted = phases.agree_on_signal();
   return run.interrupted != 0;
 }

@@ -19,6 +19,16 @@
 
 namespace mpiwrite {
 
+namespace {
+
+// "4x1 rep 2", "4x1 warm-up 1": a step as the watchdog names it.
+std::string label_of(const RunState& run, const Step& step) {
+  return fmt::format("{} {} {}", run.points[step.point].label(),
+                     step.timed ? "rep" : "warm-up", step.number);
+}
+
+}  // namespace
+
 StepRunner::StepRunner(RunState& run, PhaseAgreement& phases, PointResources& resources,
                        RunReport& report)
     : run_(run), phases_(phases), resources_(resources), report_(report) {
@@ -32,7 +42,9 @@ bool StepRunner::run_all() {
   while (run_.schedule->next(step)) {
     if (interrupted_now(run_, phases_)) break;
     if (step.scratch) {
-      const int code = phases_.root_step([&] { make_scratch_directory(step.dir); });
+      const int code = phases_.root_step([&] { make_scratch_directory(step.dir); },
+                                         "creating the scratch directory of " +
+                                             label_of(run_, step));
       // Every rank must know whether the root exists: removal is collective.
       if (!run_.scratch_root_made) {
         run_.scratch_root_made = comm::broadcast_int(phases_.world(), run_.root_made) != 0;
@@ -78,10 +90,15 @@ bool StepRunner::run_step(const Step& step) {
   // --files-per-dir a rank writes into subdirectories another rank made (on GlusterFS a
   // writer's open raced the other rank's mkdir and got ENOENT). The world agrees, so the
   // condition is the same on every rank, also those outside the point.
+  const std::string label = label_of(run_, step);
   if (!run_.layout_of(step.point).flat()) {
+    const std::string making = "creating layout directories of " + label;
+    phases_.enter(making);
     if (h.comm) guarded([&] { make_layout_directories(step, h); }, failure);
-    if (!phases_.agree(failure)) return false;
+    if (!phases_.agree_after(making, failure)) return false;
   }
+  const std::string opening = "opening the directories of " + label;
+  phases_.enter(opening);
   if (h.comm) {
     guarded([&] {
       // A static partition: each thread opens its directories now, untimed.
@@ -89,7 +106,7 @@ bool StepRunner::run_step(const Step& step) {
                             h.counter ? nullptr : &h.plan.thread_writes);
     }, failure);
   }
-  if (!phases_.agree(failure)) return false;
+  if (!phases_.agree_after(opening, failure)) return false;
   std::optional<RepetitionFigures> figures;
   bool cut_short = false;
   const bool written = write(step, h, figures, cut_short);
@@ -151,7 +168,7 @@ bool StepRunner::write(const Step& step, PointHandles& h,
   ThreadPool::Poll poll = progress;  // what the main thread does while its writers write
   auto poll_every = std::chrono::microseconds(50);
   TimedPhase phase;
-  phase.name = "write";
+  phase.name = "write phase of " + label_of(run_, step);
   phase.comm = &h.comm;
   phase.before = [&] {
     if (h.counter) h.counter->begin(threads, run_.config.chunk, h.plan.writes.count);
@@ -211,7 +228,10 @@ bool StepRunner::write(const Step& step, PointHandles& h,
   };
   const bool ok = phases_.timed_phase(phase);
   // Every rank of the world learns it (removal is the world's): also those outside the point.
-  if (limit_s > 0) cut_short = comm::max_int(phases_.world(), result.time_limited ? 1 : 0) != 0;
+  if (limit_s > 0) {
+    phases_.enter("the agreement on the time limit after the " + phase.name);
+    cut_short = comm::max_int(phases_.world(), result.time_limited ? 1 : 0) != 0;
+  }
   return ok;
 }
 
@@ -260,13 +280,16 @@ ProgressSubject StepRunner::subject_of(const Step& step, ProgressPhase phase) co
 bool StepRunner::verify(const Step& step, PointHandles& h,
                         std::optional<RepetitionFigures>& figures, const CreatedFiles* written) {
   std::optional<CreatedFiles> theirs;
-  if (written != nullptr && h.comm) theirs = comm::created_of_next_rank(h.comm, *written);
+  if (written != nullptr && h.comm) {
+    phases_.enter("the exchange of records before the verify phase of " + label_of(run_, step));
+    theirs = comm::created_of_next_rank(h.comm, *written);
+  }
   VerifyResult result;
   std::optional<PhaseProgress> live;
   std::optional<ProgressTick> tick;
   std::uint64_t checked = 0;
   TimedPhase phase;
-  phase.name = "verify";
+  phase.name = "verify phase of " + label_of(run_, step);
   phase.comm = &h.comm;
   phase.before = [&] {
     if (!run_.progress.on()) return;

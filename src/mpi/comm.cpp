@@ -7,6 +7,7 @@
 #include <boost/serialization/string.hpp>
 #include <boost/serialization/vector.hpp>
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdlib>
 #include <functional>
@@ -24,64 +25,188 @@ void serialize(Archive& ar, RankFigures& f, unsigned /*version*/) {
   ar & f.rank & f.elapsed_s & f.files & f.bytes & f.start_s;
 }
 
-template <class Archive>
-void serialize(Archive& ar, RankClockSample& s, unsigned /*version*/) {
-  ar & s.rank & s.start_ns & s.end_ns & s.files & s.bytes;
-}
-
 namespace comm {
 
 constexpr int kRoot = 0;
 
 namespace {
 
+constexpr int kBoundaryTag = 7201;  // the boundaries' messages (kTag 7101: the clock exchange)
+constexpr int kSamplesTag = 7202;   // gather_clock_samples
+
+WaitObserver& wait_observer() {
+  static WaitObserver observer;
+  return observer;
+}
+
+// Tells the observer whom this rank waits for now: `ranks` of `comm`, as world ranks; not
+// `exact`: one of them, which cannot be told (a blocking collective).
+void observe(MPI_Comm comm, const std::vector<int>& ranks, bool exact = true) {
+  if (!wait_observer()) return;
+  std::vector<int> world(ranks.size());
+  if (!ranks.empty()) {
+    MPI_Group group, world_group;
+    MPI_Comm_group(comm, &group);
+    MPI_Comm_group(MPI_COMM_WORLD, &world_group);
+    MPI_Group_translate_ranks(group, static_cast<int>(ranks.size()), ranks.data(), world_group,
+                              world.data());
+    MPI_Group_free(&group);
+    MPI_Group_free(&world_group);
+  }
+  wait_observer()(world, exact);
+}
+
+// Sleeps between tests of a wait: 50 µs while the wait is short (a boundary's ranks are
+// released within microseconds of each other), then longer, up to 500 µs, so that a rank
+// waiting seconds for another wakes 2000 times a second, not 20000.
+class Backoff {
+ public:
+  void sleep() {
+    std::this_thread::sleep_for(pause_);
+    waited_ += pause_;
+    if (waited_ > std::chrono::milliseconds(10)) {
+      pause_ = std::min<std::chrono::microseconds>(2 * pause_, std::chrono::microseconds(500));
+    }
+  }
+
+ private:
+  std::chrono::microseconds pause_{50};
+  std::chrono::microseconds waited_{0};
+};
+
 // Completes `request`, sleeping between tests rather than spinning.
 void wait_quietly(MPI_Request& request) {
   int done = 0;
+  Backoff backoff;
   MPI_Test(&request, &done, MPI_STATUS_IGNORE);
   while (!done) {
-    std::this_thread::sleep_for(std::chrono::microseconds(50));
+    backoff.sleep();
     MPI_Test(&request, &done, MPI_STATUS_IGNORE);
   }
 }
 
+// Rank 0: `count` values of `type` from every other rank r of `comm` into in[(r - 1) * count],
+// testing with sleeps and telling the observer which ranks have not sent yet.
+template <typename T>
+void receive_from_every_rank(MPI_Comm comm, int size, T* in, int count, MPI_Datatype type,
+                             int tag) {
+  const auto others = static_cast<std::size_t>(size - 1);
+  std::vector<MPI_Request> requests(others);
+  for (std::size_t i = 0; i < others; ++i) {
+    MPI_Irecv(in + i * static_cast<std::size_t>(count), count, type, static_cast<int>(i + 1),
+              tag, comm, &requests[i]);
+  }
+  std::vector<int> missing(others), arrived(others);
+  for (std::size_t i = 0; i < others; ++i) missing[i] = static_cast<int>(i + 1);
+  observe(comm, missing);
+  Backoff backoff;
+  for (std::size_t left = others; left > 0;) {
+    int done = 0;
+    MPI_Testsome(static_cast<int>(others), requests.data(), &done, arrived.data(),
+                 MPI_STATUSES_IGNORE);
+    if (done == MPI_UNDEFINED) break;
+    if (done == 0) {
+      backoff.sleep();
+      continue;
+    }
+    left -= static_cast<std::size_t>(done);
+    missing.clear();
+    for (std::size_t i = 0; i < others; ++i) {
+      if (requests[i] != MPI_REQUEST_NULL) missing.push_back(static_cast<int>(i + 1));
+    }
+    observe(comm, missing);
+  }
+  observe(comm, {});
+}
+
+// The observable boundary (comm.hpp): every rank's `value` combined on rank 0, the result on
+// every rank.
+template <typename T, typename Combine>
+T boundary_allreduce(const mpi::communicator& communicator, T value, MPI_Datatype type,
+                     Combine combine) {
+  const MPI_Comm comm = MPI_Comm(communicator);
+  const int size = communicator.size();
+  if (size == 1) return value;
+  if (communicator.rank() != kRoot) {
+    T result{};
+    MPI_Request requests[2];
+    MPI_Irecv(&result, 1, type, kRoot, kBoundaryTag, comm, &requests[0]);
+    MPI_Isend(&value, 1, type, kRoot, kBoundaryTag, comm, &requests[1]);
+    observe(comm, {kRoot});
+    wait_quietly(requests[0]);
+    wait_quietly(requests[1]);
+    observe(comm, {});
+    return result;
+  }
+  std::vector<T> in(static_cast<std::size_t>(size - 1));
+  receive_from_every_rank(comm, size, in.data(), 1, type, kBoundaryTag);
+  for (const T& v : in) value = combine(value, v);
+  const auto others = static_cast<std::size_t>(size - 1);
+  std::vector<MPI_Request> sends(others);
+  for (std::size_t i = 0; i < others; ++i) {
+    MPI_Isend(&value, 1, type, static_cast<int>(i + 1), kBoundaryTag, comm, &sends[i]);
+  }
+  for (MPI_Request& send : sends) wait_quietly(send);
+  return value;
+}
+
 }  // namespace
 
+void observe_waits(WaitObserver observer) { wait_observer() = std::move(observer); }
+
+CollectiveWait::CollectiveWait(MPI_Comm comm, bool from_root) : comm_(comm) {
+  if (!wait_observer()) return;
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  if (from_root && rank != kRoot) {
+    observe(comm_, {kRoot});
+    return;
+  }
+  std::vector<int> others;
+  for (int r = 0; r < size; ++r) {
+    if (r != rank) others.push_back(r);
+  }
+  observe(comm_, others, false);
+}
+
+CollectiveWait::~CollectiveWait() { observe(comm_, {}); }
+
 void quiet_barrier(const mpi::communicator& comm) {
-  MPI_Request request;
-  MPI_Ibarrier(MPI_Comm(comm), &request);
-  wait_quietly(request);
+  boundary_allreduce(comm, 0, MPI_INT, [](int a, int) { return a; });
 }
 
 int broadcast_int(const mpi::communicator& world, int value) {
+  const CollectiveWait waiting{MPI_Comm(world), true};
   mpi::broadcast(world, value, kRoot);
   return value;
 }
 
 std::uint64_t broadcast_u64(const mpi::communicator& world, std::uint64_t value) {
+  const CollectiveWait waiting{MPI_Comm(world), true};
   mpi::broadcast(world, value, kRoot);
   return value;
 }
 
 void broadcast_config(const mpi::communicator& world, RunConfig& config) {
+  const CollectiveWait waiting{MPI_Comm(world), true};
   mpi::broadcast(world, config, kRoot);
 }
 
 void broadcast_string(const mpi::communicator& world, std::string& value) {
+  const CollectiveWait waiting{MPI_Comm(world), true};
   mpi::broadcast(world, value, kRoot);
 }
 
 Agreement agree(const mpi::communicator& world, const std::string& local_failure) {
   Agreement result;
-  int ok = local_failure.empty() ? 1 : 0;
-  int all_ok = 0;
-  MPI_Request request;
-  MPI_Iallreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, MPI_Comm(world), &request);
-  wait_quietly(request);
+  const int ok = local_failure.empty() ? 1 : 0;
+  const int all_ok = boundary_allreduce(world, ok, MPI_INT, [](int a, int b) { return a & b; });
   result.all_ok = all_ok != 0;
   if (result.all_ok) return result;
   // Only on failure: gather the messages (a rare, slow path).
   std::vector<std::string> messages;
+  const CollectiveWait waiting{MPI_Comm(world)};
   mpi::gather(world, local_failure, messages, kRoot);
   for (std::size_t rank = 0; rank < messages.size(); ++rank) {
     if (!messages[rank].empty()) {
@@ -92,19 +217,12 @@ Agreement agree(const mpi::communicator& world, const std::string& local_failure
 }
 
 int max_int(const mpi::communicator& world, int value) {
-  int max = 0;
-  MPI_Request request;
-  MPI_Iallreduce(&value, &max, 1, MPI_INT, MPI_MAX, MPI_Comm(world), &request);
-  wait_quietly(request);
-  return max;
+  return boundary_allreduce(world, value, MPI_INT, [](int a, int b) { return std::max(a, b); });
 }
 
 std::uint64_t max_u64(const mpi::communicator& comm, std::uint64_t value) {
-  std::uint64_t max = 0;
-  MPI_Request request;
-  MPI_Iallreduce(&value, &max, 1, MPI_UINT64_T, MPI_MAX, MPI_Comm(comm), &request);
-  wait_quietly(request);
-  return max;
+  return boundary_allreduce(comm, value, MPI_UINT64_T,
+                            [](std::uint64_t a, std::uint64_t b) { return std::max(a, b); });
 }
 
 namespace {
@@ -136,8 +254,11 @@ void exchange(const mpi::communicator& comm, int to, int from, const void* out, 
   MPI_Request requests[2];
   MPI_Irecv(in, in_count, MPI_UINT64_T, from, 0, MPI_Comm(comm), &requests[0]);
   MPI_Isend(out, out_count, MPI_UINT64_T, to, 0, MPI_Comm(comm), &requests[1]);
+  observe(MPI_Comm(comm), {from});
   wait_quietly(requests[0]);
+  observe(MPI_Comm(comm), {to});
   wait_quietly(requests[1]);
+  observe(MPI_Comm(comm), {});
 }
 
 }  // namespace
@@ -157,19 +278,45 @@ CreatedFiles created_of_next_rank(const mpi::communicator& comm, const CreatedFi
 }
 
 std::vector<RankFigures> gather_figures(const mpi::communicator& world, const RankFigures& mine) {
+  const CollectiveWait waiting{MPI_Comm(world)};
   std::vector<RankFigures> all;
   mpi::gather(world, mine, all, kRoot);
   return all;
 }
 
+// Point to point, observed as the boundaries are: it comes right after the barrier that ends
+// a phase, where a rank frozen while it waited for the barrier's release is found missing.
 std::vector<RankClockSample> gather_clock_samples(const mpi::communicator& comm,
                                                   const RankClockSample& mine) {
-  std::vector<RankClockSample> all;
-  mpi::gather(comm, mine, all, kRoot);
+  constexpr int kFields = 5;
+  auto flat = [](const RankClockSample& s) {
+    return std::array<std::int64_t, kFields>{s.rank, s.start_ns, s.end_ns,
+                                             static_cast<std::int64_t>(s.files),
+                                             static_cast<std::int64_t>(s.bytes)};
+  };
+  const std::array<std::int64_t, kFields> out = flat(mine);
+  const MPI_Comm c = MPI_Comm(comm);
+  if (comm.rank() != kRoot) {
+    MPI_Request request;
+    MPI_Isend(out.data(), kFields, MPI_INT64_T, kRoot, kSamplesTag, c, &request);
+    observe(c, {kRoot});
+    wait_quietly(request);
+    observe(c, {});
+    return {};
+  }
+  std::vector<std::int64_t> in(static_cast<std::size_t>(kFields * (comm.size() - 1)));
+  if (comm.size() > 1) receive_from_every_rank(c, comm.size(), in.data(), kFields, MPI_INT64_T,
+                                               kSamplesTag);
+  std::vector<RankClockSample> all{mine};
+  for (std::size_t at = 0; at < in.size(); at += kFields) {
+    all.push_back({static_cast<int>(in[at]), in[at + 1], in[at + 2],
+                   static_cast<std::uint64_t>(in[at + 3]), static_cast<std::uint64_t>(in[at + 4])});
+  }
   return all;
 }
 
 std::vector<int> broadcast_ints(const mpi::communicator& world, std::vector<int> values) {
+  const CollectiveWait waiting{MPI_Comm(world), true};
   mpi::broadcast(world, values, kRoot);
   return values;
 }
@@ -221,6 +368,7 @@ void reduce_histogram(const mpi::communicator& world, LatencyHistogram& h) {
 // three each: a repetition reduces its files' histogram and its four operations'.
 void reduce_histograms(const mpi::communicator& world,
                        const std::vector<LatencyHistogram*>& histograms) {
+  const CollectiveWait waiting{MPI_Comm(world)};
   constexpr std::size_t kBuckets = LatencyHistogram::kBuckets;
   const std::size_t n = histograms.size();
   std::vector<std::uint64_t> counts(n * kBuckets), sums(2 * n), maxima(n);
@@ -253,6 +401,7 @@ void reduce_histograms(const mpi::communicator& world,
 }
 
 std::uint64_t sum_to_root(const mpi::communicator& world, std::uint64_t value) {
+  const CollectiveWait waiting{MPI_Comm(world)};
   std::uint64_t sum = value;
   if (world.rank() == kRoot) {
     mpi::reduce(world, value, sum, std::plus<std::uint64_t>(), kRoot);
@@ -263,6 +412,7 @@ std::uint64_t sum_to_root(const mpi::communicator& world, std::uint64_t value) {
 }
 
 double max_to_root(const mpi::communicator& world, double value) {
+  const CollectiveWait waiting{MPI_Comm(world)};
   double max = value;
   if (world.rank() == kRoot) {
     mpi::reduce(world, value, max, mpi::maximum<double>(), kRoot);
@@ -273,18 +423,21 @@ double max_to_root(const mpi::communicator& world, double value) {
 }
 
 std::vector<std::string> gather_host_names(const mpi::communicator& world) {
+  const CollectiveWait waiting{MPI_Comm(world)};
   std::vector<std::string> names;
   mpi::gather(world, mpi::environment::processor_name(), names, kRoot);
   return names;
 }
 
 std::vector<std::string> gather_strings(const mpi::communicator& world, const std::string& mine) {
+  const CollectiveWait waiting{MPI_Comm(world)};
   std::vector<std::string> all;
   mpi::gather(world, mine, all, kRoot);
   return all;
 }
 
 std::vector<int> gather_ints(const mpi::communicator& world, int mine) {
+  const CollectiveWait waiting{MPI_Comm(world)};
   std::vector<int> all;
   mpi::gather(world, mine, all, kRoot);
   return all;

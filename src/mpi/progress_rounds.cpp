@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include "mpiwrite/mpi/comm.hpp"
+
 namespace mpiwrite::comm {
 
 namespace {
@@ -49,8 +51,19 @@ bool ProgressRounds::test(ProgressSum& sum) {
 
 // A rank waits here while others still work: it sleeps between tests, so it takes no CPU
 // from them (a blocking MPI wait busy-polls).
+// --timeout: the sums do not say who is late, so the watchdog hears every other rank.
 void ProgressRounds::wait(ProgressSum& sum) {
+  if (test(sum)) return;
+  std::optional<CollectiveWait> waiting;
+  {
+    std::optional<std::lock_guard<std::mutex>> lock;
+    if (mpi_lock_ != nullptr) lock.emplace(*mpi_lock_);
+    waiting.emplace(comm_);
+  }
   while (!test(sum)) std::this_thread::sleep_for(std::chrono::microseconds(200));
+  std::optional<std::lock_guard<std::mutex>> lock;
+  if (mpi_lock_ != nullptr) lock.emplace(*mpi_lock_);
+  waiting.reset();
 }
 
 }  // namespace mpiwrite::comm

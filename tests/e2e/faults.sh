@@ -6,8 +6,8 @@
 #       does): non-zero exit, no process left, no .mpiwrite-* scratch directory left, every
 #       file left in --dir complete; when the ranks got to finish (exit 130/143, or a report
 #       on standard output) the report is marked interrupted;
-#   (e) --timeout 2 with a stuck rank 1: non-zero exit within 20 s, one line naming rank 1
-#       and --timeout, no process left;
+#   (e) --timeout 2 with a stuck rank 1: non-zero exit within 20 s, a line naming rank 1
+#       and --timeout (one per rank at most), no process left;
 #   (f) --verify on a normal run: exit 0, every repetition's verify.files_checked = files and
 #       mismatches = 0, context.peak_rss_kib has one entry per rank;
 #   (h) --verify with a file truncated and (i) a byte changed between the write and the
@@ -201,7 +201,10 @@ if ((RANKS >= 2)); then
   awk -v e="$ELAPSED" 'BEGIN { exit !(e <= 20) }' || fail "the job took $ELAPSED s to end"
   grep -Eq '^mpiwrite: error: rank 1 .*--timeout 2' "$ERR" ||
     fail "no line naming rank 1 and --timeout: $(cat "$ERR")"
-  [ "$(grep -c 'has not finished' "$ERR")" -eq 1 ] || fail "expected one watchdog line: $(cat "$ERR")"
+  # A rank waiting for rank 1 may give up too before the abort reaches it: one line per rank
+  # at most (docs/metrics.md, Watchdog).
+  lines=$(grep -c 'has not finished' "$ERR" || true)
+  ((lines >= 1 && lines <= RANKS)) || fail "expected 1 to $RANKS watchdog lines: $(cat "$ERR")"
   [ ! -s "$OUT" ] || fail "an aborted run printed a report"
   expect_no_processes "$dir"
   note "exit $STATUS after $ELAPSED s: $(grep '^mpiwrite: error:' "$ERR")"

@@ -37,6 +37,50 @@ TEST(Agree, EveryFailingRankIsListedInRankOrder) {
   }
 }
 
+// --timeout names whom a rank waits for (comm.hpp): at a boundary the last rank arrives
+// 300 ms late; rank 0 is told it waits for that rank (a world rank), the others for rank 0,
+// and everybody that the wait is over.
+TEST(ObservedWaits, RankZeroHearsWhichRankHasNotArrivedTheOthersRankZero) {
+  if (world.size() < 2) GTEST_SKIP() << "needs 2 ranks";
+  std::vector<std::pair<std::vector<int>, bool>> heard;
+  comm::observe_waits([&](const std::vector<int>& ranks, bool exact) {
+    heard.emplace_back(ranks, exact);
+  });
+  const int late = world.size() - 1;
+  if (world.rank() == late) std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const int max = comm::max_int(world, world.rank());
+  comm::observe_waits(nullptr);
+  EXPECT_EQ(max, late);
+  ASSERT_FALSE(heard.empty());
+  EXPECT_TRUE(heard.back().first.empty());  // the wait is over
+  bool named = false;
+  for (const auto& [ranks, exact] : heard) {
+    EXPECT_TRUE(exact);
+    if (world.rank() == 0) named = named || ranks == std::vector<int>{late};
+    if (world.rank() != 0) named = named || ranks == std::vector<int>{0};
+  }
+  EXPECT_TRUE(named);
+}
+
+TEST(GatherClockSamples, ArriveOnRootInRankOrder) {
+  const RankClockSample mine{world.rank(), -5 - world.rank(), 100 + world.rank(),
+                             7u + static_cast<unsigned>(world.rank()), 1ull << 40};
+  const std::vector<RankClockSample> all = comm::gather_clock_samples(world, mine);
+  if (world.rank() != 0) {
+    EXPECT_TRUE(all.empty());
+    return;
+  }
+  ASSERT_EQ(all.size(), static_cast<std::size_t>(world.size()));
+  for (int r = 0; r < world.size(); ++r) {
+    const RankClockSample& s = all[static_cast<std::size_t>(r)];
+    EXPECT_EQ(s.rank, r);
+    EXPECT_EQ(s.start_ns, -5 - r);
+    EXPECT_EQ(s.end_ns, 100 + r);
+    EXPECT_EQ(s.files, 7u + static_cast<unsigned>(r));
+    EXPECT_EQ(s.bytes, 1ull << 40);
+  }
+}
+
 TEST(GatherFigures, ArriveOnRootInRankOrder) {
   const RankFigures mine{world.rank(), 0.5 * world.rank(), 10u + static_cast<unsigned>(world.rank()), 7};
   const std::vector<RankFigures> all = comm::gather_figures(world, mine);

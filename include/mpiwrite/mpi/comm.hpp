@@ -20,9 +20,35 @@ namespace mpiwrite::comm {
 
 namespace mpi = boost::mpi;
 
-// A barrier that sleeps instead of spinning: MPI_Ibarrier, then MPI_Test every 50 µs. Ranks
-// that wait (idle ranks of a comparison point, ranks that finished writing early) must not
-// take CPU from the ranks still writing; a blocking MPI collective busy-polls.
+// The phase boundaries (quiet_barrier, agree, max_int, max_u64) are observable waits: each
+// rank sends its value to rank 0 and rank 0 sends back the result (point to point, a tag of
+// their own), every rank testing its requests with sleeps in between (50 µs, growing to 500 µs
+// after 10 ms of waiting), never spinning: ranks that wait (idle ranks of a comparison point,
+// ranks that finished writing early) must not take CPU from the ranks still writing, as a
+// blocking MPI collective's busy poll would. While it waits, a rank tells the observer whom it
+// waits for, as world ranks: rank 0 the ranks that have not arrived, the others rank 0 (empty
+// once the wait is over). Linear in the ranks at rank 0, which is fine for untimed boundaries.
+// The other collectives here (gathers, reductions, broadcasts) block in MPI: around them the
+// observer hears every other rank with exact = false (one of them is late, which cannot be
+// told), except a broadcast's non-root ranks, which wait for rank 0 exactly.
+// The observer (the --timeout watchdog) is one per process; it must not call MPI.
+using WaitObserver = std::function<void(const std::vector<int>& world_ranks, bool exact)>;
+void observe_waits(WaitObserver observer);
+
+// While it lives, the rank waits in a blocking collective over `comm` (as above: every other
+// rank, not exact; from_root: a broadcast, whose non-root ranks wait for rank 0). Main thread.
+class CollectiveWait {
+ public:
+  explicit CollectiveWait(MPI_Comm comm, bool from_root = false);
+  ~CollectiveWait();
+  CollectiveWait(const CollectiveWait&) = delete;
+  CollectiveWait& operator=(const CollectiveWait&) = delete;
+
+ private:
+  MPI_Comm comm_;
+};
+
+// A barrier that sleeps instead of spinning (see above).
 void quiet_barrier(const mpi::communicator& comm);
 
 // Rank 0's value of `value` on every rank.
