@@ -125,7 +125,7 @@ class Coordinator {
     comm::broadcast_string(world_, run_.directory.path);
     comm::broadcast_string(world_, run_.run_id);
     run_.directory.created = comm::broadcast_int(world_, run_.directory.created ? 1 : 0) != 0;
-    run_.seed = comm::broadcast_u64(world_, c.seed ? c.seed : ticks);
+    run_.seed = comm::broadcast_u64(world_, c.seed.value_or(ticks));
     run_.points = make_points(c, world_.size());
     run_.scratch_root = scratch_root_path(run_.directory.path, run_.run_id);
     run_.schedule.emplace(c, run_.points, run_.directory.path, run_.scratch_root, run_.seed);
