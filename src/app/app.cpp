@@ -17,6 +17,7 @@
 #include "interrupted.hpp"
 #include "mpiwrite/core/cli.hpp"
 #include "mpiwrite/core/dry_run.hpp"
+#include "mpiwrite/core/rank_plan.hpp"
 #include "mpiwrite/engines/uring_support.hpp"
 #include "mpiwrite/mpi/comm.hpp"
 #include "mpiwrite/sys/interrupt.hpp"
@@ -88,8 +89,12 @@ class Coordinator {
   // exit 2.
   int check_engine() {
     if (run_.config.engine != Engine::Uring) return kContinue;
-    const std::vector<std::string> reasons =
-        comm::gather_strings(world_, uring_unavailable_reason());
+    std::string reason = uring_unavailable_reason();
+    if (reason.empty()) {  // what the rings will register, known before the run
+      reason = fixed_file_limit_problem(
+          largest_ring_depth(run_.config, world_.size(), world_.rank()));
+    }
+    const std::vector<std::string> reasons = comm::gather_strings(world_, reason);
     const std::vector<std::string> hosts = comm::gather_host_names(world_);
     const std::string message = root_ ? describe_uring_unavailable(reasons, hosts) : "";
     const int code = comm::broadcast_int(world_, message.empty() ? kContinue : kExitUsage);
