@@ -1,7 +1,9 @@
 // Which option needs which (option_dependencies.hpp).
 #include "mpiwrite/core/option_dependencies.hpp"
 
+#include <algorithm>
 #include <array>
+#include <vector>
 
 #include "mpiwrite/core/errors.hpp"
 
@@ -12,6 +14,16 @@ namespace {
 const RunConfig kDefaults{};
 
 bool several_points(const RunConfig& c) { return c.compare || !c.sweep_threads.empty(); }
+
+// Whether the run has points to put in an order: a comparison, or a sweep of more than one
+// point (thread counts, counted once each, times layouts).
+bool points_to_shuffle(const RunConfig& c) {
+  if (c.compare) return true;
+  std::vector<unsigned> counts = c.sweep_threads;
+  std::sort(counts.begin(), counts.end());
+  const auto distinct = std::unique(counts.begin(), counts.end()) - counts.begin();
+  return static_cast<std::size_t>(distinct) * c.layouts.size() > 1;
+}
 bool writes_files(const RunConfig& c) { return c.engine != Engine::Null; }
 
 // One row per (option, condition); an option with two conditions has two rows, each with the
@@ -32,14 +44,19 @@ const std::array kDependencies{
         [](const RunConfig& c) { return c.compare; },
         "--max-concurrency needs --compare: it is the largest concurrency the comparison runs"},
     OptionDependency{
-        "--seed", [](const RunConfig& c) { return c.seed.has_value(); }, several_points,
-        "--seed needs --compare or --sweep-threads: it shuffles the order of the points, and a "
-        "plain run has one point"},
+        "--seed", [](const RunConfig& c) { return c.seed.has_value(); }, points_to_shuffle,
+        "--seed needs --compare or --sweep-threads with more than one point: it shuffles the "
+        "order of the points, and a plain run (or a sweep of one point) has one"},
     OptionDependency{
         "--threads", [](const RunConfig& c) { return c.threads != kDefaults.threads; },
         [](const RunConfig& c) { return c.sweep_threads.empty(); },
         "--threads and --sweep-threads cannot be combined: every point of the sweep runs its "
         "own thread count"},
+    OptionDependency{
+        "--threads", [](const RunConfig& c) { return c.threads != kDefaults.threads; },
+        [](const RunConfig& c) { return !(c.compare && c.max_concurrency != 0); },
+        "--threads does nothing with --compare --max-concurrency: the comparison's points set "
+        "their own threads, and --threads only sets the default concurrency (ranks x threads)"},
     OptionDependency{
         "--queue-depth", [](const RunConfig& c) { return c.queue_depth != 1; },
         [](const RunConfig& c) { return c.engine == Engine::Uring; },
@@ -77,8 +94,12 @@ const std::array kDependencies{
     OptionDependency{
         "--progress-style",
         [](const RunConfig& c) { return c.progress_style != kDefaults.progress_style; },
-        [](const RunConfig& c) { return c.progress_s != 0; },
-        "--progress-style needs progress: --progress 0 turns it off"},
+        [](const RunConfig& c) {
+          // Not given, progress is off with a JSON report (progress_settings), whatever stderr is.
+          return c.progress_s != 0 && !(c.progress_s == kProgressNotGiven && c.format == Format::Json);
+        },
+        "--progress-style needs progress: --progress 0 turns it off, and so does --format json "
+        "without --progress"},
 };
 
 }  // namespace

@@ -37,6 +37,8 @@ const std::map<std::string, RowCase>& row_cases() {
       {"--max-concurrency needs", {{"--max-concurrency", "4"}, {"--max-concurrency", "4", "--compare"}}},
       {"--seed needs", {{"--seed", "3"}, {"--seed", "3", "--sweep-threads", "1,2"}}},
       {"--threads and --sweep-threads", {{"-t", "2", "--sweep-threads", "1,2"}, {"-t", "2"}}},
+      {"--threads does nothing with --compare",
+       {{"-t", "2", "--compare", "--max-concurrency", "4"}, {"-t", "2", "--compare"}}},
       {"--queue-depth needs", {{"-q", "4"}, {"-q", "4", "--engine", "uring"}}},
       {"--compare chooses the queue depths",
        {{"-q", "4", "--engine", "uring", "--compare"}, {"-q", "4", "--engine", "uring"}}},
@@ -85,6 +87,18 @@ TEST(OptionDependencies, AnOptionNamedAtItsDefaultValueIsGivenToo) {
   EXPECT_FALSE(parse({"--write-mode", "line", "--engine", "null"}).run);
   EXPECT_FALSE(parse({"--progress-style", "auto", "--progress", "0"}).run);
   EXPECT_TRUE(parse({"--chunk", "8", "--partition", "dynamic"}).run);
+}
+
+// More cases of the classes than the issue named: a sweep of one point has nothing to
+// shuffle; progress is off with JSON unless asked for.
+TEST(OptionDependencies, MoreCasesOfTheSameClasses) {
+  EXPECT_FALSE(parse({"--seed", "1", "--sweep-threads", "4"}).run);
+  EXPECT_FALSE(parse({"--seed", "1", "--sweep-threads", "4,4"}).run);
+  EXPECT_TRUE(parse({"--seed", "1", "--sweep-threads", "4", "--layout", "shared,rank"}).run);
+  EXPECT_TRUE(parse({"--seed", "0", "--compare"}).run);
+  EXPECT_FALSE(parse({"--progress-style", "lines", "--format", "json"}).run);
+  EXPECT_TRUE(parse({"--progress-style", "lines", "--format", "json", "--progress"}).run);
+  EXPECT_FALSE(parse({"--threads", "4", "--compare", "--max-concurrency", "8"}).run);
 }
 
 // A RunConfig built in code is held to the same table (validate, without a command line).
