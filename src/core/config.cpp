@@ -50,8 +50,8 @@ void validate_layout(const RunConfig& c) {
 
 // --time-limit and --wear-out (docs/metrics.md "Time-limited write phases").
 void validate_time_limit(const RunConfig& c) {
-  require(std::isfinite(c.time_limit_s) && c.time_limit_s >= 0 && c.time_limit_s <= kMaxTimeLimitS &&
-              (c.time_limit_s == 0 || c.time_limit_s >= kMinTimeLimitS),
+  const double s = c.time_limit_s;
+  require(std::isfinite(s) && (s == 0 || (s >= kMinTimeLimitS && s <= kMaxTimeLimitS)),
           fmt::format("--time-limit must be a number of seconds from {} to {:.0f}", kMinTimeLimitS,
                       kMaxTimeLimitS));
   if (c.time_limit_s == 0) return;  // --wear-out without it: option_dependencies.cpp

@@ -96,7 +96,8 @@ const std::array kDependencies{
         [](const RunConfig& c) { return c.progress_style != kDefaults.progress_style; },
         [](const RunConfig& c) {
           // Not given, progress is off with a JSON report (progress_settings), whatever stderr is.
-          return c.progress_s != 0 && !(c.progress_s == kProgressNotGiven && c.format == Format::Json);
+          const bool off_by_default = c.progress_s == kProgressNotGiven && c.format == Format::Json;
+          return c.progress_s != 0 && !off_by_default;
         },
         "--progress-style needs progress: --progress 0 turns it off, and so does --format json "
         "without --progress"},

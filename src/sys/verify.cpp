@@ -37,7 +37,8 @@ ssize_t read_piece(int fd, std::vector<char>& buffer) {
 FileVerifier::FileVerifier(FilePattern pattern, const std::string& text, std::uint64_t lines)
     : namer_(std::move(pattern)), line_(text + '\n'), size_(line_.size() * lines) {
   // Whole lines, so every piece starts where a line does and compares against the same text.
-  const std::uint64_t piece_lines = std::min(lines, std::max<std::uint64_t>(1, kPieceBytes / line_.size()));
+  const std::uint64_t piece_lines =
+      std::min(lines, std::max<std::uint64_t>(1, kPieceBytes / line_.size()));
   expected_.reserve(piece_lines * line_.size());
   for (std::uint64_t i = 0; i < piece_lines; ++i) expected_ += line_;
   buffer_.resize(expected_.size());

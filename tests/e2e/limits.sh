@@ -35,7 +35,8 @@ for layout in "--layout thread -t 2 --files-per-dir 3" \
   run_mpiwrite --engine null -n 10 -d "$WORK/null" $layout --format json
   expect_status 0
   [ "$(error_lines)" -eq 0 ] || fail "null engine $layout: $(cat "$WORK/err")"
-  files=$(json_field "$WORK/out" "sum(rep['files'] for p in r['points'] for rep in p['repetitions'])")
+  files=$(json_field "$WORK/out" \
+    "sum(rep['files'] for p in r['points'] for rep in p['repetitions'])")
   points=$(json_field "$WORK/out" "len(r['points'])")
   [ "$files" -eq $((10 * points)) ] || fail "null engine $layout: $files files over $points points"
   left=$(find "$WORK/null" -mindepth 1 | head -3)
@@ -47,7 +48,8 @@ done
 threads=1024
 [ "$RANKS" -gt 2 ] && threads=128
 note "(b) uring -t $threads -q 4096 -n 100: the rings sized by the work"
-run_mpiwrite --engine uring -t "$threads" -q 4096 -n 100 -l 1 -d "$WORK/uring" --cleanup --format json
+run_mpiwrite --engine uring -t "$threads" -q 4096 -n 100 -l 1 -d "$WORK/uring" --cleanup \
+  --format json
 uring=yes
 if [ "$STATUS" -eq 2 ] && grep -q "cannot run here" "$WORK/err"; then
   note "io_uring is not usable here: (b) and (f) skipped: $(cat "$WORK/err")"
@@ -56,7 +58,8 @@ else
   expect_status 0
   peak=$(json_field "$WORK/out" "max(r['context']['peak_rss_kib']) // 1024")
   echo "peak resident memory per rank: $peak MiB"
-  [ "$peak" -lt 200 ] || fail "uring -t $threads -q 4096 for 100 files peaked at $peak MiB on a rank"
+  [ "$peak" -lt 200 ] ||
+    fail "uring -t $threads -q 4096 for 100 files peaked at $peak MiB on a rank"
 fi
 
 if [ "$RANKS" -le 2 ]; then
