@@ -17,6 +17,7 @@
 #include "interrupted.hpp"
 #include "mpiwrite/core/cli.hpp"
 #include "mpiwrite/core/dry_run.hpp"
+#include "mpiwrite/core/rank_plan.hpp"
 #include "mpiwrite/engines/uring_support.hpp"
 #include "mpiwrite/mpi/comm.hpp"
 #include "mpiwrite/sys/interrupt.hpp"
@@ -100,8 +101,12 @@ class Coordinator {
   int check_engine() {
     if (run_.config.engine != Engine::Uring) return kContinue;
     phases_.enter("checking --engine uring on every rank");
-    const std::vector<std::string> reasons =
-        comm::gather_strings(world_, uring_unavailable_reason());
+    std::string reason = uring_unavailable_reason();
+    if (reason.empty()) {  // what the rings will register, known before the run
+      reason = fixed_file_limit_problem(
+          largest_ring_depth(run_.config, world_.size(), world_.rank()));
+    }
+    const std::vector<std::string> reasons = comm::gather_strings(world_, reason);
     const std::vector<std::string> hosts = comm::gather_host_names(world_);
     const std::string message = root_ ? describe_uring_unavailable(reasons, hosts) : "";
     const int code = comm::broadcast_int(world_, message.empty() ? kContinue : kExitUsage);
@@ -139,7 +144,7 @@ class Coordinator {
     comm::broadcast_string(world_, run_.directory.path);
     comm::broadcast_string(world_, run_.run_id);
     run_.directory.created = comm::broadcast_int(world_, run_.directory.created ? 1 : 0) != 0;
-    run_.seed = comm::broadcast_u64(world_, c.seed ? c.seed : ticks);
+    run_.seed = comm::broadcast_u64(world_, c.seed.value_or(ticks));
     run_.points = make_points(c, world_.size());
     run_.scratch_root = scratch_root_path(run_.directory.path, run_.run_id);
     run_.schedule.emplace(c, run_.points, run_.directory.path, run_.scratch_root, run_.seed);

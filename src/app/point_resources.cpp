@@ -1,6 +1,8 @@
 // What the ranks of each point need during its steps (point_resources.hpp).
 #include "point_resources.hpp"
 
+#include <algorithm>
+
 #include "mpiwrite/sys/interrupt.hpp"
 #include "phase_agreement.hpp"
 
@@ -8,7 +10,7 @@ namespace mpiwrite {
 
 PointResources::PointResources(const boost::mpi::communicator& world, const RunConfig& config,
                                const std::vector<PointSpec>& points, std::string& failure)
-    : world_(world), config_(config) {
+    : world_(world), config_(config), specs_(points) {
   std::map<int, std::size_t> first_with_ranks;
   for (const PointSpec& spec : points) {
     PointHandles h;
@@ -25,9 +27,14 @@ PointResources::PointResources(const boost::mpi::communicator& world, const RunC
       h.plan = plan_rank(config_, spec, h.comm.rank());
       DirectoryLayout layout(layout_spec(config_, spec));
       if (!layout.flat()) h.layout.emplace(layout);
-      guarded([&] { h.writer = &writer_for(spec); }, failure);
     }
+    keys_.push_back(h.comm ? key_of(spec, h.plan) : WriterKey{});
     points_.push_back(std::move(h));
+  }
+  // The first point's writer now: a plain run (one point) fails here, before any step, as
+  // it always did, and the report learns whether writers have descriptor tables of their own.
+  if (!points_.empty() && points_.front().comm && failure.empty()) {
+    guarded([&] { ready_writer(0); }, failure);
   }
 }
 
@@ -38,9 +45,38 @@ PointResources::~PointResources() {
   writers_.clear();
 }
 
-std::optional<bool> PointResources::private_fd_tables() const {
-  if (writers_.empty()) return std::nullopt;
-  return writers_.begin()->second->private_fd_tables();
+std::optional<bool> PointResources::private_fd_tables() const { return private_fd_tables_; }
+
+void PointResources::ready_writer(std::size_t point) {
+  const PointSpec& spec = specs_[point];
+  const WriterKey key = keys_[point];
+  ++uses_;
+  if (auto live = writers_.find(key); live != writers_.end()) {
+    live->second.last_used = uses_;
+    return;
+  }
+  // Free the least recently used until the new one fits (every one, at the cap).
+  auto live_threads = [&] {
+    unsigned sum = 0;
+    for (const auto& [k, w] : writers_) sum += std::get<0>(k);
+    return sum;
+  };
+  while (!writers_.empty() && live_threads() + spec.threads > kMaxLiveWriterThreads) {
+    auto oldest = writers_.begin();
+    for (auto it = writers_.begin(); it != writers_.end(); ++it) {
+      if (it->second.last_used < oldest->second.last_used) oldest = it;
+    }
+    for (std::size_t p = 0; p < points_.size(); ++p) {
+      if (keys_[p] == oldest->first) points_[p].writer = nullptr;
+    }
+    writers_.erase(oldest);  // joins its threads (and tears down their rings) here
+  }
+  LiveWriter made{make_writer_for(spec, key), uses_};
+  if (!private_fd_tables_) private_fd_tables_ = made.writer->private_fd_tables();
+  for (std::size_t p = 0; p < points_.size(); ++p) {
+    if (keys_[p] == key && points_[p].comm) points_[p].writer = made.writer.get();
+  }
+  writers_.emplace(key, std::move(made));
 }
 
 void PointResources::make_counter(PointHandles& h, std::string& failure) {
@@ -48,20 +84,28 @@ void PointResources::make_counter(PointHandles& h, std::string& failure) {
   if (failure.empty()) h.counter = counters_.back().get();
 }
 
-Writer& PointResources::writer_for(const PointSpec& spec) {
-  auto& writer = writers_[{spec.threads, spec.engine, spec.queue_depth}];
-  if (!writer) {
-    WriteOptions options = write_options_from(config_);
-    options.threads = spec.threads;
-    options.engine = spec.engine;
-    options.queue_depth = spec.queue_depth;
-    options.interrupt = &interrupt_signal();
-    for (int rank : config_.slow_ranks) {
-      if (rank == world_.rank()) options.per_file_delay_us = config_.slow_delay_us;
-    }
-    writer = make_writer(options);
+PointResources::WriterKey PointResources::key_of(const PointSpec& spec,
+                                                 const RankPlan& plan) const {
+  const bool writes_nothing =
+      !plan.dynamic && std::all_of(plan.thread_writes.begin(), plan.thread_writes.end(),
+                                   [](const Progression& part) { return part.count == 0; });
+  // The ring by the work, not the option (docs/uring.md, "Ring sizing").
+  const unsigned depth = spec.engine == Engine::Uring ? ring_depth(spec.queue_depth, plan) : 1;
+  return {spec.threads, spec.engine, depth, writes_nothing};
+}
+
+std::unique_ptr<Writer> PointResources::make_writer_for(const PointSpec& spec,
+                                                        const WriterKey& key) const {
+  WriteOptions options = write_options_from(config_);
+  options.threads = spec.threads;
+  options.engine = spec.engine;
+  options.queue_depth = std::get<2>(key);
+  options.writes_nothing = std::get<3>(key);
+  options.interrupt = &interrupt_signal();
+  for (int rank : config_.slow_ranks) {
+    if (rank == world_.rank()) options.per_file_delay_us = config_.slow_delay_us;
   }
-  return *writer;
+  return make_writer(options);
 }
 
 }  // namespace mpiwrite

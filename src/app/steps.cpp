@@ -101,6 +101,7 @@ bool StepRunner::run_step(const Step& step) {
   phases_.enter(opening);
   if (h.comm) {
     guarded([&] {
+      resources_.ready_writer(step.point);  // untimed; may free another point's writer
       // A static partition: each thread opens its directories now, untimed.
       h.writer->open_target(step.dir, exclusive, h.layout ? &*h.layout : nullptr,
                             h.counter ? nullptr : &h.plan.thread_writes);

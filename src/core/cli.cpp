@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "mpiwrite/core/errors.hpp"
+#include "mpiwrite/core/option_dependencies.hpp"
 #include "mpiwrite/core/text_escape.hpp"
 #include "mpiwrite/core/version.hpp"
 
@@ -234,10 +235,10 @@ void add_run_options(CLI::App& app, RunConfig& c, EnumText& e) {
             double s = 0;
             const auto [stop, error] = std::from_chars(v.data(), v.data() + v.size(), s);
             return error == std::errc{} && stop == v.data() + v.size() && std::isfinite(s) &&
-                           s > 0 && s <= kMaxTimeLimitS
+                           s >= kMinTimeLimitS && s <= kMaxTimeLimitS
                        ? std::string()
-                       : fmt::format("must be a number of seconds above 0 and at most {:.0f}",
-                                     kMaxTimeLimitS);
+                       : fmt::format("must be a number of seconds from {} to {:.0f}",
+                                     kMinTimeLimitS, kMaxTimeLimitS);
           },
           "SECONDS"));
   app.add_flag("--wear-out", c.wear_out,
@@ -250,7 +251,11 @@ void add_run_options(CLI::App& app, RunConfig& c, EnumText& e) {
   app.add_option("--max-concurrency", c.max_concurrency,
                  "Largest concurrency for --compare (default: ranks x --threads)")
       ->check(whole_number(1, kMaxThreads * 1024u));
-  app.add_option("--seed", c.seed, "Seed for the shuffled order of points (default: the clock)")
+  // An optional: 0 is a seed like any other, and not given means the clock.
+  app.add_option_function<std::uint64_t>(
+         "--seed", [&c](const std::uint64_t& seed) { c.seed = seed; },
+         "Seed for the shuffled order of points of --compare or --sweep-threads (default: the "
+         "clock)")
       ->check(whole_number(0, UINT64_MAX));
   app.add_option("--slow-rank", e.slow_ranks,
                  "Make these ranks sleep --slow-delay-us after every file (to test imbalance)");
@@ -309,6 +314,12 @@ CliOutcome parse_command_line(int argc, const char* const* argv) {
     c.slow_ranks = number_list<int>("--slow-rank", text.slow_ranks, 0, 1u << 30,
                                     "give ranks like 0,3");
     validate(outcome.config);
+    // Again with what the command line named: `--chunk 8` without dynamic is the default's
+    // value, yet given, and does nothing.
+    check_option_dependencies(outcome.config, [&app](std::string_view option) {
+      const CLI::Option* named = app.get_option_no_throw(std::string(option));
+      return named != nullptr && named->count() > 0;
+    });
     outcome.run = true;
     return outcome;
   } catch (const CLI::CallForHelp&) {

@@ -7,6 +7,7 @@
 
 #include "mpiwrite/core/errors.hpp"
 #include "mpiwrite/core/file_namer.hpp"
+#include "mpiwrite/core/option_dependencies.hpp"
 
 namespace mpiwrite {
 
@@ -49,14 +50,11 @@ void validate_layout(const RunConfig& c) {
 
 // --time-limit and --wear-out (docs/metrics.md "Time-limited write phases").
 void validate_time_limit(const RunConfig& c) {
-  require(std::isfinite(c.time_limit_s) && c.time_limit_s >= 0 && c.time_limit_s <= kMaxTimeLimitS,
-          fmt::format("--time-limit must be a number of seconds above 0 and at most {:.0f}",
+  const double s = c.time_limit_s;
+  require(std::isfinite(s) && (s == 0 || (s >= kMinTimeLimitS && s <= kMaxTimeLimitS)),
+          fmt::format("--time-limit must be a number of seconds from {} to {:.0f}", kMinTimeLimitS,
                       kMaxTimeLimitS));
-  if (c.time_limit_s == 0) {
-    require(!c.wear_out, "--wear-out needs --time-limit: it says how far every writer goes on "
-                         "after the limit");
-    return;
-  }
+  if (c.time_limit_s == 0) return;  // --wear-out without it: option_dependencies.cpp
   // With --overwrite every repetition rewrites the files of the one before: after a limited
   // one, the names on disk would be the longest repetition's, not what the last one wrote.
   require(!c.overwrite, "--time-limit and --overwrite cannot be combined: a limited repetition "
@@ -98,9 +96,6 @@ void validate(const RunConfig& c) {
           fmt::format("--warmup must be between 0 and {}", kMaxRepetitions));
   require(!(c.dry_run && !c.output.empty()), "--dry-run and --output cannot be combined");
   require(!(c.compare && !c.sweep_threads.empty()), "--compare and --sweep-threads cannot be combined");
-  require(!(c.overwrite && (c.compare || !c.sweep_threads.empty())),
-          "--overwrite applies to a plain run: every point of a sweep or comparison starts from "
-          "fresh files");
   for (unsigned t : c.sweep_threads) {
     require(t >= 1 && t <= kMaxThreads,
             fmt::format("--sweep-threads: every count must be between 1 and {}", kMaxThreads));
@@ -108,16 +103,19 @@ void validate(const RunConfig& c) {
   require(c.max_concurrency <= kMaxThreads * 1024u,
           fmt::format("--max-concurrency must be at most {}", kMaxThreads * 1024u));
   require(c.chunk >= 1 && c.chunk <= kMaxFiles, "--chunk must be at least 1");
-  require(!(c.verify && c.engine == Engine::Null),
-          "--verify and --engine null cannot be combined: the null engine writes nothing");
   require(c.queue_depth >= 1 && c.queue_depth <= kMaxQueueDepth,
           fmt::format("--queue-depth must be between 1 and {}", kMaxQueueDepth));
-  require(c.queue_depth == 1 || c.engine == Engine::Uring,
-          "--queue-depth needs --engine uring: the posix engine keeps one file in flight per "
-          "thread (use --threads)");
-  require(!(c.compare && c.queue_depth != 1),
-          "--compare chooses the queue depths itself (1, 2, 4, ... up to the concurrency); "
-          "drop --queue-depth");
+  // A sweep's largest thread count is its widest point.
+  const unsigned widest =
+      std::max(c.threads, c.sweep_threads.empty() ? 1u
+                              : *std::max_element(c.sweep_threads.begin(), c.sweep_threads.end()));
+  const std::uint64_t in_flight =
+      std::min<std::uint64_t>(std::uint64_t{widest} * c.queue_depth, c.files);
+  require(c.engine != Engine::Uring || in_flight <= kMaxFilesInFlight,
+          fmt::format("{} threads x --queue-depth {} keep {} files in flight on a rank; at most "
+                      "{} (each holds a ring slot, a fixed file and a name buffer): lower "
+                      "--threads or --queue-depth",
+                      widest, c.queue_depth, in_flight, kMaxFilesInFlight));
   require(c.timeout_s <= kMaxTimeoutS, fmt::format("--timeout must be at most {}", kMaxTimeoutS));
   validate_time_limit(c);
   require(c.slow_delay_us <= kMaxSlowDelayUs,
@@ -128,6 +126,8 @@ void validate(const RunConfig& c) {
           fmt::format("--progress must be 0 (off) or between {} and {} seconds", kMinProgressS,
                       kMaxProgressS));
   validate_layout(c);
+  // Last: an option that would do nothing is refused once the values themselves are good.
+  check_option_dependencies(c);
 }
 
 void validate_for_world(const RunConfig& c, int ranks) {

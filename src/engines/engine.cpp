@@ -25,7 +25,7 @@ FileRecipe::FileRecipe(const WriteOptions& options)
       overwrite(options.overwrite),
       per_file_delay_us(options.per_file_delay_us),
       interrupt(options.interrupt) {
-  if (mode == WriteMode::Whole) {
+  if (mode == WriteMode::Whole && !options.writes_nothing) {
     whole.reserve(file_bytes);
     for (std::uint64_t i = 0; i < lines; ++i) whole += line;
   }

@@ -24,7 +24,8 @@ namespace {
 class PoolWriter final : public Writer {
  public:
   explicit PoolWriter(const WriteOptions& options)
-      : recipe_(options), workers_(options.threads),
+      : recipe_(options), null_engine_(options.engine == Engine::Null),
+        workers_(options.threads),
         pool_(options.threads, [this](unsigned) {
           if (::unshare(CLONE_FILES) == 0) private_tables_.fetch_add(1);
         }) {
@@ -42,6 +43,9 @@ class PoolWriter final : public Writer {
                    const std::vector<Progression>* thread_files) override {
     dir_path_ = dir;
     exclusive_ = exclusive;
+    // The null engine opens nothing: no directory of the step or of its layout, which it
+    // never made (steps.cpp), so it runs every layout without touching the file system.
+    if (null_engine_) return;
     const std::size_t share = std::clamp<std::size_t>(
         descriptor_limit() / 2 / workers_.size(), 8, kMaxPreopenedDirectories);
     pool_.run_on_all([&](unsigned t) {  // rethrows a worker's IoError here
@@ -112,6 +116,7 @@ class PoolWriter final : public Writer {
   };
 
   FileRecipe recipe_;  // shared read-only by every worker's engine
+  bool null_engine_;
   std::string dir_path_;
   bool exclusive_ = false;
   std::vector<Worker> workers_;

@@ -18,6 +18,8 @@
 // Writes are at explicit offsets (pwrite semantics: same bytes, same order within a file).
 #include "uring_engine.hpp"
 
+#include <fmt/format.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -86,7 +88,16 @@ UringEngine::UringEngine(const FileRecipe& recipe, unsigned queue_depth) : recip
   }
   if (const int r = io_uring_register_files_sparse(&ring_, depth); r < 0) {
     io_uring_queue_exit(&ring_);
-    throw IoError(-r, "io_uring", "register fixed-file table");
+    // The table may not be larger than the open-files limit: say which limit and its value.
+    rlimit files{};
+    const std::string limit =
+        ::getrlimit(RLIMIT_NOFILE, &files) != 0 ? "unknown"
+        : files.rlim_cur == RLIM_INFINITY       ? "unlimited"
+                                                : std::to_string(files.rlim_cur);
+    throw IoError(-r, "io_uring",
+                  fmt::format("cannot register {} fixed files (one per file in flight; the table "
+                              "may not exceed ulimit -n / RLIMIT_NOFILE, which is {})",
+                              depth, limit));
   }
   delay_.tv_sec = static_cast<long long>(recipe_.per_file_delay_us / 1'000'000);
   delay_.tv_nsec = static_cast<long long>(recipe_.per_file_delay_us % 1'000'000 * 1000);

@@ -3,6 +3,7 @@
 #include "mpiwrite/engines/uring_support.hpp"
 
 #include <liburing.h>
+#include <sys/resource.h>
 
 #include <cerrno>
 #include <cstring>
@@ -80,6 +81,18 @@ std::string uring_unavailable_reason() {
                        std::strerror(-r));
   }
   return {};
+}
+
+std::string fixed_file_limit_problem(unsigned table) {
+  rlimit files{};
+  if (::getrlimit(RLIMIT_NOFILE, &files) != 0 || files.rlim_cur == RLIM_INFINITY ||
+      table <= files.rlim_cur) {
+    return {};
+  }
+  return fmt::format("ulimit -n (RLIMIT_NOFILE) is {}, below the {} fixed files a writer thread's "
+                     "ring registers (one per file in flight: --queue-depth, or fewer when the "
+                     "thread has fewer files); raise ulimit -n or lower --queue-depth",
+                     files.rlim_cur, table);
 }
 
 std::string describe_uring_unavailable(const std::vector<std::string>& reasons,

@@ -1,6 +1,7 @@
 // JSON with a schema version: the full configuration, the context, every repetition with its
 // per-rank figures, and the summary. Field meanings are in docs/metrics.md.
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <type_traits>
@@ -16,6 +17,15 @@ namespace mpiwrite {
 namespace {
 
 using Json = nlohmann::ordered_json;
+
+template <typename T>
+Json config_value(const T& value);
+
+// An option with no default value: null when not given.
+template <typename T>
+Json config_value(const std::optional<T>& value) {
+  return value ? config_value(*value) : Json();
+}
 
 template <typename T>
 Json config_value(const T& value) {

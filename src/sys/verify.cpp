@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <system_error>
@@ -14,9 +15,34 @@
 
 namespace mpiwrite {
 
+namespace {
+
+constexpr std::uint64_t kPieceBytes = std::uint64_t{1} << 20;
+
+// Reads until `buffer` is full or the file ends: the bytes read, or -1 with errno.
+ssize_t read_piece(int fd, std::vector<char>& buffer) {
+  std::size_t got = 0;
+  while (got < buffer.size()) {
+    const ssize_t n = ::read(fd, buffer.data() + got, buffer.size() - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return -1;
+    if (n == 0) break;
+    got += static_cast<std::size_t>(n);
+  }
+  return static_cast<ssize_t>(got);
+}
+
+}  // namespace
+
 FileVerifier::FileVerifier(FilePattern pattern, const std::string& text, std::uint64_t lines)
-    : namer_(std::move(pattern)), line_(text + '\n'), size_(line_.size() * lines),
-      buffer_(size_ + 1) {}
+    : namer_(std::move(pattern)), line_(text + '\n'), size_(line_.size() * lines) {
+  // Whole lines, so every piece starts where a line does and compares against the same text.
+  const std::uint64_t piece_lines =
+      std::min(lines, std::max<std::uint64_t>(1, kPieceBytes / line_.size()));
+  expected_.reserve(piece_lines * line_.size());
+  for (std::uint64_t i = 0; i < piece_lines; ++i) expected_ += line_;
+  buffer_.resize(expected_.size());
+}
 
 VerifyResult FileVerifier::verify(const std::string& dir, const Progression& files,
                                   const std::atomic<int>* stop, std::size_t max_problems,
@@ -68,25 +94,28 @@ void FileVerifier::check_part(const std::string& dir, const Progression& files,
 std::string FileVerifier::check(int dir_fd, const char* name) {
   UniqueFd fd(::openat(dir_fd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK));
   if (!fd) return fmt::format("open: {}", std::generic_category().message(errno));
+  // The size is checked before the content, as when the file was read whole: reading goes on
+  // past a difference (to one byte past the expected size) and remembers where it was.
   std::uint64_t got = 0;
-  while (got < buffer_.size()) {
-    const ssize_t n = ::read(fd.get(), buffer_.data() + got, buffer_.size() - got);
-    if (n < 0 && errno == EINTR) continue;
+  std::uint64_t differs_at = size_;  // size_: nowhere
+  while (got <= size_) {
+    const ssize_t n = read_piece(fd.get(), buffer_);
     if (n < 0) return fmt::format("read: {}", std::generic_category().message(errno));
     if (n == 0) break;
-    got += static_cast<std::uint64_t>(n);
+    const std::uint64_t read = static_cast<std::uint64_t>(n);
+    const std::uint64_t compared = got < size_ ? std::min(read, size_ - got) : 0;
+    if (differs_at == size_ && std::memcmp(buffer_.data(), expected_.data(), compared) != 0) {
+      std::uint64_t at = 0;
+      while (buffer_[at] == expected_[at]) ++at;
+      differs_at = got + at;
+    }
+    got += read;
   }
   if (got != size_) {
     return got > size_ ? fmt::format("longer than the expected {} bytes", size_)
                        : fmt::format("{} bytes, expected {}", got, size_);
   }
-  for (std::uint64_t offset = 0; offset < size_; offset += line_.size()) {
-    if (std::memcmp(buffer_.data() + offset, line_.data(), line_.size()) != 0) {
-      std::uint64_t at = offset;
-      while (buffer_[at] == line_[at - offset]) ++at;
-      return fmt::format("content differs at byte {}", at);
-    }
-  }
+  if (differs_at != size_) return fmt::format("content differs at byte {}", differs_at);
   return {};
 }
 

@@ -53,11 +53,11 @@ PY
 # over 10 ms to read back and to remove (at least 1 µs a file), so --progress=0.01 shows
 # lines in every phase. The same run without --progress: no line, and the same report.
 note "write, verify and removal at --progress=0.01, and the same run without it"
-run_mpiwrite -d "$WORK/b" -n 10000 -l 1 --verify --cleanup --progress=0.01 --format json --seed 5
+run_mpiwrite -d "$WORK/b" -n 10000 -l 1 --verify --cleanup --progress=0.01 --format json
 expect_status 0
 cp "$WORK/out" "$WORK/b.json"
 cp "$WORK/err" "$WORK/b.err"
-run_mpiwrite -d "$WORK/c" -n 10000 -l 1 --verify --cleanup --format json --seed 5
+run_mpiwrite -d "$WORK/c" -n 10000 -l 1 --verify --cleanup --format json
 expect_status 0
 python3 - "$WORK/b.json" "$WORK/b.err" "$WORK/out" "$WORK/err" <<'PY'
 import json, sys

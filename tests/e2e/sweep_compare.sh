@@ -91,7 +91,7 @@ if [ "$RANKS" -ge 2 ]; then
   # A known answer: rank 1 sleeps 3 ms before each close, so every point with two or more
   # ranks is slow and 1 x 2 (rank 0 alone) is clearly faster than 2 x 1 at concurrency 2.
   note "compare with a slowed rank 1: threads win at concurrency 2, significantly"
-  run_mpiwrite -d "$WORK/slow" -n 8 -l 2 -r 6 --compare -t 2 --max-concurrency 2 \
+  run_mpiwrite -d "$WORK/slow" -n 8 -l 2 -r 6 --compare --max-concurrency 2 \
     --slow-rank 1 --slow-delay-us 3000 --format json --output "$WORK/slow.json"
   expect_status 0
   python3 - "$WORK/slow.json" <<'PY'

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """docs/report.schema.json against real reports: the real mpiwrite under real mpiexec makes
-every kind of report (run, sweep, compare; --verify and --per-rank; interrupted by SIGINT;
+every kind of report (run, sweep, compare; --verify; interrupted by SIGINT;
 a failed run), and each JSON report is validated with the schema's draft validator and its
 format checker. The golden reports tests/golden/*.json and the hand-made v4 plot fixture
 are validated too.
@@ -153,10 +153,10 @@ def main():
     try:
         small = ["-n", str(20 * RANKS), "-l", "5", "--format", "json"]
 
-        note("run, and with --verify --per-rank, and to -o")
+        note("run, and with --verify, and to -o")
         check_report("run", ["-d", f"{work}/run"] + small + ["-r", "6"])
-        check_report("run --verify --per-rank", ["-d", f"{work}/verify"] + small +
-                     ["-r", "3", "--verify", "--per-rank", "-t", "2"])
+        check_report("run --verify", ["-d", f"{work}/verify"] + small +
+                     ["-r", "3", "--verify", "-t", "2"])
         doc, _ = run("run -o", ["-d", f"{work}/o"] + small + ["-r", "2", "-o", f"{work}/o.json"])
         if doc is not None:
             with open(f"{work}/o.json", encoding="utf-8") as f:
@@ -164,13 +164,13 @@ def main():
 
         note("sweep")
         check_report("sweep", ["-d", f"{work}/sweep"] + small + ["--sweep-threads", "1,2", "-r", "6"])
-        check_report("sweep --verify --per-rank", ["-d", f"{work}/sweepv"] + small +
-                     ["--sweep-threads", "1,2", "-r", "2", "--verify", "--per-rank"])
+        check_report("sweep --verify", ["-d", f"{work}/sweepv"] + small +
+                     ["--sweep-threads", "1,2", "-r", "2", "--verify"])
 
         note("compare")
         check_report("compare", ["-d", f"{work}/cmp"] + small + ["--compare", "-t", "2", "-r", "6"])
-        check_report("compare --verify --per-rank", ["-d", f"{work}/cmpv"] + small +
-                     ["--compare", "-t", "2", "-r", "2", "--verify", "--per-rank"])
+        check_report("compare --verify", ["-d", f"{work}/cmpv"] + small +
+                     ["--compare", "-t", "2", "-r", "2", "--verify"])
         check_report("compare --layout shared,rank,thread", ["-d", f"{work}/cmpl"] + small +
                      ["--compare", "-t", "2", "-r", "2", "--layout", "shared,rank,thread"])
         # --time-limit cut short (every rank slowed): time_limit per repetition, compared_s.

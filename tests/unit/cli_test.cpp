@@ -41,8 +41,8 @@ TEST(Cli, DefaultsAreTheSeedWorkload) {
 TEST(Cli, ReadsEveryOption) {
   const CliOutcome out =
       parse({"-n", "7", "-l", "3", "--text", "abc", "-d", "/tmp/x", "--pattern", "f{}.dat", "-t",
-             "3", "--partition", "cyclic", "--write-mode", "WHOLE", "--engine", "null", "--fsync",
-             "-r", "5", "--warmup", "2", "--overwrite", "--cleanup", "--format", "json", "-o",
+             "3", "--partition", "cyclic", "--write-mode", "WHOLE", "--engine", "uring", "--fsync",
+             "-r", "5", "--warmup", "2", "--overwrite", "--cleanup", "--format", "csv", "-o",
              "r.json", "--per-rank"});
   ASSERT_TRUE(out.run) << out.message;
   const RunConfig& c = out.config;
@@ -54,10 +54,10 @@ TEST(Cli, ReadsEveryOption) {
   EXPECT_EQ(c.threads, 3u);
   EXPECT_EQ(c.partition, Partition::Cyclic);
   EXPECT_EQ(c.write_mode, WriteMode::Whole);
-  EXPECT_EQ(c.engine, Engine::Null);
+  EXPECT_EQ(c.engine, Engine::Uring);
   EXPECT_EQ(c.repetitions, 5u);
   EXPECT_EQ(c.warmup, 2u);
-  EXPECT_EQ(c.format, Format::Json);
+  EXPECT_EQ(c.format, Format::Csv);
   EXPECT_EQ(c.output, "r.json");
   EXPECT_TRUE(c.fsync && c.overwrite && c.cleanup && c.per_rank);
   EXPECT_TRUE(parse({"--dry-run"}).config.dry_run);

@@ -11,6 +11,7 @@
 #include <boost/archive/text_iarchive.hpp>
 #include <boost/archive/text_oarchive.hpp>
 #include <map>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -35,7 +36,9 @@ std::map<std::string, Json> fields_of(const RunConfig& c) {
   std::map<std::string, Json> fields;
   visit_config_fields(c, [&](const ConfigField& field, const auto& value) {
     using T = std::decay_t<decltype(value)>;
-    if constexpr (std::is_enum_v<T>) {
+    if constexpr (std::is_same_v<T, std::optional<std::uint64_t>>) {
+      fields[std::string(field.name)] = value ? Json(*value) : Json();
+    } else if constexpr (std::is_enum_v<T>) {
       fields[std::string(field.name)] = std::string(to_string(value));
     } else if constexpr (std::is_same_v<T, std::vector<Layout>>) {
       Json names = Json::array();
@@ -54,7 +57,9 @@ RunConfig changed_everywhere() {
   RunConfig c;
   visit_config_fields(c, [](const ConfigField&, auto& value) {
     using T = std::decay_t<decltype(value)>;
-    if constexpr (std::is_same_v<T, bool>) {
+    if constexpr (std::is_same_v<T, std::optional<std::uint64_t>>) {
+      value = 0;  // given, and 0: a seed of its own
+    } else if constexpr (std::is_same_v<T, bool>) {
       value = !value;
     } else if constexpr (std::is_enum_v<T>) {
       value = static_cast<T>(static_cast<int>(value) + 1);  // every default is the first
@@ -171,11 +176,11 @@ const std::map<std::string, OptionCase>& option_cases() {
       {"dry_run", {{"--dry-run"}, true}},
       {"sweep_threads", {{"--sweep-threads", "1,2"}, {1, 2}}},
       {"compare", {{"--compare"}, true}},
-      {"max_concurrency", {{"--max-concurrency", "6"}, 6}},
-      {"seed", {{"--seed", "99"}, 99}},
-      {"chunk", {{"--chunk", "5"}, 5}},
+      {"max_concurrency", {{"--compare", "--max-concurrency", "6"}, 6}},
+      {"seed", {{"--compare", "--seed", "0"}, 0}},
+      {"chunk", {{"--partition", "dynamic", "--chunk", "5"}, 5}},
       {"slow_ranks", {{"--slow-rank", "0,2"}, {0, 2}}},
-      {"slow_delay_us", {{"--slow-delay-us", "12"}, 12}},
+      {"slow_delay_us", {{"--slow-rank", "0", "--slow-delay-us", "12"}, 12}},
       {"verify", {{"--verify"}, true}},
       {"timeout_s", {{"--timeout", "30"}, 30}},
       {"time_limit_s", {{"--time-limit", "2.5"}, 2.5}},

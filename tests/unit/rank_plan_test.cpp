@@ -125,5 +125,20 @@ TEST(ThreadParts, OneThreadWritesTheSliceAsItIs) {
   EXPECT_EQ(thread_parts({3, 4, 5}, 1, Partition::Cyclic), one);
 }
 
+// A thread's ring is sized by the files it can have in flight, not by --queue-depth alone:
+// -t 1024 -q 4096 for 100 files needs 1 slot a thread, not 4096.
+TEST(RingDepth, IsTheQueueDepthBoundedByTheFilesOfTheBusiestThread) {
+  const RunConfig block = config_of(100, Partition::Block);
+  EXPECT_EQ(ring_depth(4096, plan_rank(block, point_of(1, 1024), 0)), 1u);  // 0 or 1 each
+  EXPECT_EQ(ring_depth(4096, plan_rank(block, point_of(1, 1), 0)), 100u);
+  EXPECT_EQ(ring_depth(8, plan_rank(block, point_of(1, 1), 0)), 8u);  // the option, when fewer
+  EXPECT_EQ(ring_depth(4096, plan_rank(block, point_of(4, 3), 0)), 9u);  // 25 files: 9, 8, 8
+  EXPECT_EQ(ring_depth(4096, plan_rank(config_of(2, Partition::Cyclic), point_of(4, 1), 3)), 1u);
+  // Dynamic: one thread may take every file of the run.
+  EXPECT_EQ(ring_depth(4096, plan_rank(config_of(100, Partition::Dynamic), point_of(4, 8), 1)),
+            100u);
+  EXPECT_EQ(ring_depth(16, plan_rank(config_of(100, Partition::Dynamic), point_of(4, 8), 1)), 16u);
+}
+
 }  // namespace
 }  // namespace mpiwrite

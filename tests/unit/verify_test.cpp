@@ -34,5 +34,29 @@ TEST(FileVerifier, PassesRightFilesAndNamesEveryKindOfWrongOne) {
   EXPECT_THROW(verifier.verify(dir / "nope", {1, 1, 1}), IoError);
 }
 
+// Files of several pieces (about 1 MiB each, whole lines): a difference in a later piece, at
+// an offset no piece boundary divides, is found at its byte; a size off by one either way
+// is a size problem, as for a small file.
+TEST(FileVerifier, ChecksAFileOfManyPiecesPieceByPiece) {
+  TempDir dir;
+  const std::string line = "Hello, world!\n";  // 14 bytes: 1 MiB is no whole number of lines
+  const std::uint64_t lines = 300'000;          // 4.2 MB, four pieces and a part
+  std::string right;
+  for (std::uint64_t i = 0; i < lines; ++i) right += line;
+  std::string wrong = right;
+  wrong[3'000'001] = 'X';
+  testing::write_text(dir / "f1", right);
+  testing::write_text(dir / "f2", wrong);
+  testing::write_text(dir / "f3", right + "H");
+  testing::write_text(dir / "f4", right.substr(0, right.size() - 1));
+  FileVerifier verifier(parse_pattern("f{}"), "Hello, world!", lines);
+  const VerifyResult result = verifier.verify(dir.path(), {1, 4, 1}, nullptr, 10);
+  EXPECT_EQ(result.mismatches, 3u);
+  ASSERT_EQ(result.problems.size(), 3u);
+  EXPECT_EQ(result.problems[0], dir.path() + "/f2: content differs at byte 3000001");
+  EXPECT_EQ(result.problems[1], dir.path() + "/f3: longer than the expected 4200000 bytes");
+  EXPECT_EQ(result.problems[2], dir.path() + "/f4: 4199999 bytes, expected 4200000");
+}
+
 }  // namespace
 }  // namespace mpiwrite

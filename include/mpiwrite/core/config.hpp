@@ -3,6 +3,7 @@
 // validated there, then broadcast; each module receives only the slice it needs.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,8 +35,15 @@ inline constexpr unsigned kMaxRepetitions = 1'000'000;
 inline constexpr std::uint64_t kMaxSlowDelayUs = 100'000'000;  // 100 s per file
 inline constexpr unsigned kMaxTimeoutS = 7 * 24 * 3600;          // a week
 inline constexpr double kMaxTimeLimitS = 7 * 24 * 3600;            // --time-limit: a week
+// and at least 10 ms: a shorter limit ends a phase before its writers have started (on a
+// loaded machine starting a thread alone can take that long), measuring nothing.
+inline constexpr double kMinTimeLimitS = 0.01;
 inline constexpr std::uint64_t kMaxSubdirectories = 1'000'000;  // of --files-per-dir, per run
 inline constexpr unsigned kMaxQueueDepth = 4096;  // files in flight per thread with io_uring
+// Files in flight on one rank with io_uring: --threads x --queue-depth, or --files when fewer
+// (no rank has more in flight than there are files). Each costs a slot of its thread's ring,
+// a fixed-file entry and a 256-byte name buffer (docs/uring.md, "Ring sizing").
+inline constexpr std::uint64_t kMaxFilesInFlight = 65536;
 inline constexpr double kMaxProgressS = 86400;       // --progress: a day between lines at most
 inline constexpr double kMinProgressS = 0.01;        // and at least 10 ms (0: off)
 // --progress's two values that are not seconds: not given (the default applies), and given
@@ -68,7 +76,9 @@ struct RunConfig {
   std::vector<unsigned> sweep_threads;  // --sweep-threads: one point per thread count
   bool compare = false;                 // --compare: processes vs threads vs hybrid
   unsigned max_concurrency = 0;         // --compare limit; 0: ranks x --threads
-  std::uint64_t seed = 0;               // shuffles the order of points; 0: from the clock
+  // --seed: shuffles the order of points; not given: from the clock. Every value, 0 too, is
+  // a seed of its own (0 once meant "the clock").
+  std::optional<std::uint64_t> seed;
 
   std::uint64_t chunk = 8;  // --chunk: files per hand-out with --partition dynamic
 

@@ -19,7 +19,7 @@ namespace mpiwrite {
 struct ConfigField {
   std::string_view name;
   // False for the fields the report leaves out: `dry_run` (a dry run prints its plan, never a
-  // report), `seed` (the report's top-level seed is the one used, also when this one was 0 and
+  // report), `seed` (the report's top-level seed is the one used, also when none was given and
   // the clock chose), `progress_s` and `progress_style` (live progress measures nothing).
   bool in_report = true;
 };

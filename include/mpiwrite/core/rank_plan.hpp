@@ -36,6 +36,16 @@ struct RankPlan {
 // Precondition: 0 <= rank < point.ranks; validate() accepted config.
 RankPlan plan_rank(const RunConfig& config, const PointSpec& point, int rank);
 
+// How many files one writer thread of this plan's rank keeps in flight at most with
+// --queue-depth `queue_depth` (docs/uring.md, "Ring sizing"): no more than the files the thread
+// can be given (with dynamic, every file of the run), and at least 1. Each thread's ring,
+// fixed-file table and name buffers are sized by it, not by the option alone: -t 1024 -q 4096
+// for 100 files sized 4 million slots a rank (4.7 GiB) for 100 files.
+unsigned ring_depth(unsigned queue_depth, const RankPlan& plan);
+// The largest ring_depth of any uring point of the run on world rank `rank` of `ranks`: the
+// fixed-file table its largest ring registers. 0 when no point of the rank uses io_uring.
+unsigned largest_ring_depth(const RunConfig& config, int ranks, int rank);
+
 // `slice` cut into one part per writer thread (`threads` > 0), block or cyclic: the parts
 // cover every index of `slice` exactly once.
 std::vector<Progression> thread_parts(const Progression& slice, unsigned threads,

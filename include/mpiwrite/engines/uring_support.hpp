@@ -13,6 +13,10 @@ namespace mpiwrite {
 // and a sparse fixed-file table (Linux 5.19).
 std::string uring_unavailable_reason();
 
+// Empty if a ring's fixed-file table of `table` entries fits this process's open-files limit
+// (RLIMIT_NOFILE: the kernel refuses a larger table); otherwise which limit, and its value.
+std::string fixed_file_limit_problem(unsigned table);
+
 // One message for every rank's verdict (reasons[rank], empty: usable; hosts[rank] its host):
 // each distinct reason once, with the ranks that gave it. Empty if every rank can. Pure.
 std::string describe_uring_unavailable(const std::vector<std::string>& reasons,

@@ -35,6 +35,9 @@ struct WriteOptions {
   Engine engine = Engine::Posix;
   unsigned queue_depth = 1;  // files in flight per thread (uring engine)
   unsigned threads = 1;
+  // This rank writes no file (its plan gives every thread an empty share): --write-mode whole
+  // then keeps no copy of the file's content (up to 1 GiB) for writes that never come.
+  bool writes_nothing = false;
   std::uint64_t per_file_delay_us = 0;  // --slow-rank: sleep before each close, inside the timing
   const std::atomic<int>* interrupt = nullptr;  // non-zero: stop before the next file
 };

@@ -50,7 +50,10 @@ class FileVerifier {
   FileNamer namer_;
   std::string line_;
   std::uint64_t size_ = 0;
-  std::vector<char> buffer_;  // size_ + 1: a longer file shows up as a wrong size
+  // A file is read and compared a piece at a time (a whole number of lines, about 1 MiB, or
+  // the file when smaller), so a 1 GiB file costs 2 MiB here, not 1 GiB on every rank.
+  std::string expected_;      // the lines of one piece
+  std::vector<char> buffer_;  // one piece read
 };
 
 }  // namespace mpiwrite
