@@ -31,19 +31,22 @@ struct SpawnFileActions {
 }  // namespace
 
 std::string remove_in_background(const std::vector<std::string>& paths,
-                                 const std::string& then_rmdir) {
+                                 const std::string& then_rmdir, const HeldForRemoval& held) {
   if (paths.empty() && then_rmdir.empty()) return {};
   // sh starts rm in the background and exits at once, so rm is nobody's child to reap and
   // mpiwrite waits only for sh. The new session (POSIX_SPAWN_SETSID) is what keeps rm alive
   // when the launcher kills the ranks; default signal handling and an empty mask undo what
   // the rank inherited; standard streams on /dev/null, every other descriptor closed, so rm
   // holds neither the launcher's output pipes nor MPI's sockets open.
+  // The rmdir only while the name leads to the held directory (stat does not follow a link).
   const char* script =
-      "d=$1; shift; { rm -rf --one-file-system -- \"$@\"; [ -z \"$d\" ] || rmdir -- \"$d\"; } "
-      "</dev/null >/dev/null 2>&1 &";
+      "d=$1; i=$2; shift 2; { rm -rf --one-file-system -- \"$@\"; [ -z \"$d\" ] || "
+      "{ { [ -z \"$i\" ] || [ \"$(stat -c %d:%i -- \"$d\")\" = \"$i\" ]; } && "
+      "rmdir -- \"$d\"; }; } </dev/null >/dev/null 2>&1 &";
   std::vector<char*> argv{const_cast<char*>("sh"), const_cast<char*>("-c"),
                           const_cast<char*>(script), const_cast<char*>("mpiwrite-remove"),
-                          const_cast<char*>(then_rmdir.c_str())};
+                          const_cast<char*>(then_rmdir.c_str()),
+                          const_cast<char*>(held.identity.c_str())};
   for (const std::string& path : paths) argv.push_back(const_cast<char*>(path.c_str()));
   argv.push_back(nullptr);
 
@@ -53,12 +56,16 @@ std::string remove_in_background(const std::vector<std::string>& paths,
   sigemptyset(&handled);
   sigaddset(&handled, SIGINT);
   sigaddset(&handled, SIGTERM);
+  sigaddset(&handled, SIGHUP);
   sigaddset(&handled, SIGPIPE);
   posix_spawnattr_setsigmask(&attributes.value, &none);
   posix_spawnattr_setsigdefault(&attributes.value, &handled);
   posix_spawnattr_setflags(&attributes.value,
                            POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
   SpawnFileActions actions;
+  // Started in the held directory (before every other descriptor is closed): relative paths
+  // are removed there, wherever its name now leads.
+  if (held.fd >= 0) posix_spawn_file_actions_addfchdir_np(&actions.value, held.fd);
   for (int fd = 0; fd <= 2; ++fd) {
     posix_spawn_file_actions_addopen(&actions.value, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0);
   }
