@@ -207,7 +207,8 @@ class Coordinator {
   bool set_up_points() {
     std::string failure;
     resources_.emplace(world_, run_.config, run_.points, failure);
-    if (root_) {
+    // A writer that could not be made (no thread, no ring) is not there to ask.
+    if (root_ && failure.empty()) {
       if (const std::optional<bool> own = resources_->private_fd_tables()) {
         report_.context.private_fd_tables = *own;
       }
