@@ -49,7 +49,15 @@ bool empty_directory(const RunState& run, PhaseAgreement& phases) {
   std::string failure;
   guarded([&] { remove_written(run, 0, run.directory.path, run.dir_complete, nullptr); }, failure);
   if (!phases.agree(failure)) return false;
-  guarded([&] { remove_layout_directories_of(run, 0, run.directory.path, false); }, failure);
+  // The layout directories this rank made go in the background (10^6 of them outlast the
+  // launcher's kill), else here.
+  guarded([&] {
+    const std::vector<std::string> last_first(run.dir_layout_made.rbegin(),
+                                              run.dir_layout_made.rend());
+    if (!remove_directories_in_background(run.directory.fd.get(), last_first).empty()) {
+      remove_layout_directories_of(run, 0, run.directory.path, false);
+    }
+  }, failure);
   return phases.agree(failure);
 }
 

@@ -29,4 +29,10 @@ std::string remove_in_background(const std::vector<std::string>& paths,
                                  const std::string& then_rmdir = {},
                                  const HeldForRemoval& held = {});
 
+// Starts rmdir of every one of `dirs` (relative to the held directory `dir_fd`, in order:
+// children before parents; one that is not empty stays) in the background, as above, and
+// returns at once. For an interrupted run's layout directories in --dir: 10^6 of them take
+// longer than a launcher waits before it kills the ranks. Returns "" or why it could not start.
+std::string remove_directories_in_background(int dir_fd, const std::vector<std::string>& dirs);
+
 }  // namespace mpiwrite
