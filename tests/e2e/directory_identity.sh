@@ -10,8 +10,8 @@
 source "$(dirname "$0")/lib.sh"
 
 LIMIT=60
-SLOW=(--slow-rank 0 --slow-delay-us 250000)
-N=$((RANKS * 12))  # rank 0 writes 12 files: about 3 s of window
+SLOW=(--slow-rank 0 --slow-delay-us 200000)
+N=$((RANKS * 8))  # rank 0 writes 8 files: about 1.6 s of window
 
 # other DIR: a directory holding files with the run's names (write1.txt ..), each "precious".
 other() {
