@@ -20,6 +20,7 @@
 #include "mpiwrite/core/rank_plan.hpp"
 #include "mpiwrite/engines/uring_support.hpp"
 #include "mpiwrite/mpi/comm.hpp"
+#include "mpiwrite/sys/held_directory.hpp"
 #include "mpiwrite/sys/interrupt.hpp"
 #include "mpiwrite/sys/output_path.hpp"
 #include "mpiwrite/sys/report_output.hpp"
@@ -55,20 +56,27 @@ class Coordinator {
     if (int code = check_engine(); code != kContinue) return code;
     if (run_.config.dry_run) return dry_run();
     if (int code = prepare(); code != kContinue) return code;
-    if (!set_up_points()) return kExitIo;
+    if (!hold_run_directory() || !set_up_points()) return give_up_set_up();
     const bool written = StepRunner(run_, phases_, *resources_, report_).run_all();
     const bool removed = run_.interrupted || remove_files_and_directories(run_, phases_, report_);
     if (run_.interrupted) return finish_interrupted(run_, phases_, report_, written, out_, err_);
     if (!written) return kExitIo;
     // Every repetition completed: a removal that failed (said above) costs the exit code,
     // never the report.
+    // --dir renamed or replaced during the run: the run's own files went through the held
+    // descriptor, but the name no longer leads to them (exit 1, the report still printed).
+    // (A --dir the run made and --cleanup removed was checked by its removal.)
+    const bool gone = run_.config.cleanup && run_.directory.created;
+    const bool same = !removed || gone || phases_.root_step([&] {
+      expect_same_directory(run_.directory.path, run_.directory.identity);
+    }, "checking that --dir is still the run's directory") == kExitOk;
     phases_.enter("gathering the peak memory for the report");
     gather_peak_memory(world_, report_);
     const int code = phases_.root_step([&] { publish_report(report_, run_.config, out_); },
                                        "writing the report");
     // The point resources are freed (collectively) after run() returns.
     phases_.enter("ending the run");
-    return removed ? code : kExitIo;
+    return removed && same ? code : kExitIo;
   }
 
   // Rank 0 parses and validates; the others wait for its verdict, so a bad option is
@@ -166,6 +174,46 @@ class Coordinator {
     return kContinue;
   }
 
+  // Every rank holds --dir by a descriptor opened once, now, before the writer threads start
+  // (their descriptor tables are copies of this one). Ranks on rank 0's host check it is the
+  // directory rank 0 made or found (device and inode); another host's device numbers mean
+  // nothing here (a network file system numbers its mounts per client), so there the path,
+  // opened once without following a last link, is all there is.
+  bool hold_run_directory() {
+    PreparedDirectory& d = run_.directory;
+    std::string host = host_name();
+    comm::broadcast_string(world_, host);
+    const std::uint64_t device = comm::broadcast_u64(world_, d.identity.device);
+    const std::uint64_t inode = comm::broadcast_u64(world_, d.identity.inode);
+    std::string failure;
+    if (!root_) {
+      guarded([&] {
+        d.fd = open_at(DirectoryAt(d.path));
+        d.identity = identity_of(d.fd.get(), d.path);
+        if (host == host_name() && (d.identity.device != device || d.identity.inode != inode)) {
+          throw DirectoryReplaced(d.path);
+        }
+      }, failure);
+    }
+    return phases_.agree(failure);
+  }
+
+  // Setting up failed (said): what the run made goes, as after any failure. Only --dir can
+  // exist yet (the scratch root comes with the first step); rank 0 removes it if it made it,
+  // is asked to clean up, and it is still the directory it made and empty.
+  int give_up_set_up() {
+    if (run_.config.cleanup && run_.directory.created) {
+      phases_.root_step([&] { remove_held_directory(run_.directory.path, run_.directory.identity); });
+    }
+    return kExitIo;
+  }
+
+  static std::string host_name() {
+    char host[256] = {};
+    ::gethostname(host, sizeof host - 1);
+    return host;
+  }
+
   // --progress: rank 0 decides (its standard error is the one that prints), every rank learns
   // the interval, at which it joins the rounds.
   void set_up_progress() {
@@ -181,7 +229,8 @@ class Coordinator {
     std::string failure;
     phases_.enter("setting up the points' communicators and writers");
     resources_.emplace(world_, run_.config, run_.points, failure);
-    if (root_) {
+    // A writer that could not be made (no thread, no ring) is not there to ask.
+    if (root_ && failure.empty()) {
       if (const std::optional<bool> own = resources_->private_fd_tables()) {
         report_.context.private_fd_tables = *own;
       }

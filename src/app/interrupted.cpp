@@ -3,9 +3,13 @@
 
 #include <fmt/format.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cstdio>
 #include <vector>
 
+#include "mpiwrite/sys/held_directory.hpp"
 #include "mpiwrite/sys/scratch_remover.hpp"
 #include "removal.hpp"
 #include "report_assembly.hpp"
@@ -14,19 +18,28 @@ namespace mpiwrite {
 
 namespace {
 
-// Rank 0: renames the scratch root to its trash name; returns what is to be removed.
+// Rank 0: renames the scratch root to its trash name, in the held --dir and only while the
+// name is still the root's; returns what is to be removed, relative to the held --dir.
 std::string give_up_scratch(const RunState& run) {
   if (!run.scratch_root_made) return {};
-  const std::string trash = trash_path(run.scratch_root);
-  return std::rename(run.scratch_root.c_str(), trash.c_str()) == 0 ? trash : run.scratch_root;
+  const std::string name = run.scratch_name();
+  const std::string trash = trash_path(name);
+  const int dir = run.directory.fd.get();
+  expect_same_directory(dir, name, run.scratch_identity, run.scratch_root);
+  return ::renameat(dir, name.c_str(), dir, trash.c_str()) == 0 ? trash : name;
 }
 
-void start_background_removal(const std::string& trash, std::ostream& err) {
+std::string identity_text(const DirectoryIdentity& id) {
+  return fmt::format("{}:{}", id.device, id.inode);
+}
+
+void start_background_removal(const RunState& run, const std::string& trash, std::ostream& err) {
   if (trash.empty()) return;
-  const std::string problem = remove_in_background({trash});
+  const std::string problem = remove_in_background({trash}, {}, {run.directory.fd.get(), {}});
   if (!problem.empty()) {
     err << fmt::format("mpiwrite: warning: could not start removing {} in the background ({}); "
-                       "remove it by hand\n", trash, problem) << std::flush;
+                       "remove it by hand\n", run.directory.path + "/" + trash, problem)
+        << std::flush;
   }
 }
 
@@ -38,7 +51,15 @@ bool empty_directory(const RunState& run, PhaseAgreement& phases) {
   guarded([&] { remove_written(run, 0, run.directory.path, run.dir_complete, nullptr); }, failure);
   if (!phases.agree_after("removing the run's files from --dir", failure)) return false;
   phases.enter("removing the layout directories from --dir");
-  guarded([&] { remove_layout_directories_of(run, 0, run.directory.path, false); }, failure);
+  // The layout directories this rank made go in the background (10^6 of them outlast the
+  // launcher's kill), else here.
+  guarded([&] {
+    const std::vector<std::string> last_first(run.dir_layout_made.rbegin(),
+                                              run.dir_layout_made.rend());
+    if (!remove_directories_in_background(run.directory.fd.get(), last_first).empty()) {
+      remove_layout_directories_of(run, 0, run.directory.path, false);
+    }
+  }, failure);
   return phases.agree_after("removing the layout directories from --dir", failure);
 }
 
@@ -48,13 +69,15 @@ int finish_interrupted(RunState& run, PhaseAgreement& phases, RunReport& report,
                        std::ostream& out, std::ostream& err) {
   report.interrupted_by = run.interrupted;
   std::string trash;
-  phases.root_step([&] { trash = give_up_scratch(run); }, "moving the scratch directory to trash");
+  // A scratch root whose name leads elsewhere now is said (exit 1) and not touched by name.
+  const int gave_up = phases.root_step([&] { trash = give_up_scratch(run); },
+                                       "moving the scratch directory to trash");
   // The removal starts before the report: writing the report to standard output may block
   // once the launcher stops forwarding it (Open MPI 4.1's mpirun, after its signal, takes
   // about 12 KB more), and then the launcher's kill would take the removal with it. The
   // -o file is written before standard output for the same reason.
   report.cleanup.in_background = !trash.empty();
-  phases.root_step([&] { start_background_removal(trash, err); },
+  phases.root_step([&] { start_background_removal(run, trash, err); },
                    "starting the background removal");
   int code = kExitIo;  // a run that failed has no report, interrupted or not
   if (written) {
@@ -62,8 +85,12 @@ int finish_interrupted(RunState& run, PhaseAgreement& phases, RunReport& report,
     gather_peak_memory(phases.world(), report);
     // In --dir, except when --cleanup is to remove a --dir mpiwrite made: then beside it.
     if (phases.root() && run.config.output.empty()) report.saved_copy = interrupted_copy_path(run);
-    code = phases.root_step([&] { publish_report(report, run.config, out); },
-                            "writing the report");
+    // In --dir: through its held descriptor (beside it: by the path, in the directory the
+    // user named).
+    const bool in_dir = !(run.config.cleanup && run.directory.created);
+    code = phases.root_step([&] {
+      publish_report(report, run.config, out, in_dir ? run.directory.fd.get() : -1);
+    }, "writing the report");
   }
   const RunConfig& c = run.config;
   bool dir_emptied = true;
@@ -76,9 +103,11 @@ int finish_interrupted(RunState& run, PhaseAgreement& phases, RunReport& report,
   // which leaves a directory that still holds anything.
   if (c.cleanup && run.directory.created && dir_emptied && phases.root()) {
     const std::string problem = remove_in_background(
-        trash.empty() ? std::vector<std::string>{} : std::vector{trash}, run.directory.path);
+        trash.empty() ? std::vector<std::string>{} : std::vector{trash}, run.directory.path,
+        {run.directory.fd.get(), identity_text(run.directory.identity)});
     if (!problem.empty()) err << "mpiwrite: warning: " << problem << '\n' << std::flush;
   }
+  if (gave_up != kExitOk) return kExitIo;
   return code == kExitOk ? 128 + run.interrupted : code;
 }
 

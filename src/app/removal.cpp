@@ -4,10 +4,16 @@
 // not complete is removed by each rank from its writers' records.
 #include "removal.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <optional>
 #include <stdexcept>
 
+#include "mpiwrite/core/errors.hpp"
 #include "mpiwrite/mpi/comm.hpp"
+#include "mpiwrite/sys/held_directory.hpp"
 #include "mpiwrite/sys/layout_directories.hpp"
 #include "mpiwrite/sys/interrupt.hpp"
 #include "phase_progress.hpp"
@@ -65,7 +71,8 @@ void remove_every_layout_directory(const RunState& run, bool clean_dir, std::str
   auto remove_in = [&](std::size_t point, const std::string& dir, bool scratch) {
     if (signalled()) return;
     std::string problem;
-    guarded([&] { remove_layout_directories_of(run, point, dir, scratch); }, problem);
+    guarded([&] { remove_layout_directories_of(run, point, dir, scratch, &interrupt_signal()); },
+            problem);
     if (failure.empty()) failure = problem;
   };
   run.for_each_executed_step([&](const Step& step) {
@@ -77,20 +84,36 @@ void remove_every_layout_directory(const RunState& run, bool clean_dir, std::str
 // Rank 0: the directories the run made, every one tried; throws the first failure.
 void remove_directories(RunState& run) {
   std::string first;
-  auto rmdir_or_note = [&](const std::string& dir) {
+  auto rmdir_or_note = [&](auto&& remove) {
     if (signalled()) return;  // as above: the trash takes the rest
     std::string problem;
-    guarded([&] { remove_directory(dir); }, problem);
+    guarded(remove, problem);
     if (first.empty()) first = problem;
   };
+  // Each by its name in a held directory; the scratch root and --dir, whose names are in
+  // directories the run does not hold, only while the name still leads to the held one.
+  auto remove_step = [&](const std::string& dir) {
+    const DirectoryAt step = run.at(dir);
+    if (::unlinkat(step.base_fd, step.relative.c_str(), AT_REMOVEDIR) != 0) {
+      throw IoError(errno, dir, "remove directory");
+    }
+  };
   run.for_each_executed_step([&](const Step& step) {
-    if (step.scratch) rmdir_or_note(step.dir);
+    if (step.scratch) rmdir_or_note([&] { remove_step(step.dir); });
   });
   if (run.scratch_root_made && !signalled()) {
-    unlock_scratch_root(run.scratch_root, run.scratch_lock);
-    rmdir_or_note(run.scratch_root);
+    unlock_scratch_root(run.scratch_fd.get(), run.scratch_lock);
+    rmdir_or_note([&] {
+      const std::string name = run.scratch_name();
+      expect_same_directory(run.directory.fd.get(), name, run.scratch_identity, run.scratch_root);
+      if (::unlinkat(run.directory.fd.get(), name.c_str(), AT_REMOVEDIR) != 0) {
+        throw IoError(errno, run.scratch_root, "remove directory");
+      }
+    });
   }
-  if (run.config.cleanup && run.directory.created) rmdir_or_note(run.directory.path);
+  if (run.config.cleanup && run.directory.created) {
+    rmdir_or_note([&] { remove_held_directory(run.directory.path, run.directory.identity); });
+  }
   if (!first.empty()) throw std::runtime_error(first);
 }
 
@@ -101,26 +124,26 @@ std::uint64_t remove_written(const RunState& run, std::size_t point, const std::
   const DirectoryLayout layout = run.layout_of(point);
   const DirectoryLayout* where = layout.flat() ? nullptr : &layout;
   if (const auto limited = run.limited_steps.find(dir); all && limited != run.limited_steps.end()) {
-    return remove_created(dir, run.pattern, limited->second, stop, where, tick);
+    return remove_created(run.at(dir), run.pattern, limited->second, stop, where, tick);
   }
   if (all) {
-    return remove_files(dir, run.pattern, run.world_plan.removes, stop, run.config.overwrite,
-                        where, tick);
+    return remove_files(run.at(dir), run.pattern, run.world_plan.removes, stop,
+                        run.config.overwrite, where, tick);
   }
-  return remove_created(dir, run.pattern, run.incomplete->mine, stop, where, tick);
+  return remove_created(run.at(dir), run.pattern, run.incomplete->mine, stop, where, tick);
 }
 
 void remove_layout_directories_of(const RunState& run, std::size_t point, const std::string& dir,
-                                  bool scratch) {
+                                  bool scratch, const std::atomic<int>* stop) {
   if (!scratch) {
-    remove_layout_directories(dir, run.dir_layout_made);
+    remove_layout_directories(run.at(dir), run.dir_layout_made, stop);
     return;
   }
   const PointSpec& spec = run.points[point];
   const DirectoryLayout layout = run.layout_of(point);
   const int rank = run.world_rank;
   if (layout.flat() || rank >= spec.ranks) return;
-  remove_layout_directories(dir, layout.rank_directories(rank));
+  remove_layout_directories(run.at(dir), layout.rank_directories(rank), stop);
 }
 
 bool remove_files_and_directories(RunState& run, PhaseAgreement& phases, RunReport& report) {
@@ -169,11 +192,20 @@ bool remove_files_and_directories(RunState& run, PhaseAgreement& phases, RunRepo
   phases.enter("removing layout directories");
   if (layouts) remove_every_layout_directory(run, clean_dir, failure);
   if (!phases.agree_after("removing layout directories", failure)) return false;
+  // Interrupted while the layouts' directories went: cut short, not failed (the report said
+  // "FAILED" with no error before); what is left becomes trash (finish_interrupted).
+  if (interrupted_now(run, phases)) {
+    report.cleanup.failed = false;
+    return true;
+  }
   if (phases.root_step([&] { remove_directories(run); }, "removing the scratch directories") !=
       kExitOk) {
     return false;
   }
-  if (interrupted_now(run, phases)) return true;  // what is left becomes trash (finish_interrupted)
+  if (interrupted_now(run, phases)) {
+    report.cleanup.failed = false;
+    return true;
+  }
   report.cleanup.failed = false;
   return true;
 }

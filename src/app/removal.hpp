@@ -23,8 +23,8 @@ std::uint64_t remove_written(const RunState& run, std::size_t point, const std::
 
 // This rank's layout directories in `dir` (a scratch step's of point `point`, or with
 // --cleanup those it made in --dir), once every rank's files are gone. Throws IoError (one
-// that still holds something is never emptied).
+// that still holds something is never emptied). Stops early once `stop` (if given) is set.
 void remove_layout_directories_of(const RunState& run, std::size_t point, const std::string& dir,
-                                  bool scratch);
+                                  bool scratch, const std::atomic<int>* stop = nullptr);
 
 }  // namespace mpiwrite

@@ -78,14 +78,15 @@ std::string interrupted_copy_path(const RunState& run) {
                      report_extension(run.config.format));
 }
 
-void publish_report(const RunReport& report, const RunConfig& config, std::ostream& out) {
+void publish_report(const RunReport& report, const RunConfig& config, std::ostream& out,
+                    int copy_dir_fd) {
   std::ostringstream text;
   write_report(report, text);
   // The copy first, like -o (publish_report_text): standard output may block.
   std::string copy_failed;
   if (!report.saved_copy.empty()) {
     try {
-      write_new_file(report.saved_copy, text.str());
+      write_new_file(report.saved_copy, text.str(), copy_dir_fd);
     } catch (const std::exception& e) {
       copy_failed = e.what();
     }

@@ -41,6 +41,8 @@ std::string interrupted_copy_path(const RunState& run);
 
 // Rank 0: the report to standard output or -o, and to its saved copy if it has one. Each
 // output is attempted whatever happens to the other; throws the first failure.
-void publish_report(const RunReport& report, const RunConfig& config, std::ostream& out);
+// `copy_dir_fd`: the held directory the interrupted-report copy goes into (-1: by its path).
+void publish_report(const RunReport& report, const RunConfig& config, std::ostream& out,
+                    int copy_dir_fd = -1);
 
 }  // namespace mpiwrite

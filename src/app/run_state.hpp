@@ -45,6 +45,10 @@ struct RunState {
   int world_rank = 0;
 
   std::string scratch_root;        // DIR/.mpiwrite-<run id>: every scratch directory is in it
+  // The scratch root, held once made (rank 0 from its mkdir, every other rank from the first
+  // step after): step directories are reached from it, never by a path (held_directory.hpp).
+  UniqueFd scratch_fd;
+  DirectoryIdentity scratch_identity;  // rank 0: what the root's name must still lead to
   bool root_made = false;          // rank 0 made the scratch root
   UniqueFd scratch_lock;           // rank 0's flock on it: a later run sees whether we live
   bool scratch_root_made = false;  // the same, known on every rank
@@ -67,6 +71,19 @@ struct RunState {
   std::unique_ptr<ProgressOutput> progress_out;
 
   bool incomplete_in(const std::string& dir) const { return incomplete && incomplete->dir == dir; }
+  // Where a step's directory `dir` (as the schedule names it) is reached: --dir itself through
+  // its held descriptor, a scratch step's directory from the held scratch root.
+  DirectoryAt at(const std::string& dir) const {
+    if (dir == directory.path) return {directory.fd.get(), "", dir};
+    return {scratch_fd.get(), dir.substr(scratch_root.size() + 1), dir};
+  }
+  // The same from --dir's descriptor alone, for writer threads: their descriptor tables are
+  // copies taken when they started, which hold --dir but not the scratch root made later.
+  DirectoryAt from_dir(const std::string& dir) const {
+    if (dir == directory.path) return {directory.fd.get(), "", dir};
+    return {directory.fd.get(), dir.substr(directory.path.size() + 1), dir};
+  }
+  std::string scratch_name() const { return scratch_root.substr(directory.path.size() + 1); }
   // The layout of point `point` (flat: every file in the step's directory).
   DirectoryLayout layout_of(std::size_t point) const {
     return DirectoryLayout(layout_spec(config, points[point]));
@@ -83,7 +100,7 @@ struct RunState {
   }
 };
 
-// Whether a rank got SIGINT or SIGTERM; all ranks learn it together, at a step boundary.
+// Whether a rank got SIGINT, SIGTERM or SIGHUP; all ranks learn it together, at a step boundary.
 inline bool interrupted_now(RunState& run, PhaseAgreement& phases) {
   phases.enter("the agreement on signals at a step boundary");
   run.interrupted = phases.agree_on_signal();

@@ -1,7 +1,9 @@
 // The steps of a run (steps.hpp).
 #include "steps.hpp"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <chrono>
@@ -9,6 +11,7 @@
 #include <optional>
 #include <vector>
 
+#include "mpiwrite/core/errors.hpp"
 #include "mpiwrite/core/wear_out.hpp"
 #include "mpiwrite/core/work_source.hpp"
 #include "mpiwrite/mpi/comm.hpp"
@@ -48,6 +51,7 @@ bool StepRunner::run_all() {
       // Every rank must know whether the root exists: removal is collective.
       if (!run_.scratch_root_made) {
         run_.scratch_root_made = comm::broadcast_int(phases_.world(), run_.root_made) != 0;
+        if (run_.scratch_root_made && !hold_scratch_root()) return false;
       }
       if (code != kExitOk) return false;
     }
@@ -64,13 +68,31 @@ bool StepRunner::run_all() {
 
 // Rank 0: a step's scratch directory, inside the run's scratch root (made with the first
 // one, readable only by the owner: no other user can plant a file where mpiwrite removes).
+// Both in held directories: the root in --dir's descriptor, the step's in the root's.
 void StepRunner::make_scratch_directory(const std::string& dir) {
   if (!run_.root_made) {
-    make_directory(run_.scratch_root, 0700);
+    run_.scratch_fd = make_directory_at(run_.directory.fd.get(), run_.scratch_name(),
+                                        run_.scratch_root, 0700);
     run_.root_made = true;
-    run_.scratch_lock = lock_scratch_root(run_.scratch_root);  // held until this process ends
+    run_.scratch_identity = identity_of(run_.scratch_fd.get(), run_.scratch_root);
+    run_.scratch_lock = lock_scratch_root(run_.scratch_fd.get());  // held until this process ends
   }
-  make_directory(dir);
+  const std::string name = run_.at(dir).relative;
+  if (::mkdirat(run_.scratch_fd.get(), name.c_str(), 0755) != 0) {
+    throw IoError(errno, dir, "create directory");
+  }
+}
+
+// Every rank but 0 (which made it): the scratch root, opened once from the held --dir without
+// following a link (a network file system may show it late: waited for as a layout directory).
+bool StepRunner::hold_scratch_root() {
+  std::string failure;
+  if (!run_.scratch_fd) {
+    guarded([&] {
+      run_.scratch_fd = open_at(run_.from_dir(run_.scratch_root), true);
+    }, failure);
+  }
+  return phases_.agree(failure);
 }
 
 // One repetition of one point. A repetition during which a signal arrived is discarded: its
@@ -96,6 +118,9 @@ bool StepRunner::run_step(const Step& step) {
     phases_.enter(making);
     if (h.comm) guarded([&] { make_layout_directories(step, h); }, failure);
     if (!phases_.agree_after(making, failure)) return false;
+    // A signal stops the making at once (10^6 directories take minutes): the step is cut
+    // short before it wrote, and what was made is removed as the interrupt path removes.
+    if (interrupted_now(run_, phases_)) return true;
   }
   const std::string opening = "opening the directories of " + label;
   phases_.enter(opening);
@@ -103,7 +128,7 @@ bool StepRunner::run_step(const Step& step) {
     guarded([&] {
       resources_.ready_writer(step.point);  // untimed; may free another point's writer
       // A static partition: each thread opens its directories now, untimed.
-      h.writer->open_target(step.dir, exclusive, h.layout ? &*h.layout : nullptr,
+      h.writer->open_target(run_.from_dir(step.dir), exclusive, h.layout ? &*h.layout : nullptr,
                             h.counter ? nullptr : &h.plan.thread_writes);
     }, failure);
   }
@@ -136,8 +161,8 @@ void StepRunner::make_layout_directories(const Step& step, const PointHandles& h
   std::vector<std::string> in_scratch;  // all of them the run's: not remembered one by one
   std::vector<std::string>& made = step.scratch ? in_scratch : run_.dir_layout_made;
   const bool existing_ok = run_.config.overwrite && !step.scratch;
-  mpiwrite::make_layout_directories(step.dir, h.layout->rank_directories(h.comm.rank()), made,
-                                    existing_ok);
+  mpiwrite::make_layout_directories(run_.at(step.dir), h.layout->rank_directories(h.comm.rank()),
+                                    made, existing_ok, &interrupt_signal());
 }
 
 // The timed write phase of the point's ranks, and its reduction to rank 0 (`figures`, on
@@ -303,9 +328,9 @@ bool StepRunner::verify(const Step& step, PointHandles& h,
     guarded([&] {
       const DirectoryLayout* layout = h.layout ? &*h.layout : nullptr;
       ProgressTick* ticks = tick ? &*tick : nullptr;
-      result = theirs ? verifier_->verify(step.dir, theirs->taken, &interrupt_signal(), 3,
+      result = theirs ? verifier_->verify(run_.at(step.dir), theirs->taken, &interrupt_signal(), 3,
                                           layout, ticks)
-                      : verifier_->verify(step.dir, h.plan.verifies, &interrupt_signal(), 3,
+                      : verifier_->verify(run_.at(step.dir), h.plan.verifies, &interrupt_signal(), 3,
                                           layout, ticks);
     }, failure);
   };

@@ -33,6 +33,7 @@ class StepRunner {
 
  private:
   void make_scratch_directory(const std::string& dir);
+  bool hold_scratch_root();
   bool run_step(const Step& step);
   void make_layout_directories(const Step& step, const PointHandles& h);
   bool write(const Step& step, PointHandles& h, std::optional<RepetitionFigures>& figures,

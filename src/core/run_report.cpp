@@ -52,6 +52,7 @@ std::vector<std::string> setup_warnings(const RunContext& x) {
 
 std::string signal_name(int signal) {
   switch (signal) {
+    case 1: return "SIGHUP";
     case 2: return "SIGINT";
     case 15: return "SIGTERM";
     default: return fmt::format("signal {}", signal);

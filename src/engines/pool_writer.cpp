@@ -39,9 +39,9 @@ class PoolWriter final : public Writer {
     pool_.run_on_all([&](unsigned t) { workers_[t].engine.reset(); });
   }
 
-  void open_target(const std::string& dir, bool exclusive, const DirectoryLayout* layout,
+  void open_target(const DirectoryAt& dir, bool exclusive, const DirectoryLayout* layout,
                    const std::vector<Progression>* thread_files) override {
-    dir_path_ = dir;
+    dir_path_ = dir.path;
     exclusive_ = exclusive;
     // The null engine opens nothing: no directory of the step or of its layout, which it
     // never made (steps.cpp), so it runs every layout without touching the file system.
@@ -50,8 +50,8 @@ class PoolWriter final : public Writer {
         descriptor_limit() / 2 / workers_.size(), 8, kMaxPreopenedDirectories);
     pool_.run_on_all([&](unsigned t) {  // rethrows a worker's IoError here
       Worker& w = workers_[t];
-      w.dir_fd = open_directory(dir);
-      w.directories = FileDirectories(w.dir_fd.get(), dir, layout);
+      w.dir_fd = open_at(dir, true);
+      w.directories = FileDirectories(w.dir_fd.get(), dir.path, layout);
       w.directories.wait_for_missing();
       if (thread_files != nullptr && t < thread_files->size()) {
         w.directories.preopen((*thread_files)[t], share);

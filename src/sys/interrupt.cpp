@@ -21,6 +21,9 @@ void install_interrupt_handlers() {
   sigemptyset(&action.sa_mask);
   sigaction(SIGINT, &action, nullptr);
   sigaction(SIGTERM, &action, nullptr);
+  // A terminal that goes away (or a rank sent SIGHUP directly) is one more way to be stopped:
+  // handled as SIGTERM, with the report and the clean-up, not a silent death (exit 129).
+  sigaction(SIGHUP, &action, nullptr);
   // A closed standard output (mpiwrite | head -1) is an error to report, with -o still
   // written, rather than a silent death by SIGPIPE.
   ::signal(SIGPIPE, SIG_IGN);

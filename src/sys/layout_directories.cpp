@@ -16,6 +16,7 @@
 #include <string_view>
 
 #include "mpiwrite/core/errors.hpp"
+#include "mpiwrite/sys/held_directory.hpp"
 #include "mpiwrite/sys/posix_file.hpp"
 
 namespace mpiwrite {
@@ -29,7 +30,7 @@ std::string join(const std::string& base, const std::string& dir) {
 // kept while consecutive directories share it ("rank0/d000", "rank0/d001", ...).
 class Parents {
  public:
-  explicit Parents(const std::string& base) : base_(base), base_fd_(open_directory(base)) {}
+  explicit Parents(const DirectoryAt& base) : base_(base.path), base_fd_(open_at(base)) {}
 
   // The descriptor of `dir`'s parent and `dir`'s last component. Throws IoError naming the
   // parent (errno ENOENT when it is gone).
@@ -60,6 +61,10 @@ class Parents {
   UniqueFd parent_fd_;
   bool open_ = false;
 };
+
+bool stopped(const std::atomic<int>* stop) {
+  return stop != nullptr && stop->load(std::memory_order_relaxed) != 0;
+}
 
 bool is_real_directory(int parent_fd, const std::string& name) {
   struct stat st {};
@@ -95,12 +100,14 @@ UniqueFd open_directory_beneath(int base_fd, std::string_view relative, bool wai
   return current;
 }
 
-void make_layout_directories(const std::string& base, const std::vector<std::string>& dirs,
-                             std::vector<std::string>& made, bool existing_ok) {
+void make_layout_directories(const DirectoryAt& base, const std::vector<std::string>& dirs,
+                             std::vector<std::string>& made, bool existing_ok,
+                             const std::atomic<int>* stop) {
   if (dirs.empty()) return;
   Parents parents(base);
   std::string name;
   for (const std::string& dir : dirs) {
+    if (stopped(stop)) return;  // 10^6 directories take minutes: a signal must not wait
     const int parent = parents.parent_of(dir, name);
     if (::mkdirat(parent, name.c_str(), 0755) == 0) {
       made.push_back(dir);
@@ -108,12 +115,13 @@ void make_layout_directories(const std::string& base, const std::vector<std::str
     }
     const int error = errno;
     if (error == EEXIST && existing_ok && is_real_directory(parent, name)) continue;
-    throw IoError(error, join(base, dir), "create directory");
+    throw IoError(error, join(base.path, dir), "create directory");
   }
 }
 
-std::uint64_t remove_layout_directories(const std::string& base,
-                                        const std::vector<std::string>& made) {
+std::uint64_t remove_layout_directories(const DirectoryAt& base,
+                                        const std::vector<std::string>& made,
+                                        const std::atomic<int>* stop) {
   if (made.empty()) return 0;
   std::uint64_t removed = 0;
   std::optional<IoError> first;
@@ -130,7 +138,7 @@ std::uint64_t remove_layout_directories(const std::string& base,
     throw;
   }
   std::string name;
-  for (auto dir = made.rbegin(); dir != made.rend(); ++dir) {
+  for (auto dir = made.rbegin(); dir != made.rend() && !stopped(stop); ++dir) {
     int parent = -1;
     try {
       parent = parents->parent_of(*dir, name);
@@ -143,7 +151,7 @@ std::uint64_t remove_layout_directories(const std::string& base,
       continue;
     }
     const int error = errno;
-    if (error != ENOENT) note(IoError(error, join(base, *dir), "remove directory"));
+    if (error != ENOENT) note(IoError(error, join(base.path, *dir), "remove directory"));
   }
   if (first) throw *first;
   return removed;

@@ -158,8 +158,12 @@ void publish_report_text(const std::string& text, std::ostream& out, const std::
   if (!failures.empty()) throw std::runtime_error(fmt::format("{}", fmt::join(failures, "; ")));
 }
 
-void write_new_file(const std::string& path, const std::string& text) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+void write_new_file(const std::string& path, const std::string& text, int dir_fd) {
+  const std::size_t slash = path.rfind('/');
+  const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+  const int flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
+  const int fd = dir_fd >= 0 ? ::openat(dir_fd, name.c_str(), flags, 0644)
+                             : ::open(path.c_str(), flags, 0644);
   if (fd < 0) throw IoError(errno, path, "open");
   UniqueFd file(fd);
   std::size_t done = 0;

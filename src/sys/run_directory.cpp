@@ -24,6 +24,7 @@
 #include "mpiwrite/core/errors.hpp"
 #include "mpiwrite/core/points.hpp"
 #include "mpiwrite/sys/file_directories.hpp"
+#include "mpiwrite/sys/held_directory.hpp"
 #include "mpiwrite/sys/posix_file.hpp"
 #include "mpiwrite/sys/system_facts.hpp"
 
@@ -203,12 +204,28 @@ PreparedDirectory prepare_directory(const RunConfig& config, int ranks) {
     prepared.created = true;
   }
   prepared.path = absolute_path(config.dir);
+  // Held from here on: every later step works relative to this descriptor (held_directory.hpp).
+  // The resolved path's last component is not a link; O_NOFOLLOW refuses one put there since.
+  prepared.fd = UniqueFd(
+      ::open(prepared.path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  if (!prepared.fd) throw IoError(errno, prepared.path, "open directory");
+  prepared.identity = identity_of(prepared.fd.get(), prepared.path);
   prepared.filesystem = filesystem_type(prepared.path);
   return prepared;
 }
 
 void make_directory(const std::string& path, unsigned mode) {
   if (::mkdir(path.c_str(), mode) != 0) throw IoError(errno, path, "create directory");
+}
+
+UniqueFd make_directory_at(int parent_fd, const std::string& name, const std::string& path,
+                           unsigned mode) {
+  if (::mkdirat(parent_fd, name.c_str(), mode) != 0) {
+    throw IoError(errno, path, "create directory");
+  }
+  UniqueFd fd(::openat(parent_fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  if (!fd) throw IoError(errno, path, "open directory");
+  return fd;
 }
 
 namespace {
@@ -237,12 +254,12 @@ bool unlink_name(int dir_fd, const std::string& dir, const char* name) {
 
 }  // namespace
 
-std::uint64_t remove_files(const std::string& dir, const FilePattern& pattern,
+std::uint64_t remove_files(const DirectoryAt& dir, const FilePattern& pattern,
                            const Progression& files, const std::atomic<int>* stop,
                            bool regular_only, const DirectoryLayout* layout,
                            ProgressTick* tick) {
-  const UniqueFd dir_fd = open_directory(dir);
-  FileDirectories directories(dir_fd.get(), dir, layout);
+  const UniqueFd dir_fd = open_at(dir);
+  FileDirectories directories(dir_fd.get(), dir.path, layout);
   FileNamer namer(pattern);
   std::uint64_t removed = 0;
   for (std::uint64_t i = 0; i < files.count && !stopped(stop); ++i) {
@@ -265,12 +282,12 @@ std::uint64_t remove_files(const std::string& dir, const FilePattern& pattern,
   return removed;
 }
 
-std::uint64_t remove_created(const std::string& dir, const FilePattern& pattern,
+std::uint64_t remove_created(const DirectoryAt& dir, const FilePattern& pattern,
                              const CreatedFiles& created, const std::atomic<int>* stop,
                              const DirectoryLayout* layout, ProgressTick* tick) {
   if (created.taken.empty()) return 0;
-  const UniqueFd dir_fd = open_directory(dir);
-  FileDirectories directories(dir_fd.get(), dir, layout);
+  const UniqueFd dir_fd = open_at(dir);
+  FileDirectories directories(dir_fd.get(), dir.path, layout);
   FileNamer namer(pattern);
   std::uint64_t removed = 0;
   for (const Progression& part : created.taken) {
@@ -362,21 +379,21 @@ bool abandoned(int dir_fd, const char* root) {
 }
 }  // namespace
 
-UniqueFd lock_scratch_root(const std::string& root) {
-  const std::string path = root + "/" + kLockName;
-  UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
+UniqueFd lock_scratch_root(int root_fd) {
+  UniqueFd fd(
+      ::openat(root_fd, kLockName, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
   const std::string owner = lock_owner();
   if (fd && (::flock(fd.get(), LOCK_EX | LOCK_NB) != 0 ||
              write_all(fd.get(), owner.data(), owner.size()) != 0)) {
-    ::unlink(path.c_str());  // no lock: without a lock file the root never looks abandoned
+    ::unlinkat(root_fd, kLockName, 0);  // no lock: without a lock file the root never looks abandoned
     return UniqueFd();
   }
   return fd;
 }
 
-void unlock_scratch_root(const std::string& root, UniqueFd& lock) {
+void unlock_scratch_root(int root_fd, UniqueFd& lock) {
   if (!lock) return;
-  ::unlink((root + "/" + kLockName).c_str());
+  ::unlinkat(root_fd, kLockName, 0);
   lock = UniqueFd();
 }
 

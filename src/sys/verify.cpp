@@ -44,20 +44,20 @@ FileVerifier::FileVerifier(FilePattern pattern, const std::string& text, std::ui
   buffer_.resize(expected_.size());
 }
 
-VerifyResult FileVerifier::verify(const std::string& dir, const Progression& files,
+VerifyResult FileVerifier::verify(const DirectoryAt& dir, const Progression& files,
                                   const std::atomic<int>* stop, std::size_t max_problems,
                                   const DirectoryLayout* layout, ProgressTick* tick) {
   return verify(dir, std::vector<Progression>{files}, stop, max_problems, layout, tick);
 }
 
-VerifyResult FileVerifier::verify(const std::string& dir, const std::vector<Progression>& parts,
+VerifyResult FileVerifier::verify(const DirectoryAt& dir, const std::vector<Progression>& parts,
                                   const std::atomic<int>* stop, std::size_t max_problems,
                                   const DirectoryLayout* layout, ProgressTick* tick) {
   VerifyResult result;
-  const UniqueFd dir_fd = open_directory(dir);
-  FileDirectories directories(dir_fd.get(), dir, layout);
+  const UniqueFd dir_fd = open_at(dir);
+  FileDirectories directories(dir_fd.get(), dir.path, layout);
   for (const Progression& files : parts) {
-    check_part(dir, files, directories, stop, max_problems, tick, result);
+    check_part(dir.path, files, directories, stop, max_problems, tick, result);
   }
   return result;
 }

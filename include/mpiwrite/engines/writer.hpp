@@ -20,6 +20,7 @@
 #include "mpiwrite/core/histogram.hpp"
 #include "mpiwrite/core/operation_latency.hpp"
 #include "mpiwrite/core/work_source.hpp"
+#include "mpiwrite/sys/held_directory.hpp"
 #include "mpiwrite/sys/thread_pool.hpp"
 
 namespace mpiwrite {
@@ -89,7 +90,9 @@ class Writer {
   // they exist already. `thread_files` (a static partition: each thread's files): each thread
   // opens the directories of its files here, untimed, up to its share of the descriptors (see
   // kMaxPreopenedDirectories; the rest, and all with a dynamic partition, as it reaches them).
-  virtual void open_target(const std::string& dir, bool exclusive = false,
+  // `dir` is reached from a directory the run holds (held_directory.hpp), whose descriptor
+  // was open before the writer threads started (each copied it into its own table).
+  virtual void open_target(const DirectoryAt& dir, bool exclusive = false,
                            const DirectoryLayout* layout = nullptr,
                            const std::vector<Progression>* thread_files = nullptr) = 0;
   // Timed: every writer thread writes what `source` hands it into the open target. Stops at

@@ -6,11 +6,13 @@
 // parent's descriptor (mkdirat, unlinkat): a symbolic link swapped in for a layout directory
 // during the run is refused, never followed.
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "mpiwrite/sys/held_directory.hpp"
 #include "mpiwrite/sys/posix_file.hpp"
 
 namespace mpiwrite {
@@ -28,14 +30,18 @@ UniqueFd open_directory_beneath(int base_fd, std::string_view relative,
 // that removal takes exactly what this run made. With `existing_ok` (--overwrite, whose later
 // repetitions find their directories) a name that already is a directory, not a symbolic
 // link, is accepted and not recorded. Throws IoError naming the path on any other failure.
-void make_layout_directories(const std::string& base, const std::vector<std::string>& dirs,
-                             std::vector<std::string>& made, bool existing_ok = false);
+// Stops early, with what it made in `made`, once `stop` (if given) is non-zero: a layout of
+// 10^6 directories takes minutes, and a signal must not wait for it.
+void make_layout_directories(const DirectoryAt& base, const std::vector<std::string>& dirs,
+                             std::vector<std::string>& made, bool existing_ok = false,
+                             const std::atomic<int>* stop = nullptr);
 
 // rmdir base/dir for every dir of `made`, last first (children before parents). A name already
 // gone (or whose parent is) is skipped. Every one is tried; returns the count removed, or
 // throws the first IoError, naming its path (a directory that still holds something is never
-// emptied here, and is kept with its parents).
-std::uint64_t remove_layout_directories(const std::string& base,
-                                        const std::vector<std::string>& made);
+// emptied here, and is kept with its parents). Stops early once `stop` (if given) is non-zero.
+std::uint64_t remove_layout_directories(const DirectoryAt& base,
+                                        const std::vector<std::string>& made,
+                                        const std::atomic<int>* stop = nullptr);
 
 }  // namespace mpiwrite

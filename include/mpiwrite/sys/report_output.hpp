@@ -25,7 +25,8 @@ void write_output_file(const std::string& file, const std::string& text);
 void publish_report_text(const std::string& text, std::ostream& out, const std::string& file);
 
 // Writes `text` to a new file at `path` (O_CREAT | O_EXCL | O_NOFOLLOW: never an existing name,
-// never through a link). Throws IoError.
-void write_new_file(const std::string& path, const std::string& text);
+// never through a link). Throws IoError. With `dir_fd` (a directory the run holds), the file is
+// made in it under `path`'s last component, wherever that directory's name now leads.
+void write_new_file(const std::string& path, const std::string& text, int dir_fd = -1);
 
 }  // namespace mpiwrite

@@ -16,6 +16,7 @@
 #include "mpiwrite/core/created_files.hpp"
 #include "mpiwrite/core/directory_layout.hpp"
 #include "mpiwrite/core/file_namer.hpp"
+#include "mpiwrite/sys/held_directory.hpp"
 #include "mpiwrite/sys/posix_file.hpp"
 #include "mpiwrite/core/partition.hpp"
 #include "mpiwrite/core/progress_tick.hpp"
@@ -26,6 +27,8 @@ struct PreparedDirectory {
   std::string path;          // absolute
   bool created = false;      // mpiwrite made it, so --cleanup may remove it if empty
   std::string filesystem;
+  UniqueFd fd;                 // held for the whole run: every step works relative to it
+  DirectoryIdentity identity;  // what `path` must still lead to where the name is used again
 };
 
 // Rank 0, before anything is written, with no side effect (this is also all that --dry-run
@@ -46,6 +49,10 @@ PreparedDirectory prepare_directory(const RunConfig& config, int ranks = 1);
 
 // mkdir without parents; throws IoError (EEXIST included: a scratch name is never reused).
 void make_directory(const std::string& path, unsigned mode = 0755);
+// mkdirat(parent_fd, name), and the new directory opened (O_NOFOLLOW) to be held; `path` names
+// it in messages. Throws IoError.
+UniqueFd make_directory_at(int parent_fd, const std::string& name, const std::string& path,
+                           unsigned mode = 0755);
 
 // Unlinks the names of `files` in `dir`, until done or `stop` (if given) is non-zero. A name
 // that is already gone is skipped. Returns the count removed; throws IoError on any other
@@ -56,13 +63,13 @@ void make_directory(const std::string& path, unsigned mode = 0755);
 // `layout` (nullptr: all in `dir`): which subdirectory of `dir` holds each file; a
 // subdirectory that is gone holds nothing to remove. `tick` (if given): told of every name
 // visited (--progress).
-std::uint64_t remove_files(const std::string& dir, const FilePattern& pattern,
+std::uint64_t remove_files(const DirectoryAt& dir, const FilePattern& pattern,
                            const Progression& files, const std::atomic<int>* stop = nullptr,
                            bool regular_only = false, const DirectoryLayout* layout = nullptr,
                            ProgressTick* tick = nullptr);
 
 // The same for the files a writer recorded as created (a step that did not complete).
-std::uint64_t remove_created(const std::string& dir, const FilePattern& pattern,
+std::uint64_t remove_created(const DirectoryAt& dir, const FilePattern& pattern,
                              const CreatedFiles& created, const std::atomic<int>* stop = nullptr,
                              const DirectoryLayout* layout = nullptr,
                              ProgressTick* tick = nullptr);
@@ -81,9 +88,9 @@ std::string trash_path(const std::string& scratch_root);
 // tell a root whose run is gone from one still in use; the file says "host pid". Returns the
 // descriptor (invalid if the
 // file system cannot lock: then the root never looks abandoned).
-UniqueFd lock_scratch_root(const std::string& root);
-// Unlinks ROOT/.lock, so that ROOT can be removed.
-void unlock_scratch_root(const std::string& root, UniqueFd& lock);
+UniqueFd lock_scratch_root(int root_fd);
+// Unlinks ROOT/.lock (ROOT held as root_fd), so that ROOT can be removed.
+void unlock_scratch_root(int root_fd, UniqueFd& lock);
 
 // The given-up scratch directories of earlier runs in `dir`, as full paths: those named like
 // trash_path's, and scratch roots whose run is gone (their .lock names a process of this host

@@ -11,6 +11,7 @@
 #include "mpiwrite/core/file_namer.hpp"
 #include "mpiwrite/core/partition.hpp"
 #include "mpiwrite/core/progress_tick.hpp"
+#include "mpiwrite/sys/held_directory.hpp"
 
 namespace mpiwrite {
 
@@ -31,12 +32,12 @@ class FileVerifier {
   // Never follows a symbolic link, never blocks on a FIFO: either is a wrong file. `layout`
   // (nullptr: all in `dir`): which subdirectory of `dir` holds each file; one that cannot be
   // opened makes its files wrong. `tick` (if given): told of every file checked (--progress).
-  VerifyResult verify(const std::string& dir, const Progression& files,
+  VerifyResult verify(const DirectoryAt& dir, const Progression& files,
                       const std::atomic<int>* stop = nullptr, std::size_t max_problems = 3,
                       const DirectoryLayout* layout = nullptr, ProgressTick* tick = nullptr);
   // The same for every file of every part of `parts`, in order, through one opening of `dir`
   // (a time-limited step's records: a part per chunk a writer took).
-  VerifyResult verify(const std::string& dir, const std::vector<Progression>& parts,
+  VerifyResult verify(const DirectoryAt& dir, const std::vector<Progression>& parts,
                       const std::atomic<int>* stop = nullptr, std::size_t max_problems = 3,
                       const DirectoryLayout* layout = nullptr, ProgressTick* tick = nullptr);
 
