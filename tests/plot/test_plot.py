@@ -48,6 +48,73 @@ PYTHON = find_python()
 ANY_PYTHON = PYTHON or sys.executable
 
 
+def runs_here(python):
+    """Whether `python` is this interpreter, so a run of it can be a fork of this process."""
+    return python is not None and os.path.realpath(python) == os.path.realpath(sys.executable)
+
+
+def preload_pyplot():
+    """matplotlib and pyplot imported once, before any fork: importing them costs about a
+    second of CPU, which every one of ~40 separate interpreters paid again (the test took
+    over two minutes on a loaded 2-core machine)."""
+    if runs_here(PYTHON):
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot  # noqa: F401
+
+
+def run_python(python, argv, timeout=120):
+    """`python ARGV` with its exit code, standard output and error, as subprocess.run gives
+    them. When `python` is this interpreter, a fork of this process runs the script instead:
+    the same fresh module namespace (runpy), exit code, output and traceback on an uncaught
+    exception, without importing matplotlib again."""
+    if not runs_here(python):
+        return subprocess.run([python, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True, timeout=timeout)
+    import runpy
+    import signal
+    import traceback
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:  # the child: never returns into the test runner
+            code = 1
+            try:
+                os.dup2(out.fileno(), 1)
+                os.dup2(err.fileno(), 2)
+                signal.alarm(timeout)
+                if argv[0] == "-c":
+                    sys.argv = ["-c", *argv[2:]]
+                    exec(compile(argv[1], "<string>", "exec"), {"__name__": "__main__"})
+                else:
+                    sys.argv = list(argv)
+                    runpy.run_path(argv[0], run_name="__main__")
+                code = 0
+            except SystemExit as e:
+                if e.code is None:
+                    code = 0
+                elif isinstance(e.code, int):
+                    code = e.code
+                else:
+                    print(e.code, file=sys.stderr)
+                    code = 1
+            except BaseException:  # noqa: BLE001 - what an uncaught exception does to python
+                traceback.print_exc()
+            finally:
+                try:
+                    sys.stdout.flush()
+                    sys.stderr.flush()
+                finally:
+                    os._exit(code)
+        _, status = os.waitpid(pid, 0)
+        out.seek(0)
+        err.seek(0)
+        code = os.waitstatus_to_exitcode(status)
+        return subprocess.CompletedProcess([python, *argv], code, out.read().decode(),
+                                           err.read().decode())
+
+
 def png_size(path):
     """(width, height) from the IHDR chunk, after checking the signature."""
     with open(path, "rb") as f:
@@ -80,9 +147,7 @@ class PlotTest(unittest.TestCase):
 
     def plot(self, *reports, out="out.png", python=None):
         output = os.path.join(self.tmp, out)
-        proc = subprocess.run([python or PYTHON, PLOT, *reports, "-o", output],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                              timeout=120)
+        proc = run_python(python or PYTHON, [PLOT, *reports, "-o", output])
         return proc, output
 
     def assert_plotted(self, *reports, out="out.png"):
@@ -264,8 +329,7 @@ ax = fig.axes[2]
 print(json.dumps({"axes": len(fig.axes), "title": ax.get_title(),
                   "bars": {c.get_label(): [float(b.get_height()) for b in c] for c in ax.containers}}))
 """
-        proc = subprocess.run([PYTHON, "-c", script, PLOT, path], stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True, timeout=120)
+        proc = run_python(PYTHON, ["-c", script, PLOT, path])
         self.assertEqual(proc.returncode, 0, proc.stderr)
         facts = json.loads(proc.stdout)
         self.assertIn("(c)", facts["title"])
@@ -325,8 +389,7 @@ def bars(ax):
 print(json.dumps({"a": bars(ax_t), "b": bars(ax_s), "titles": [ax_t.get_title(), ax_s.get_title()],
                   "unit": plot.time_unit(plot.compare_series(report))[0]}))
 """
-        proc = subprocess.run([PYTHON, "-c", script, PLOT, path], stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True, timeout=120)
+        proc = run_python(PYTHON, ["-c", script, PLOT, path])
         self.assertEqual(proc.returncode, 0, proc.stderr)
         return json.loads(proc.stdout)
 
@@ -416,10 +479,8 @@ print(json.dumps({"a": bars(ax_t), "b": bars(ax_s), "titles": [ax_t.get_title(),
             self.skipTest("no python3 with matplotlib (apt-get install python3-matplotlib)")
         plot = self.load_module()
         for layout in ("shared", "rank"):
-            proc = subprocess.run([PYTHON, PLOT, golden, "--layout", layout, "-o",
-                                   os.path.join(self.tmp, f"{layout}.png")],
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                  timeout=120)
+            proc = run_python(PYTHON, [PLOT, golden, "--layout", layout, "-o",
+                                       os.path.join(self.tmp, f"{layout}.png")])
             self.assertEqual(proc.returncode, 0, proc.stderr)
             report = plot.load(golden, layout)
             suffix = "" if layout == "shared" else "-rank"
@@ -652,6 +713,13 @@ class HostileReportTest(unittest.TestCase):
 
 
 def main():
+    # Run by the interpreter that draws, when that is another one (CTest's python3 may lack
+    # matplotlib): then every plot.py run is a fork of this process (run_python).
+    guard = "MPIWRITE_PLOT_TEST_REEXEC"
+    if PYTHON is not None and not runs_here(PYTHON) and os.environ.get(guard) is None:
+        os.environ[guard] = "1"
+        os.execv(PYTHON, [PYTHON, os.path.abspath(__file__), *sys.argv[1:]])
+    preload_pyplot()
     program = unittest.main(module=__name__, exit=False)
     result = program.result
     if not result.wasSuccessful():
