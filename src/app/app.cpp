@@ -72,8 +72,8 @@ class Coordinator {
     }, "checking that --dir is still the run's directory") == kExitOk;
     phases_.enter("gathering the peak memory for the report");
     gather_peak_memory(world_, report_);
-    const int code = phases_.root_step([&] { publish_report(report_, run_.config, out_, run_.output_dir); },
-                                       "writing the report");
+    const int code = phases_.root_step(
+        [&] { publish_report(report_, run_.config, out_, run_.output_dir); }, "writing the report");
     // The point resources are freed (collectively) after run() returns.
     phases_.enter("ending the run");
     return removed && same ? code : kExitIo;

@@ -38,7 +38,9 @@ class TemporaryFile {
       name_ = fmt::format(".mpiwrite-report-{}-{}.tmp", ::getpid(), attempt);
       fd_ = UniqueFd(::openat(dir_fd_, name_.c_str(),
                               O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
-      if (!fd_ && (errno != EEXIST || attempt == 100)) throw IoError(errno, given, "create a temporary file");
+      if (!fd_ && (errno != EEXIST || attempt == 100)) {
+        throw IoError(errno, given, "create a temporary file");
+      }
     }
   }
   TemporaryFile(const TemporaryFile&) = delete;

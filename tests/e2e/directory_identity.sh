@@ -126,9 +126,10 @@ grep -q '^files written per repetition' "$WORK/e-moved/report.txt" || fail "(e) 
 [ "$(ls -A "$WORK/e-moved")" = report.txt ] || fail "(e) the renamed directory holds: $(ls -A "$WORK/e-moved")"
 cmp -s "$OUT" "$WORK/e-moved/report.txt" || fail "(e) the report is not on standard output: $(head -c 300 "$OUT")"
 [ "$STATUS" -eq 1 ] || { cat "$ERR" >&2; fail "(e) exit $STATUS, expected 1"; }
-[ "$(grep -c '^mpiwrite: error: ' "$ERR")" -eq 1 ] &&
-  grep -q "^mpiwrite: error: -o $WORK/e-out/report.txt: its directory $WORK/e-out is no longer the directory it named when the run began (.*); the report was written into the directory it named when the run began" "$ERR" ||
+if [ "$(grep -c '^mpiwrite: error: ' "$ERR")" -ne 1 ] ||
+  ! grep -q "^mpiwrite: error: -o $WORK/e-out/report.txt: its directory $WORK/e-out is no longer the directory it named when the run began (.*); the report was written into the directory it named when the run began" "$ERR"; then
   fail "(e) not one line naming -o's directory: $(cat "$ERR")"
+fi
 [ ! -e "$WORK/e" ] || fail "(e) --dir was not removed"
 rm -rf "$WORK/e-out" "$WORK/e-moved" "$WORK/e-other"
 
