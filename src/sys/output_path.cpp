@@ -186,7 +186,13 @@ HeldOutputDirectory hold(const OutputTarget& t) {
 
 HeldOutputDirectory hold_directory_for(const std::string& dir_path, const std::string& name) {
   HeldOutputDirectory held;
-  held.fd = open_at(DirectoryAt(dir_path));
+  held.fd = UniqueFd(::open(dir_path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  // A directory the user may write and search but not list (-wx) takes a report as before:
+  // held by O_PATH then, which serves openat and renameat (its fsync is skipped: EBADF).
+  if (!held.fd && errno == EACCES) {
+    held.fd = UniqueFd(::open(dir_path.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+  }
+  if (!held.fd) throw IoError(errno, dir_path, "open directory");
   held.identity = identity_of(held.fd.get(), dir_path);
   held.path = dir_path;
   held.name = name;

@@ -109,8 +109,11 @@ void replace_file(const std::string& given, int dir_fd, const std::string& name,
   }
   temporary.keep();
   // The rename itself is durable once the directory is synced; some file systems cannot
-  // (EINVAL), which leaves the rename as durable as they make it.
-  if (::fsync(dir_fd) != 0 && errno != EINVAL) throw IoError(errno, given, "fsync directory");
+  // (EINVAL), which leaves the rename as durable as they make it; a directory held by O_PATH
+  // (one the user cannot list) cannot be synced (EBADF).
+  if (::fsync(dir_fd) != 0 && errno != EINVAL && errno != EBADF) {
+    throw IoError(errno, given, "fsync directory");
+  }
 }
 
 // The same, in the directory `target`'s path leads to now (nothing held: a unit test, a tool).

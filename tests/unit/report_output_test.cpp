@@ -183,6 +183,19 @@ TEST(PublishReportText, ASwappedHeldDirectoryStillLeavesTheReportOnTheStream) {
   EXPECT_FALSE(std::filesystem::exists(t / "out"));  // nothing made at the name
 }
 
+// A directory the user may write and search but not list took a report before it was held:
+// it still does (held by O_PATH). Root reads every directory, so only another user sees this.
+TEST(WriteOutputFile, ADirectoryThatCannotBeListedIsStillHeldAndWritten) {
+  if (::geteuid() == 0) GTEST_SKIP() << "root may list any directory";
+  testing::TempDir t;
+  ::mkdir((t / "wx").c_str(), 0300);
+  const HeldOutputDirectory held = hold_output_directory(t / "wx/r.txt");
+  EXPECT_TRUE(held.held());
+  write_output_file(t / "wx/r.txt", "report\n", held);
+  ::chmod((t / "wx").c_str(), 0700);
+  EXPECT_EQ(testing::read_file(t / "wx/r.txt"), "report\n");
+}
+
 TEST(HoldParentOf, RefusesADirWhoseNameLeadsElsewhere) {
   testing::TempDir t;
   ::mkdir((t / "d").c_str(), 0755);
