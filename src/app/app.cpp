@@ -72,8 +72,8 @@ class Coordinator {
     }, "checking that --dir is still the run's directory") == kExitOk;
     phases_.enter("gathering the peak memory for the report");
     gather_peak_memory(world_, report_);
-    const int code = phases_.root_step([&] { publish_report(report_, run_.config, out_); },
-                                       "writing the report");
+    const int code = phases_.root_step(
+        [&] { publish_report(report_, run_.config, out_, run_.output_dir); }, "writing the report");
     // The point resources are freed (collectively) after run() returns.
     phases_.enter("ending the run");
     return removed && same ? code : kExitIo;
@@ -141,9 +141,14 @@ class Coordinator {
     const auto ticks = static_cast<std::uint64_t>(started.time_since_epoch().count());
     RunConfig& c = run_.config;
     int code = phases_.root_step([&] {
-      check_output_path(c);  // before --dir is created: a bad -o costs nothing
+      // Before --dir is created: a bad -o costs nothing. -o's directory is held from now on.
+      run_.output_dir = check_output_path(c);
       check_standard_output(c);
       run_.directory = prepare_directory(c, world_.size());
+      if (run_.output_dir.deferred) run_.output_dir = hold_output_directory(c.output);
+      if (c.output.empty() && c.cleanup && run_.directory.created) {
+        run_.copy_dir = hold_parent_of(run_.directory.path, run_.directory.identity);
+      }
       run_.run_id = fmt::format("{:x}-{:x}", ::getpid(), ticks);
       if (!run_.directory.created) remove_earlier_trash(run_.directory.path, err_);
     }, "preparing --dir");

@@ -85,11 +85,16 @@ int finish_interrupted(RunState& run, PhaseAgreement& phases, RunReport& report,
     gather_peak_memory(phases.world(), report);
     // In --dir, except when --cleanup is to remove a --dir mpiwrite made: then beside it.
     if (phases.root() && run.config.output.empty()) report.saved_copy = interrupted_copy_path(run);
-    // In --dir: through its held descriptor (beside it: by the path, in the directory the
-    // user named).
+    // In --dir: through its held descriptor; beside it: through --dir's parent, held since
+    // --dir was made.
     const bool in_dir = !(run.config.cleanup && run.directory.created);
     code = phases.root_step([&] {
-      publish_report(report, run.config, out, in_dir ? run.directory.fd.get() : -1);
+      if (in_dir) {
+        publish_report(report, run.config, out, run.output_dir, run.directory.fd.get());
+      } else {
+        publish_report(report, run.config, out, run.output_dir, run.copy_dir.fd.get(),
+                       &run.copy_dir);
+      }
     }, "writing the report");
   }
   const RunConfig& c = run.config;

@@ -79,7 +79,8 @@ std::string interrupted_copy_path(const RunState& run) {
 }
 
 void publish_report(const RunReport& report, const RunConfig& config, std::ostream& out,
-                    int copy_dir_fd) {
+                    const HeldOutputDirectory& output_dir, int copy_dir_fd,
+                    const HeldOutputDirectory* copy_beside) {
   std::ostringstream text;
   write_report(report, text);
   // The copy first, like -o (publish_report_text): standard output may block.
@@ -87,11 +88,12 @@ void publish_report(const RunReport& report, const RunConfig& config, std::ostre
   if (!report.saved_copy.empty()) {
     try {
       write_new_file(report.saved_copy, text.str(), copy_dir_fd);
+      if (copy_beside) expect_output_directory(*copy_beside, report.saved_copy);
     } catch (const std::exception& e) {
       copy_failed = e.what();
     }
   }
-  publish_report_text(text.str(), out, config.output);
+  publish_report_text(text.str(), out, config.output, output_dir);
   if (!copy_failed.empty()) throw std::runtime_error(copy_failed);
 }
 

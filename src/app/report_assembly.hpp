@@ -41,8 +41,11 @@ std::string interrupted_copy_path(const RunState& run);
 
 // Rank 0: the report to standard output or -o, and to its saved copy if it has one. Each
 // output is attempted whatever happens to the other; throws the first failure.
-// `copy_dir_fd`: the held directory the interrupted-report copy goes into (-1: by its path).
+// `output_dir`: -o's directory, held since the check (RunState::output_dir). `copy_dir_fd`:
+// the held directory the interrupted-report copy goes into (-1: by its path); `copy_beside`,
+// when that is --dir's parent: its path must still lead there once the copy is written.
 void publish_report(const RunReport& report, const RunConfig& config, std::ostream& out,
-                    int copy_dir_fd = -1);
+                    const HeldOutputDirectory& output_dir, int copy_dir_fd = -1,
+                    const HeldOutputDirectory* copy_beside = nullptr);
 
 }  // namespace mpiwrite

@@ -18,6 +18,7 @@
 #include "mpiwrite/core/progress_line.hpp"
 #include "mpiwrite/core/rank_plan.hpp"
 #include "mpiwrite/core/schedule.hpp"
+#include "mpiwrite/sys/output_path.hpp"
 #include "mpiwrite/sys/posix_file.hpp"
 #include "mpiwrite/sys/progress_output.hpp"
 #include "mpiwrite/sys/run_directory.hpp"
@@ -35,6 +36,11 @@ struct IncompleteStep {
 struct RunState {
   RunConfig config;
   PreparedDirectory directory;
+  // Rank 0: the directory -o's file is replaced in, held from the check before the run to the
+  // report (nothing held when -o is written in place or absent); and, when --cleanup is to
+  // remove a --dir the run made, --dir's parent, which gets the interrupted-report copy.
+  HeldOutputDirectory output_dir;
+  HeldOutputDirectory copy_dir;
   std::string run_id;
   FilePattern pattern;
   std::vector<PointSpec> points;

@@ -11,6 +11,7 @@
 #include <climits>
 #include <filesystem>
 #include <optional>
+#include <stdexcept>
 #include <system_error>
 
 #include "mpiwrite/core/directory_layout.hpp"
@@ -175,7 +176,53 @@ std::optional<FutureDir> future_dir(const std::string& dir) {
   return FutureDir{dir, true};
 }
 
+// The directory `t` is replaced in, opened now; nothing when it is written in place.
+HeldOutputDirectory hold(const OutputTarget& t) {
+  if (!t.replaced()) return {};
+  return hold_directory_for(parent_of(t.file), base_of(t.file));
+}
+
 }  // namespace
+
+HeldOutputDirectory hold_directory_for(const std::string& dir_path, const std::string& name) {
+  HeldOutputDirectory held;
+  held.fd = UniqueFd(::open(dir_path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  // A directory the user may write and search but not list (-wx) takes a report as before:
+  // held by O_PATH then, which serves openat and renameat (its fsync is skipped: EBADF).
+  if (!held.fd && errno == EACCES) {
+    held.fd = UniqueFd(::open(dir_path.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+  }
+  if (!held.fd) throw IoError(errno, dir_path, "open directory");
+  held.identity = identity_of(held.fd.get(), dir_path);
+  held.path = dir_path;
+  held.name = name;
+  return held;
+}
+
+HeldOutputDirectory hold_parent_of(const std::string& dir, const DirectoryIdentity& identity) {
+  HeldOutputDirectory held = hold_directory_for(parent_of(dir), "");
+  expect_same_directory(held.fd.get(), base_of(dir), identity, dir);
+  return held;
+}
+
+HeldOutputDirectory hold_output_directory(const std::string& file) {
+  return hold(follow_output(file));
+}
+
+void expect_output_directory(const HeldOutputDirectory& held, const std::string& what) {
+  if (!held.held()) return;
+  // By the path, following its links, as it was opened: a directory reached through a link
+  // the user made is still theirs; one renamed, removed or put behind a new link is not.
+  struct stat info {};
+  if (::stat(held.path.c_str(), &info) == 0 && S_ISDIR(info.st_mode) &&
+      DirectoryIdentity{info.st_dev, info.st_ino} == held.identity) {
+    return;
+  }
+  throw std::runtime_error(fmt::format(
+      "{}: its directory {} is no longer the directory it named when the run began (renamed, "
+      "removed or replaced during the run); the report was written into the directory it named "
+      "when the run began, wherever that is now", what, held.path));
+}
 
 OutputTarget follow_output(const std::string& given) {
   OutputTarget t;
@@ -228,15 +275,15 @@ void check_standard_output(const RunConfig& c) {
   }
 }
 
-void check_output_path(const RunConfig& c) {
-  if (c.output.empty()) return;
+HeldOutputDirectory check_output_path(const RunConfig& c) {
+  if (c.output.empty()) return {};
   const std::string& given = c.output;
   const OutputTarget t = follow_output(given);
   // The file standard output already writes to gets the report once, through standard output
   // (report_output.hpp): nothing to open at the end.
   struct stat out_info {};
   const auto info = stat_of(t.file);
-  if (info && ::fstat(STDOUT_FILENO, &out_info) == 0 && same_file(*info, out_info)) return;
+  if (info && ::fstat(STDOUT_FILENO, &out_info) == 0 && same_file(*info, out_info)) return {};
 
   // A /proc link (/dev/fd/3) to a regular file is checked as the path the kernel gives for it,
   // so that it cannot name a data file either.
@@ -262,9 +309,18 @@ void check_output_path(const RunConfig& c) {
       refuse(given, fmt::format("is inside --dir {}, which mpiwrite creates and --cleanup "
                                 "removes before the report is written", c.dir));
     }
-    if (dir->created && in_dir) return;  // mpiwrite creates --dir (writable) before the report
+    if (dir->created && in_dir) {  // mpiwrite creates --dir (writable) before the report
+      HeldOutputDirectory later;
+      later.deferred = t.replaced();
+      return later;
+    }
   }
   require_usable(given, t);
+  try {
+    return hold(t);
+  } catch (const IoError& e) {  // checked usable just now: a directory that went since
+    refuse(given, e.what());
+  }
 }
 
 }  // namespace mpiwrite

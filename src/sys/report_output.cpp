@@ -28,29 +28,34 @@ std::string directory_of(const std::string& path) {
   return slash == 0 ? "/" : path.substr(0, slash);
 }
 
-// The temporary file of a replacement: removed unless it was renamed over the target.
+// The temporary file of a replacement, in the directory open as `dir_fd`: removed unless it was
+// renamed over the target.
 class TemporaryFile {
  public:
-  TemporaryFile(const std::string& given, const std::string& target) {
+  TemporaryFile(const std::string& given, int dir_fd) : dir_fd_(dir_fd) {
     // A short fixed name, so a long FILE still leaves room; O_EXCL never reuses a name.
     for (int attempt = 0; !fd_; ++attempt) {
-      path_ = fmt::format("{}/.mpiwrite-report-{}-{}.tmp", directory_of(target), ::getpid(), attempt);
-      fd_ = UniqueFd(::open(path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
-      if (!fd_ && (errno != EEXIST || attempt == 100)) throw IoError(errno, given, "create a temporary file");
+      name_ = fmt::format(".mpiwrite-report-{}-{}.tmp", ::getpid(), attempt);
+      fd_ = UniqueFd(::openat(dir_fd_, name_.c_str(),
+                              O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
+      if (!fd_ && (errno != EEXIST || attempt == 100)) {
+        throw IoError(errno, given, "create a temporary file");
+      }
     }
   }
   TemporaryFile(const TemporaryFile&) = delete;
   TemporaryFile& operator=(const TemporaryFile&) = delete;
   ~TemporaryFile() {
-    if (!path_.empty()) ::unlink(path_.c_str());
+    if (!name_.empty()) ::unlinkat(dir_fd_, name_.c_str(), 0);
   }
   int fd() const { return fd_.get(); }
   int close() { return fd_.close(); }
-  const std::string& path() const { return path_; }
-  void keep() { path_.clear(); }  // renamed: nothing to remove
+  const std::string& name() const { return name_; }
+  void keep() { name_.clear(); }  // renamed: nothing to remove
 
  private:
-  std::string path_;
+  int dir_fd_;
+  std::string name_;
   UniqueFd fd_;
 };
 
@@ -60,12 +65,27 @@ void check(int error, const std::string& given, const char* operation) {
 
 int errno_unless(bool ok) { return ok ? 0 : errno; }
 
-void write_in_place(const std::string& given, const std::string& target, const std::string& text);
+// Like a shell's `> FILE`: the device, FIFO or file `name` leads to in the directory open as
+// `dir_fd` (AT_FDCWD: `name` is a path), truncated if it is one.
+void write_in_place(const std::string& given, int dir_fd, const std::string& name,
+                    const std::string& text) {
+  UniqueFd fd(::openat(dir_fd, name.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+  if (!fd) throw IoError(errno, given, "open");
+  check(write_all(fd.get(), text.data(), text.size()), given, "write");
+  struct stat info {};
+  if (::fstat(fd.get(), &info) == 0 && S_ISREG(info.st_mode)) {
+    check(errno_unless(::fsync(fd.get()) == 0), given, "fsync");
+  }
+  check(fd.close(), given, "close");
+}
 
-void replace_file(const std::string& given, const std::string& target, const std::string& text) {
+// `name` in the directory open as `dir_fd` replaced by a file holding `text`: the temporary
+// file, the rename and the directory's fsync all go through the descriptor, never a path.
+void replace_file(const std::string& given, int dir_fd, const std::string& name,
+                  const std::string& text) {
   struct stat old {};
-  const bool existing = ::stat(target.c_str(), &old) == 0 && S_ISREG(old.st_mode);
-  TemporaryFile temporary(given, target);
+  const bool existing = ::fstatat(dir_fd, name.c_str(), &old, 0) == 0 && S_ISREG(old.st_mode);
+  TemporaryFile temporary(given, dir_fd);
   check(write_all(temporary.fd(), text.data(), text.size()), given, "write");
   if (existing) {
     // Root replacing another user's report must not take it over (chown first: it clears
@@ -77,32 +97,45 @@ void replace_file(const std::string& given, const std::string& target, const std
   }
   check(errno_unless(::fsync(temporary.fd()) == 0), given, "fsync");
   check(temporary.close(), given, "close");
-  if (::rename(temporary.path().c_str(), target.c_str()) != 0) {
+  if (::renameat(dir_fd, temporary.name().c_str(), dir_fd, name.c_str()) != 0) {
     // A sticky directory (/tmp) refuses to replace another user's file that the user may
     // still write: then write it in place, as a shell's `>` would, rather than lose the report.
     const int error = errno;
-    if (existing && (error == EPERM || error == EACCES) && ::access(target.c_str(), W_OK) == 0) {
-      return write_in_place(given, target, text);  // the temporary file goes with `temporary`
+    if (existing && (error == EPERM || error == EACCES) &&
+        ::faccessat(dir_fd, name.c_str(), W_OK, 0) == 0) {
+      return write_in_place(given, dir_fd, name, text);  // the temporary file goes with `temporary`
     }
     check(error, given, "rename");
   }
   temporary.keep();
   // The rename itself is durable once the directory is synced; some file systems cannot
-  // (EINVAL), which leaves the rename as durable as they make it.
-  const UniqueFd dir(::open(directory_of(target).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-  if (dir && ::fsync(dir.get()) != 0 && errno != EINVAL) throw IoError(errno, given, "fsync directory");
+  // (EINVAL), which leaves the rename as durable as they make it; a directory held by O_PATH
+  // (one the user cannot list) cannot be synced (EBADF).
+  if (::fsync(dir_fd) != 0 && errno != EINVAL && errno != EBADF) {
+    throw IoError(errno, given, "fsync directory");
+  }
 }
 
-// Like a shell's `> FILE`: the device, FIFO or file the path leads to, truncated if it is one.
-void write_in_place(const std::string& given, const std::string& target, const std::string& text) {
-  UniqueFd fd(::open(target.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
-  if (!fd) throw IoError(errno, given, "open");
-  check(write_all(fd.get(), text.data(), text.size()), given, "write");
-  struct stat info {};
-  if (::fstat(fd.get(), &info) == 0 && S_ISREG(info.st_mode)) {
-    check(errno_unless(::fsync(fd.get()) == 0), given, "fsync");
+// The same, in the directory `target`'s path leads to now (nothing held: a unit test, a tool).
+void replace_file(const std::string& given, const std::string& target, const std::string& text) {
+  const UniqueFd dir(::open(directory_of(target).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (!dir) throw IoError(errno, given, "create a temporary file");
+  replace_file(given, dir.get(), target.substr(target.find_last_of('/') + 1), text);
+}
+
+// In the held directory: a regular file or nothing at the name is replaced; anything else put
+// there since the check (a FIFO, a device, a link) is written in place, never replaced.
+void write_into_held(const std::string& given, const HeldOutputDirectory& held,
+                     const std::string& text) {
+  struct stat now {};
+  const int fd = held.fd.get();
+  if (::fstatat(fd, held.name.c_str(), &now, AT_SYMLINK_NOFOLLOW) != 0 || S_ISREG(now.st_mode)) {
+    replace_file(given, fd, held.name, text);
+  } else if (S_ISDIR(now.st_mode)) {
+    throw IoError(EISDIR, given, "open");
+  } else {
+    write_in_place(given, fd, held.name, text);
   }
-  check(fd.close(), given, "close");
 }
 
 bool is_stdout_file(const std::string& path) {
@@ -123,7 +156,13 @@ void write_standard_output(const std::string& text, std::ostream& out) {
   if (!out) throw IoError(EIO, kStandardOutput, "write");
 }
 
-void write_output_file(const std::string& file, const std::string& text) {
+void write_output_file(const std::string& file, const std::string& text,
+                       const HeldOutputDirectory& held) {
+  if (held.held()) {
+    write_into_held(file, held, text);
+    expect_output_directory(held, "-o " + file);
+    return;
+  }
   OutputTarget target;
   try {
     target = follow_output(file);
@@ -136,11 +175,12 @@ void write_output_file(const std::string& file, const std::string& text) {
   if (target.replaced()) {
     replace_file(file, target.file, text);
   } else {
-    write_in_place(file, target.file, text);
+    write_in_place(file, AT_FDCWD, target.file, text);
   }
 }
 
-void publish_report_text(const std::string& text, std::ostream& out, const std::string& file) {
+void publish_report_text(const std::string& text, std::ostream& out, const std::string& file,
+                         const HeldOutputDirectory& held) {
   std::vector<std::string> failures;
   const auto attempt = [&](auto&& write) {
     try {
@@ -152,7 +192,7 @@ void publish_report_text(const std::string& text, std::ostream& out, const std::
   // The file first: standard output may be a pipe that nobody drains any more (a launcher
   // that got a signal), and a write there can block until the job is killed.
   if (!file.empty() && !(writes_to_stdout(out) && is_stdout_file(file))) {
-    attempt([&] { write_output_file(file, text); });
+    attempt([&] { write_output_file(file, text, held); });
   }
   attempt([&] { write_standard_output(text, out); });
   if (!failures.empty()) throw std::runtime_error(fmt::format("{}", fmt::join(failures, "; ")));

@@ -4,7 +4,10 @@
 # renaming one during the run and putting a symbolic link to another directory (which holds
 # files with the run's names) in its place must not touch that other directory; the run removes
 # its own files through what it holds and stops with exit 1 naming the path whose name now leads
-# elsewhere. The window: --slow-rank 0 makes rank 0 sleep after every file it writes.
+# elsewhere. The same for the directories the report goes into: -o's, and --dir's parent that
+# gets the interrupted-report copy when --cleanup removes --dir: held from before the run, the
+# report lands there (renamed or not), never through a link put at the name since.
+# The window: --slow-rank 0 makes rank 0 sleep after every file it writes.
 # Usage: directory_identity.sh RANKS
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -109,4 +112,40 @@ sleep 1  # the background removal, had it been started on the name
 expect_other_intact "$WORK/d-other/r1" "(d)"
 expect_replaced "(d)" "$root"
 rm -rf "$WORK/d" "$WORK/d-moved" "$WORK/d-other"
+note "(e) -o's directory renamed during the run, a link to another directory holding a file with the report's name in its place"
+mkdir "$WORK/e-out" "$WORK/e-other"
+echo precious >"$WORK/e-other/report.txt"
+start_bg e -d "$WORK/e" -n "$N" --cleanup -o "$WORK/e-out/report.txt" "${SLOW[@]}"
+wait_for "$WORK/e/write1.txt"
+mv "$WORK/e-out" "$WORK/e-moved"
+ln -s "$WORK/e-other" "$WORK/e-out"
+finish
+[ "$(cat "$WORK/e-other/report.txt")" = precious ] || fail "(e) the other directory's report.txt was replaced"
+[ "$(ls -A "$WORK/e-other")" = report.txt ] || fail "(e) the other directory got: $(ls -A "$WORK/e-other")"
+grep -q '^files written per repetition' "$WORK/e-moved/report.txt" || fail "(e) no report in the renamed directory"
+[ "$(ls -A "$WORK/e-moved")" = report.txt ] || fail "(e) the renamed directory holds: $(ls -A "$WORK/e-moved")"
+cmp -s "$OUT" "$WORK/e-moved/report.txt" || fail "(e) the report is not on standard output: $(head -c 300 "$OUT")"
+[ "$STATUS" -eq 1 ] || { cat "$ERR" >&2; fail "(e) exit $STATUS, expected 1"; }
+if [ "$(grep -c '^mpiwrite: error: ' "$ERR")" -ne 1 ] ||
+  ! grep -q "^mpiwrite: error: -o $WORK/e-out/report.txt: its directory $WORK/e-out is no longer the directory it named when the run began (.*); the report was written into the directory it named when the run began" "$ERR"; then
+  fail "(e) not one line naming -o's directory: $(cat "$ERR")"
+fi
+[ ! -e "$WORK/e" ] || fail "(e) --dir was not removed"
+rm -rf "$WORK/e-out" "$WORK/e-moved" "$WORK/e-other"
+
+note "(f) SIGTERM, --cleanup of a --dir the run made: --dir's parent renamed and replaced by a link; the report copy goes to the held parent"
+mkdir -p "$WORK/f-parent" "$WORK/f-other"
+start_bg f -d "$WORK/f-parent/data" -n "$N" --cleanup "${SLOW[@]}"
+wait_for "$WORK/f-parent/data/write1.txt"
+mv "$WORK/f-parent" "$WORK/f-moved"
+ln -s "$WORK/f-other" "$WORK/f-parent"
+kill -TERM "$MPIRUN_PID"
+finish
+[ -z "$(ls -A "$WORK/f-other")" ] || fail "(f) the other directory got: $(ls -A "$WORK/f-other")"
+copy=$(compgen -G "$WORK/f-moved/mpiwrite-interrupted-*.txt" | head -n 1 || true)
+[ -n "$copy" ] || fail "(f) no report copy in the renamed parent: $(ls -A "$WORK/f-moved"); $(cat "$ERR")"
+[ "$STATUS" -eq 1 ] || { cat "$ERR" >&2; fail "(f) exit $STATUS, expected 1"; }
+grep -q "^mpiwrite: error: $WORK/f-parent/$(basename "$copy"): its directory $WORK/f-parent is no longer the directory" "$ERR" ||
+  fail "(f) no line naming the copy's directory: $(cat "$ERR")"
+rm -rf "$WORK/f-parent" "$WORK/f-moved" "$WORK/f-other"
 note "ok"

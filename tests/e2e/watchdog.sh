@@ -200,7 +200,7 @@ if wanted g; then
 note "(g) rank 0's rename of the -o report into place delayed 20 s"
 CASE="report delayed"
 dir=$WORK/report
-MPIWRITE=$(strace_wrapper 0 rename 20000000)
+MPIWRITE=$(strace_wrapper 0 renameat 20000000)  # in -o's held directory
 start_bg report -d "$dir" -n $((4 * RANKS)) --timeout 2 --format json -o "$WORK/report.json"
 MPIWRITE=$REAL_MPIWRITE
 finish "$T0"

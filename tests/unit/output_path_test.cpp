@@ -142,5 +142,35 @@ TEST(CheckOutputPath, ADirectoryMpiwriteCreates) {
   EXPECT_FALSE(std::filesystem::exists(t / "fresh/report.json"));  // a check creates nothing
 }
 
+// -o's directory is held from the check (issue 21 §1): the real directory, after FILE's links.
+TEST(CheckOutputPath, HoldsTheDirectoryTheReportIsReplacedIn) {
+  testing::TempDir t;
+  ::mkdir((t / "real").c_str(), 0755);
+  testing::write_text(t / "real/r.txt", "old\n");  // (a dangling link is written through)
+  ::symlink((t / "real/r.txt").c_str(), (t / "link").c_str());
+  const HeldOutputDirectory held = check_output_path(with(t / "data", t / "link"));
+  ASSERT_TRUE(held.held());
+  EXPECT_EQ(held.path, t / "real");
+  EXPECT_EQ(held.name, "r.txt");
+  struct stat real {};
+  ASSERT_EQ(::stat((t / "real").c_str(), &real), 0);
+  EXPECT_EQ(held.identity, (DirectoryIdentity{real.st_dev, real.st_ino}));
+}
+
+TEST(CheckOutputPath, HoldsNothingForWhatIsWrittenInPlace) {
+  testing::TempDir t;
+  ::mkfifo((t / "fifo").c_str(), 0600);
+  EXPECT_FALSE(check_output_path(with(t / "data", t / "fifo")).held());
+  EXPECT_FALSE(check_output_path(with(t / "data", "/dev/null")).held());
+  EXPECT_FALSE(check_output_path(with(t / "data", "")).held());
+}
+
+TEST(CheckOutputPath, AReportInADirStillToBeMadeIsHeldLater) {
+  testing::TempDir t;
+  const HeldOutputDirectory later = check_output_path(with(t / "data", t / "data/r.txt"));
+  EXPECT_FALSE(later.held());
+  EXPECT_TRUE(later.deferred);
+}
+
 }  // namespace
 }  // namespace mpiwrite

@@ -2,6 +2,7 @@
 // writes of everything else, and every failure named with its true errno.
 #include "mpiwrite/sys/report_output.hpp"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -114,6 +115,99 @@ TEST(PublishReportText, AFailingStreamStillLeavesTheFile) {
     EXPECT_NE(std::string(e.what()).find("standard output: write: "), std::string::npos);
   }
   EXPECT_EQ(testing::read_file(t / "r.txt"), "report\n");
+}
+
+// Issue 21 §1: -o's directory renamed between the check and the write, a link to another
+// directory (holding a file with the report's name) in its place. The report goes to the held
+// directory, wherever it now is; the other directory is untouched; the change is reported.
+TEST(WriteOutputFile, AHeldDirectorySwappedForALinkKeepsTheReportAndSaysSo) {
+  testing::TempDir t;
+  ::mkdir((t / "out").c_str(), 0755);
+  ::mkdir((t / "other").c_str(), 0755);
+  testing::write_text(t / "other/r.txt", "precious\n");
+  const HeldOutputDirectory held = hold_output_directory(t / "out/r.txt");
+  ASSERT_TRUE(held.held());
+  ASSERT_EQ(::rename((t / "out").c_str(), (t / "moved").c_str()), 0);
+  ASSERT_EQ(::symlink((t / "other").c_str(), (t / "out").c_str()), 0);
+  try {
+    write_output_file(t / "out/r.txt", "report\n", held);
+    FAIL() << "the swap was not reported";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "-o " + t / "out/r.txt" + ": its directory " + t / "out" + " is no longer the "
+              "directory it named when the run began (renamed, removed or replaced during the "
+              "run); the report was written into the directory it named when the run began, "
+              "wherever that is now");
+  }
+  EXPECT_EQ(testing::read_file(t / "moved/r.txt"), "report\n");
+  EXPECT_EQ(entries(t / "moved"), 1u);  // no temporary file left
+  EXPECT_EQ(testing::read_file(t / "other/r.txt"), "precious\n");
+  EXPECT_EQ(entries(t / "other"), 1u);
+}
+
+TEST(WriteOutputFile, AHeldDirectoryReachedThroughTheUsersLinkIsStillItsDirectory) {
+  testing::TempDir t;
+  ::mkdir((t / "real").c_str(), 0755);
+  ::symlink("real", (t / "via").c_str());
+  testing::write_text(t / "real/r.txt", "old\n");
+  ::chmod((t / "real/r.txt").c_str(), 0600);
+  const HeldOutputDirectory held = hold_output_directory(t / "via/r.txt");
+  write_output_file(t / "via/r.txt", "new\n", held);
+  EXPECT_EQ(testing::read_file(t / "real/r.txt"), "new\n");
+  EXPECT_EQ(mode_of(t / "real/r.txt") & 07777, 0600u);  // the old file's mode kept
+  EXPECT_EQ(entries(t / "real"), 1u);
+}
+
+TEST(WriteOutputFile, AFifoPutAtTheNameInTheHeldDirectoryIsNotReplaced) {
+  testing::TempDir t;
+  const HeldOutputDirectory held = hold_output_directory(t / "r.txt");
+  ::mkfifo((t / "r.txt").c_str(), 0600);
+  const int reader = ::open((t / "r.txt").c_str(), O_RDONLY | O_NONBLOCK);
+  ASSERT_GE(reader, 0);
+  write_output_file(t / "r.txt", "report\n", held);
+  char got[16] = {};
+  EXPECT_EQ(::read(reader, got, sizeof got), 7);
+  ::close(reader);
+  EXPECT_TRUE(S_ISFIFO(mode_of(t / "r.txt")));
+}
+
+TEST(PublishReportText, ASwappedHeldDirectoryStillLeavesTheReportOnTheStream) {
+  testing::TempDir t;
+  ::mkdir((t / "out").c_str(), 0755);
+  const HeldOutputDirectory held = hold_output_directory(t / "out/r.txt");
+  ASSERT_EQ(::rename((t / "out").c_str(), (t / "moved").c_str()), 0);
+  std::ostringstream out;
+  EXPECT_THROW(publish_report_text("report\n", out, t / "out/r.txt", held), std::runtime_error);
+  EXPECT_EQ(out.str(), "report\n");
+  EXPECT_EQ(testing::read_file(t / "moved/r.txt"), "report\n");
+  EXPECT_FALSE(std::filesystem::exists(t / "out"));  // nothing made at the name
+}
+
+// A directory the user may write and search but not list took a report before it was held:
+// it still does (held by O_PATH). Root reads every directory, so only another user sees this.
+TEST(WriteOutputFile, ADirectoryThatCannotBeListedIsStillHeldAndWritten) {
+  if (::geteuid() == 0) GTEST_SKIP() << "root may list any directory";
+  testing::TempDir t;
+  ::mkdir((t / "wx").c_str(), 0300);
+  const HeldOutputDirectory held = hold_output_directory(t / "wx/r.txt");
+  EXPECT_TRUE(held.held());
+  write_output_file(t / "wx/r.txt", "report\n", held);
+  ::chmod((t / "wx").c_str(), 0700);
+  EXPECT_EQ(testing::read_file(t / "wx/r.txt"), "report\n");
+}
+
+TEST(HoldParentOf, RefusesADirWhoseNameLeadsElsewhere) {
+  testing::TempDir t;
+  ::mkdir((t / "d").c_str(), 0755);
+  struct stat info {};
+  ASSERT_EQ(::stat((t / "d").c_str(), &info), 0);
+  const DirectoryIdentity d{info.st_dev, info.st_ino};
+  const HeldOutputDirectory parent = hold_parent_of(t / "d", d);
+  EXPECT_EQ(parent.path, t.path());
+  EXPECT_NO_THROW(expect_output_directory(parent, t / "copy.txt"));
+  ::rename((t / "d").c_str(), (t / "e").c_str());
+  ::mkdir((t / "d").c_str(), 0755);
+  EXPECT_THROW(hold_parent_of(t / "d", d), DirectoryReplaced);
 }
 
 }  // namespace

@@ -13,11 +13,19 @@
 //                                    replaced by a regular file
 //   a directory, a socket            refused
 //
+// A file replaced atomically is replaced in the directory its path led to when the run began:
+// that directory is held by a descriptor from the check to the write (HeldOutputDirectory), so
+// a directory renamed during the run, a symbolic link to another directory in its place, never
+// gets the report (issue 21 §1). Written in place (a device, a FIFO, a /proc link, a dangling
+// link) creates no name, and nothing is held.
+//
 // POSIX only; no MPI.
 
 #include <string>
 
 #include "mpiwrite/core/config.hpp"
+#include "mpiwrite/sys/held_directory.hpp"
+#include "mpiwrite/sys/posix_file.hpp"
 
 namespace mpiwrite {
 
@@ -39,6 +47,35 @@ struct OutputTarget {
   }
 };
 
+// The directory a report file goes into, held by a descriptor opened once (rank 0): -o's
+// directory (the real one, after FILE's own links), or the directory beside --dir that gets the
+// interrupted-report copy. Empty (fd -1) when nothing is held.
+struct HeldOutputDirectory {
+  UniqueFd fd;
+  DirectoryIdentity identity;
+  std::string path;  // the directory by the path that led to it when it was opened
+  std::string name;  // the file's name in it
+  bool deferred = false;  // -o in a --dir this run creates: held once --dir is made
+  bool held() const { return static_cast<bool>(fd); }
+};
+
+// Opens and holds the directory the report file `file` goes into (the end of its links), when
+// it is replaced (OutputTarget::replaced); else nothing. Throws IoError naming `file`.
+HeldOutputDirectory hold_output_directory(const std::string& file);
+
+// Opens and holds `dir_path`, the directory the file `name` will be created in. Throws IoError.
+HeldOutputDirectory hold_directory_for(const std::string& dir_path, const std::string& name);
+
+// Opens and holds the parent of the directory `dir` (absolute), checking that `dir`'s name in
+// it is the directory `identity` (else DirectoryReplaced): where the interrupted-report copy
+// goes when --cleanup is to remove a --dir the run made. Throws IoError.
+HeldOutputDirectory hold_parent_of(const std::string& dir, const DirectoryIdentity& identity);
+
+// Whether `held.path` still leads to the held directory (following links, as when it was
+// opened); if not, throws std::runtime_error "WHAT: its directory PATH is no longer ...; the
+// report was written into the directory it named when the run began". Call after the write.
+void expect_output_directory(const HeldOutputDirectory& held, const std::string& what);
+
 // Follows FILE's symbolic links (at most 40, like the kernel). Throws UsageError naming FILE
 // when a part of the path cannot be looked up (not a directory, permission, loop, too long).
 OutputTarget follow_output(const std::string& file);
@@ -49,7 +86,10 @@ OutputTarget follow_output(const std::string& file);
 // is not --dir itself, not a file this run writes into --dir, and not inside a --dir that
 // --cleanup removes after the run (a --dir mpiwrite creates). A report going into a --dir that
 // mpiwrite is about to create (without --cleanup) is fine. Call before prepare_directory.
-void check_output_path(const RunConfig& config);
+// Returns the directory the report file will be created in, held from now on (nothing held
+// when it is written in place; `deferred` when it is a --dir still to be made: then call
+// hold_output_directory once it is).
+HeldOutputDirectory check_output_path(const RunConfig& config);
 
 // Standard output redirected into a file this run writes (`mpiwrite -d D >> D/write3.txt`):
 // UsageError, before the run. Seen only where the process's own standard output is that file

@@ -6,6 +6,8 @@
 #include <iosfwd>
 #include <string>
 
+#include "mpiwrite/sys/output_path.hpp"
+
 namespace mpiwrite {
 
 // `text` to `out`, flushed. For std::cout the bytes go through write(2) on descriptor 1, so a
@@ -16,13 +18,18 @@ void write_standard_output(const std::string& text, std::ostream& out);
 // `text` at FILE: replaced atomically (temporary file beside it, fsync, rename, the old file's
 // mode and, for root, owner kept; a new file gets 0644 minus the umask) or written in place
 // (devices, FIFOs, /proc links, a dangling link). Throws IoError naming FILE as given.
-void write_output_file(const std::string& file, const std::string& text);
+// With `held` (check_output_path's): replaced in the held directory under its name, wherever
+// that directory now is, never by FILE's path again; then, the report written, a runtime_error
+// if FILE's directory no longer leads there (expect_output_directory).
+void write_output_file(const std::string& file, const std::string& text,
+                       const HeldOutputDirectory& held = HeldOutputDirectory{});
 
 // Both of the above; each is attempted whatever happens to the other, so a report is never
 // lost while one of its outputs works. When FILE is the very file `out` (std::cout) writes to
 // (-o /dev/stdout, or FILE and a shell's > FILE), the report is written there once. Throws one
 // std::runtime_error naming every output that failed (exit 1).
-void publish_report_text(const std::string& text, std::ostream& out, const std::string& file);
+void publish_report_text(const std::string& text, std::ostream& out, const std::string& file,
+                         const HeldOutputDirectory& held = HeldOutputDirectory{});
 
 // Writes `text` to a new file at `path` (O_CREAT | O_EXCL | O_NOFOLLOW: never an existing name,
 // never through a link). Throws IoError. With `dir_fd` (a directory the run holds), the file is
