@@ -99,9 +99,11 @@ def run(p, h):
                     os.remove(counts)
                 # -x: only the ranks get the library (mpirun's own allocations are not
                 # counted), and the file name; each rank appends its line when it exits.
+                # The null engine writes nothing, so mpiwrite refuses a --write-mode for it.
+                mode = [] if engine == "null" else ["--write-mode", p.mode]
                 cmd = h.mpirun_cmd(ranks, h.mpiwrite_args(
-                    n, d, threads, "--engine", engine, "--write-mode", p.mode, "--partition",
-                    "block", "--repetitions", "1", "--warmup", "0", "--format", "json"),
+                    n, d, threads, "--engine", engine, *mode, "--partition", "block",
+                    "--repetitions", "1", "--warmup", "0", "--format", "json"),
                     launch=["-x", f"LD_PRELOAD={lib}", "-x", f"MPIWRITE_ALLOC_COUNT_FILE={counts}"])
                 what = f"mpiwrite --engine {engine} under the counting allocator in {d}"
                 report = json.loads(run_checked(cmd, what))

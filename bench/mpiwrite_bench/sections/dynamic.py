@@ -117,9 +117,11 @@ class Runner:
         if slow:
             slow_ranks, delay = [SLOW_RANK], p.slow_delay_us
             extra = ["--slow-rank", str(SLOW_RANK), "--slow-delay-us", str(delay)]
+        if partition == "dynamic":  # --chunk is refused where nothing is handed out in chunks
+            extra = ["--chunk", str(chunk), *extra]
         cmd = h.mpirun_cmd(ranks, h.mpiwrite_args(
-            p.files, d, threads, "--write-mode", p.mode, "--partition", partition, "--chunk",
-            str(chunk), *extra, "--repetitions", "1", "--warmup", "0", "--format", "json"),
+            p.files, d, threads, "--write-mode", p.mode, "--partition", partition, *extra,
+            "--repetitions", "1", "--warmup", "0", "--format", "json"),
             launch=launch, flags=self.flags)
         what = f"mpiwrite --partition {partition} in {d}"
         report = h.run_json(cmd, what, env=self.env)

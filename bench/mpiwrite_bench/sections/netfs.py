@@ -90,7 +90,9 @@ class Variant:
         return {"shared": 1, "rank": self.ranks, "thread": self.ranks * self.threads}[self.layout]
 
     def options(self):
-        out = ["--engine", self.engine, "--queue-depth", str(self.queue_depth)]
+        out = ["--engine", self.engine]
+        if self.engine == "uring":  # mpiwrite refuses --queue-depth for the posix engine
+            out += ["--queue-depth", str(self.queue_depth)]
         if self.layout != "shared":
             out += ["--layout", self.layout]
         if self.files_per_dir:

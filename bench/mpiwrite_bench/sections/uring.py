@@ -173,10 +173,11 @@ class Runner:
             engine, depth = "uring", c
         else:
             ranks = 2
+        # --queue-depth only for the engine that has one (mpiwrite refuses it otherwise).
+        depth_args = ["--queue-depth", str(depth)] if engine == "uring" else []
         cmd = h.mpirun_cmd(ranks, h.mpiwrite_args(
-            p.files, d, threads, "--engine", engine, "--queue-depth", str(depth), "--write-mode",
-            mode, "--partition", "block", "--repetitions", "1", "--warmup", "0", "--format",
-            "json"))
+            p.files, d, threads, "--engine", engine, *depth_args, "--write-mode", mode,
+            "--partition", "block", "--repetitions", "1", "--warmup", "0", "--format", "json"))
         what = f"mpiwrite --engine {engine} ({ranks}r x {threads}t, -q {depth}) in {d}"
         report = h.run_json(cmd, what)
         h.check_dir(d, p.files)
