@@ -48,7 +48,10 @@ void start_background_removal(const RunState& run, const std::string& trash, std
 bool empty_directory(const RunState& run, PhaseAgreement& phases) {
   std::string failure;
   phases.enter("removing the run's files from --dir");
-  guarded([&] { remove_written(run, 0, run.directory.path, run.dir_complete, nullptr); }, failure);
+  if (!run.dir_files_removed) {
+    guarded([&] { remove_written(run, 0, run.directory.path, run.dir_complete, nullptr); },
+            failure);
+  }
   if (!phases.agree_after("removing the run's files from --dir", failure)) return false;
   phases.enter("removing the layout directories from --dir");
   // The layout directories this rank made go in the background (10^6 of them outlast the

@@ -167,6 +167,7 @@ bool remove_files_and_directories(RunState& run, PhaseAgreement& phases, RunRepo
   phase.work = [&](std::string& failure) {
     remove_every_file(run, clean_dir, removed, failure, tick ? &*tick : nullptr);
     if (tick) tick->flush();
+    run.dir_files_removed = clean_dir && failure.empty() && !signalled();
   };
   phase.after = [&](const PhaseClock& clock, std::string& failure) {
     if (live) guarded([&] { live->finish(visited); }, failure);

@@ -67,6 +67,11 @@ struct RunState {
   std::map<std::string, CreatedFiles> limited_steps;
   bool dir_complete = false;  // a step that wrote into --dir completed: every name there is ours
   bool dir_touched = false;   // a step began writing into --dir
+  // This rank's share of the run's files in --dir is removed (its removal loop ran to the end
+  // with no signal): the interrupt path then goes straight to the layout directories, whose
+  // hand-off to the background must come before the launcher's kill (a second pass over
+  // 200,000 names in as many directories took longer, and left ~93,000 directories).
+  bool dir_files_removed = false;
   // The layout directories this rank made in --dir (not those that were there already): with
   // --cleanup, removed after the files. A scratch step's are all the run's (its directory is).
   std::vector<std::string> dir_layout_made;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "mpiwrite/core/errors.hpp"
+#include "mpiwrite/sys/interrupt.hpp"
 #include "mpiwrite/sys/output_path.hpp"
 #include "mpiwrite/sys/posix_file.hpp"
 
@@ -67,10 +68,34 @@ int errno_unless(bool ok) { return ok ? 0 : errno; }
 
 // Like a shell's `> FILE`: the device, FIFO or file `name` leads to in the directory open as
 // `dir_fd` (AT_FDCWD: `name` is a path), truncated if it is one.
+// Opens what stands at `name` for writing in place. A FIFO with no reader would block the
+// open, and SIGINT, SIGTERM and SIGHUP restart it (SA_RESTART): the run then never ended but
+// by SIGKILL. So the open does not block (O_NONBLOCK: ENXIO while no reader is there), is
+// tried again every 10 ms until a reader comes or a signal does, and the descriptor blocks
+// again once open.
+UniqueFd open_in_place(const std::string& given, int dir_fd, const std::string& name) {
+  const int flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC;
+  for (;;) {
+    UniqueFd fd(::openat(dir_fd, name.c_str(), flags | O_NONBLOCK, 0644));
+    if (fd) {
+      const int status = ::fcntl(fd.get(), F_GETFL);
+      if (status < 0 || ::fcntl(fd.get(), F_SETFL, status & ~O_NONBLOCK) != 0) {
+        throw IoError(errno, given, "open");
+      }
+      return fd;
+    }
+    if (errno != ENXIO) throw IoError(errno, given, "open");
+    if (const int signal = interrupt_signal().load(); signal != 0) {
+      throw IoError(EINTR, given, fmt::format("open (no reader of the FIFO came before signal {})",
+                                               signal));
+    }
+    ::usleep(10'000);
+  }
+}
+
 void write_in_place(const std::string& given, int dir_fd, const std::string& name,
                     const std::string& text) {
-  UniqueFd fd(::openat(dir_fd, name.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
-  if (!fd) throw IoError(errno, given, "open");
+  UniqueFd fd = open_in_place(given, dir_fd, name);
   check(write_all(fd.get(), text.data(), text.size()), given, "write");
   struct stat info {};
   if (::fstat(fd.get(), &info) == 0 && S_ISREG(info.st_mode)) {

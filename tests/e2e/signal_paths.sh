@@ -179,4 +179,34 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
   grep -q '^mpiwrite: error: ' "$WORK/e.err" || fail "(e) no message: $(cat "$WORK/e.err")"
   [ ! -e "$d" ] || fail "(e) the --dir the run made is left"
 fi
+note "(g) SIGINT while the report waits for a reader of its -o FIFO (a plain process): ends"
+# The open of a FIFO with no reader blocked, and the restarted call ignored SIGINT, SIGTERM and
+# SIGHUP: the run never ended but by SIGKILL (found by a hostile review). It must end within
+# seconds, the report on standard output, one line naming the FIFO, the --dir it made removed.
+d=$WORK/g
+mkfifo "$WORK/g.fifo"
+set +e
+timeout 60 "$MPIWRITE" -d "$d" -n 20 --cleanup -o "$WORK/g.fifo" >"$WORK/g.out" 2>"$WORK/g.err" &
+pid=$!
+set -e
+# Done (--cleanup removed --dir before the report) and asleep between tries of the open.
+for ((k = 0; k < 200; k++)); do
+  sleep 0.05
+  [ -e "$d" ] || ! grep -q nanosleep "/proc/$pid/wchan" 2>/dev/null || break
+done
+kill -INT "$pid" 2>/dev/null || true
+T1=$(date +%s.%N)
+set +e
+wait "$pid"
+STATUS=$?
+set -e
+T2=$(date +%s.%N)
+[ "$STATUS" -eq 1 ] || { cat "$WORK/g.err" >&2; fail "(g) exit $STATUS, expected 1"; }
+python3 -c "import sys; sys.exit(float(sys.argv[2]) - float(sys.argv[1]) > 5)" "$T1" "$T2" ||
+  fail "(g) the run took more than 5 s to end after SIGINT"
+[ "$(error_lines_in "$WORK/g.err")" -eq 1 ] || fail "(g) not one error line: $(cat "$WORK/g.err")"
+grep -q "^mpiwrite: error: .*g.fifo: open (no reader of the FIFO came before signal 2)" "$WORK/g.err" ||
+  fail "(g) the message: $(cat "$WORK/g.err")"
+grep -q '^makespan over 1 repetition' "$WORK/g.out" || fail "(g) no report on standard output"
+[ ! -e "$d" ] || fail "(g) the --dir the run made is left"
 note "ok"
