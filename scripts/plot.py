@@ -64,6 +64,7 @@ PALETTE = ["tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:
 # to print one of more than 4300 digits), no NaN or Infinity and no number beyond a double.
 MAX_NESTING = 64
 MAX_INT_DIGITS = 19
+MAX_REPORT_BYTES = 1 << 30  # far beyond a report (10^6 repetitions); an endless input stops
 # The times drawn: the clock's resolution up to ~31 years, so every speedup (a ratio of two)
 # and every log2 tick is a finite float of a sane count. Outside: the point is not drawn.
 SHORTEST_S, LONGEST_S = 1e-9, 1e9
@@ -405,7 +406,10 @@ def one_layout(path, doc, layout):
     return doc
 
 
-_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
+# A string, or an unterminated one up to the end of the text: each quote is then consumed
+# once (with only terminated strings matching, every quote of an unterminated run started a
+# scan to the end of the text: quadratic, minutes for 160 KB).
+_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*(?:"|\\?\Z)')
 _NOT_BRACKETS = re.compile(r'[^\[\]{}]+')
 _INNERMOST = re.compile(r'\[\]|\{\}')
 
@@ -462,7 +466,16 @@ def parse_report(path, text):
 def load(path, layout=None):
     try:
         with open(path, encoding="utf-8") as f:
-            text = f.read()
+            # Text that cannot start JSON needs no more reading (/dev/zero would otherwise be
+            # read until memory runs out).
+            text = f.read(4096)
+            first = text.lstrip()[:1]
+            if first and first not in '{["-0123456789tfn':
+                raise InputError(f"{path}: not valid JSON (it starts with {first!r})")
+            text += f.read(MAX_REPORT_BYTES)
+            if f.read(1):
+                raise InputError(f"{path}: larger than {MAX_REPORT_BYTES >> 20} MiB: not a "
+                                 "report mpiwrite writes")
     except FileNotFoundError:
         raise InputError(f"{path}: no such file")
     except OSError as e:
@@ -478,9 +491,30 @@ def shown(value, limit=60):
     return text if len(text) <= limit else text[:limit] + "..."
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def printable_strings(doc):
+    """Every string value in `doc` with control characters shown as '?', in place: a report
+    must not write terminal escapes through matplotlib's warnings, or draw them. Iterative
+    (the nesting is bounded already, but a walk needs no recursion)."""
+    stack = [doc]
+    while stack:
+        node = stack.pop()
+        items = node.items() if isinstance(node, dict) else enumerate(node)
+        for key, value in list(items):
+            if isinstance(value, str):
+                if _CONTROL.search(value):
+                    node[key] = _CONTROL.sub("?", value)
+            elif isinstance(value, (dict, list)):
+                stack.append(value)
+
+
 def from_text(path, text, layout=None):
     """The Report of a report's text, or InputError."""
     doc = parse_report(path, text)
+    if isinstance(doc, (dict, list)):
+        printable_strings(doc)
     if not isinstance(doc, dict):
         raise InputError(f"{path}: not an mpiwrite report (the top level is not an object)")
     version = doc.get("schema_version")
@@ -732,6 +766,9 @@ def import_pyplot(argv):
         die(f"matplotlib is not installed for {sys.executable or 'this python'} "
             "(Debian: apt-get install python3-matplotlib, then run with /usr/bin/python3)", 3)
     matplotlib.use("Agg")
+    # Reports carry strings (host, file system, directory) that are drawn as they are: a '$'
+    # must not start matplotlib's math text ("$x^$" failed the whole figure).
+    matplotlib.rcParams["text.parse_math"] = False
     import matplotlib.pyplot as plt
     from matplotlib import ticker
     return plt, ticker
@@ -949,7 +986,8 @@ def save_figure(plt, fig, output):
         os.replace(tmp, output)
     except ValueError as e:
         _remove(tmp)
-        die(f"cannot write {output}: {e}".splitlines()[0], 2)
+        reason = next((line for line in str(e).splitlines() if line.strip()), type(e).__name__)
+        die(f"cannot draw {output}: {reason}", 2)
     except OSError as e:
         _remove(tmp)
         die(f"cannot write {output}: {e.strerror or e}", 1)

@@ -9,6 +9,7 @@
 #include <memory>
 #include <iostream>
 #include <string>
+#include <string_view>
 
 #include "mpiwrite/compare/compare_cli.hpp"
 #include "mpiwrite/compare/compare_format.hpp"
@@ -19,7 +20,16 @@
 
 namespace {
 
+// A report is never near this; an endless input (/dev/zero, a FIFO fed without end) stops here.
+constexpr std::size_t kMaxReportBytes = std::size_t{1} << 30;
+
+// Whether `c` can begin a JSON text (after white space).
+bool starts_json(char c) {
+  return std::string_view("{[\"-0123456789tfn").find(c) != std::string_view::npos;
+}
+
 // The whole file, or a UsageError with strerror (a directory opens; its read() says EISDIR).
+// Text that cannot start JSON is refused at its first byte, and anything over 1 GiB.
 std::string read_file(const std::string& path) {
   const auto refuse = [&](int error) {
     return mpiwrite::UsageError(mpiwrite::printable(path) + ": cannot read: " + std::strerror(error));
@@ -35,6 +45,15 @@ std::string read_file(const std::string& path) {
     if (got < 0) throw refuse(errno);
     if (got == 0) return text;
     text.append(buffer, static_cast<std::size_t>(got));
+    const std::size_t first = text.find_first_not_of(" \t\r\n");
+    if (first != std::string::npos && !starts_json(text[first])) {
+      throw mpiwrite::UsageError(mpiwrite::printable(path) + ": not JSON (it starts with byte " +
+                                 std::to_string(static_cast<unsigned char>(text[first])) + ")");
+    }
+    if (text.size() > kMaxReportBytes) {
+      throw mpiwrite::UsageError(mpiwrite::printable(path) +
+                                 ": larger than 1024 MiB: not a report mpiwrite writes");
+    }
   }
 }
 

@@ -8,6 +8,7 @@
 #include "mpiwrite/core/errors.hpp"
 #include "mpiwrite/core/file_namer.hpp"
 #include "mpiwrite/core/option_dependencies.hpp"
+#include "mpiwrite/core/points.hpp"
 
 namespace mpiwrite {
 
@@ -151,6 +152,14 @@ void validate_for_world(const RunConfig& c, int ranks) {
                         limit,
                         given ? "" : fmt::format(" ({} ranks x --threads {})", ranks, c.threads),
                         largest, kMaxThreads, kMaxThreads));
+  }
+  // How many points a comparison has depends on the ranks (validate() cannot know): one point
+  // has no order for --seed to shuffle, as a plain run has none.
+  if (c.seed && c.compare) {
+    const std::size_t points = make_points(c, ranks).size();
+    require(points > 1, fmt::format("--seed needs more than one point to order, and this "
+                                    "--compare on {} rank{} has {}: drop --seed, or raise "
+                                    "--max-concurrency", ranks, ranks == 1 ? "" : "s", points));
   }
 }
 

@@ -154,6 +154,13 @@ python3 -c 'import json, sys
 keys = [d["key"] for d in json.load(open(sys.argv[1]))["workload_differences"]]
 assert keys == ["overwrite", "slow_ranks", "wear_out"], keys' "$WORK/cmp.out" || fail "workload keys not flagged"
 
+# An endless input (found by a hostile review): refused at its first byte, not read until
+# memory runs out.
+run_compare "$WORK/a.json" /dev/zero
+[ "$STATUS" -eq 2 ] || fail "/dev/zero: exit code $STATUS"
+[ "$(wc -l <"$WORK/cmp.err")" -eq 1 ] && grep -q "not JSON (it starts with byte 0)" "$WORK/cmp.err" ||
+  fail "/dev/zero: $(cat "$WORK/cmp.err")"
+
 run_compare --help
 [ "$STATUS" -eq 0 ] && grep -q "too few repetitions" "$WORK/cmp.out" || fail "--help"
 echo "PASS"

@@ -615,6 +615,33 @@ class HostileReportTest(unittest.TestCase):
             self.assertIn(part, lines[0])
         self.assertFalse(os.path.exists(output))
 
+    # Found by the hostile review of issue 21.
+    def test_unterminated_strings_are_refused_at_once(self):
+        """'"' then 80,000 escaped quotes: the nesting check was quadratic (minutes)."""
+        import time
+        started = time.monotonic()
+        self.assert_refused_text('"' + '\\"' * 80000, "not valid JSON")
+        self.assertLess(time.monotonic() - started, 30)
+
+    def test_endless_input_is_refused_at_its_first_byte(self):
+        proc, output = self.plot("/dev/zero", python=ANY_PYTHON)
+        self.assertEqual(proc.returncode, 2, proc.stderr[:2000])
+        self.assertEqual(len(proc.stderr.strip().splitlines()), 1, proc.stderr[:2000])
+        self.assertIn("not valid JSON (it starts with", proc.stderr)
+
+    def test_report_strings_are_drawn_as_plain_text(self):
+        """A '$' started matplotlib's math text (the figure failed: "cannot write"); control
+        characters reached the terminal through matplotlib's glyph warnings."""
+        doc = self.load_fixture("compare.json")
+        doc.setdefault("context", {})["hosts"] = [{"host": "$x^$"}]
+        doc["context"]["filesystem"] = "fs\u001b]0;pwn\u0007$\\undefined$"
+        if PYTHON is None:
+            self.skipTest("no python3 with matplotlib")
+        proc, output = self.plot(self.write_json("dollars.json", doc))
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertNotIn("\x1b", proc.stderr)
+        self.assertTrue(os.path.isfile(output))
+
     # The cases the issue named: each was a traceback (OverflowError, ValueError).
     def test_integer_of_ten_to_the_400_is_refused(self):
         doc = self.load_fixture("sweep.json")
