@@ -7,7 +7,7 @@
 #   (b) rank 0 frozen the same way: the other ranks give up, naming rank 0;
 #   (c) the last rank's layout mkdirat delayed 30 s (untimed, before the write phase): that
 #       rank names "creating layout directories"; the others, if they speak, name it;
-#   (d) rank 0's rmdir of the scratch directories delayed 20 s (untimed, after the removal);
+#   (d) rank 0's removal of the scratch root (unlinkat AT_REMOVEDIR) delayed 20 s (untimed);
 #   (e) a run of many short steps, longer in all than --timeout: the watchdog must not fire;
 #   (f) the last rank frozen inside its (strace-held) layout mkdirat: rank 0 gives up in the
 #       agreement after the layout directories, naming it;
@@ -157,10 +157,12 @@ expect_no_processes "$dir"
 fi
 
 if wanted d; then
-note "(d) rank 0's rmdir of the scratch directories delayed 20 s"
+note "(d) rank 0's removal of the scratch root delayed 20 s"
 CASE="rmdir delayed"
 dir=$WORK/rmdir
-MPIWRITE=$(strace_wrapper 0 rmdir 20000000)
+# The scratch root goes by unlinkat(AT_REMOVEDIR) in the held --dir: -P --dir matches that
+# descriptor (strace -P follows a dirfd), not the files, which go through their own directories.
+MPIWRITE=$(strace_wrapper 0 unlinkat 20000000 "$dir")
 start_bg rmdir -d "$dir" -n $((4 * RANKS)) -r 2 --timeout 2 --format json
 MPIWRITE=$REAL_MPIWRITE
 finish "$T0"
