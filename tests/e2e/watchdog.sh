@@ -230,7 +230,9 @@ note "(e) many steps, each shorter than --timeout: no watchdog"
 CASE="no timeout"
 dir=$WORK/quiet
 t1=$(date +%s.%N)
-start_bg quiet -d "$dir" -n $((40 * RANKS)) -r 3 --warmup 1 --timeout 2 --slow-rank 1 \
+# The slow rank sleeps 10 ms a file: 60 files make each write phase about 0.6 s (well under
+# --timeout), and 7 of them (6 repetitions, 1 warm-up) at least 4.2 s in all, on any machine.
+start_bg quiet -d "$dir" -n $((60 * RANKS)) -r 6 --warmup 1 --timeout 2 --slow-rank 1 \
   --slow-delay-us 10000 --files-per-dir 10 --verify --cleanup --format json
 finish "$t1"
 [ "$STATUS" -eq 0 ] || { cat "$ERR" >&2; fail "$CASE: exit $STATUS, expected 0"; }
