@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The cluster scripts on a real Slurm: starts a one-node cluster (munged, slurmctld, slurmd;
-# scripts/cluster/slurm-up.sh, state in a scratch directory), then
+# tests/testbed/slurm-up.sh, state in a scratch directory), then
 #   - scripts/slurm/mpiwrite.sbatch with 2 tasks x 2 CPUs through srun --mpi=pmix (options
 #     passed through, --threads from SLURM_CPUS_PER_TASK) and with 4 tasks through mpirun
 #     (the seed workload), and a job whose mpiwrite fails: exit codes, files, JSON reports;
@@ -9,7 +9,7 @@
 #   - scripts/slurm/compare.sbatch twice (srun, mpirun), both reports drawn together by
 #     scripts/plot.py;
 # and stops every daemon it started, by PID, also when a check fails.
-# Needs root (exit 77 otherwise) and the packages of scripts/install-deps.sh.
+# Needs root (exit 77 otherwise) and the packages of tools/install-deps.sh.
 # Environment (set by CTest): MPIWRITE = the binary. About 20-30 s.
 # shellcheck source-path=SCRIPTDIR source=../e2e/lib.sh
 TMPDIR=/tmp source "$(dirname "$0")/../e2e/lib.sh"   # WORK: under /tmp (munged: o+x parents)
@@ -18,9 +18,9 @@ source "$(dirname "$0")/reaper_lib.sh"
 
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: starting Slurm daemons needs root"; exit 77; }
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-CLUSTER=$ROOT/scripts/cluster
+CLUSTER=$ROOT/tests/testbed
 for tool in munged mungekey slurmctld slurmd sbatch scontrol squeue qsub mpirun; do
-  command -v "$tool" >/dev/null || fail "$tool not found: run scripts/install-deps.sh"
+  command -v "$tool" >/dev/null || fail "$tool not found: run tools/install-deps.sh"
 done
 
 chmod 755 "$WORK"
@@ -40,7 +40,7 @@ on_exit() {
 trap on_exit EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
-export WAIT_TIMEOUT=60   # scripts/cluster/job-wait.sh: a job still running after 60 s fails
+export WAIT_TIMEOUT=60   # tests/testbed/job-wait.sh: a job still running after 60 s fails
 
 # Four task slots on the one node: the 4-task job must fit with the script's
 # --ntasks-per-node (Slurm refuses --ntasks-per-node above the node's CPUs, even with
@@ -175,7 +175,7 @@ for candidate in "${PLOT_PYTHON:-}" /usr/bin/python3 python3; do
   [ -n "$candidate" ] && command -v "$candidate" >/dev/null 2>&1 &&
     "$candidate" -c 'import matplotlib' >/dev/null 2>&1 && { PY=$candidate; break; }
 done
-[ -n "$PY" ] || fail "no python3 with matplotlib (scripts/install-deps.sh installs python3-matplotlib)"
+[ -n "$PY" ] || fail "no python3 with matplotlib (tools/install-deps.sh installs python3-matplotlib)"
 note "scripts/plot.py $compare_a $compare_b -o compare.png"
 "$PY" "$ROOT/scripts/plot.py" "$compare_a" "$compare_b" -o compare.png || fail "plot.py exited $?"
 "$PY" - compare.png <<'PY' || fail "compare.png is not a plausible plot"
