@@ -6,7 +6,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/tools/install-deps.sh"
 "$root/tools/build.sh" "$root/build" -DMPIWRITE_BUILD_TESTS=OFF >/dev/null
-# shellcheck source=../tools/mpi-env.sh
+# shellcheck source=SCRIPTDIR/../tools/mpi-env.sh
 source "$root/tools/mpi-env.sh"
 export PATH="$root/build:$PATH"
 
