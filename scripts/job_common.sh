@@ -2,7 +2,7 @@
 # What the job scripts share (slurm/mpiwrite.sbatch, slurm/compare.sbatch, pbs/mpiwrite.pbs),
 # sourced by them. Each script defines die() (its own name in the message, exit 2) first, and
 # finds this file itself: a batch system runs a copy of the job script from its spool
-# directory, so no path relative to the script leads here (see job_find_common in each).
+# directory, so no path relative to the script leads here (each says where it looks).
 # Sets job_scripts: this folder, where job_summary.py and mpiwrite_report.py are.
 job_scripts=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
