@@ -54,6 +54,13 @@ job_scan_options() {
   done
 }
 
+# job_data_and_report_args DATA_DIR REPORT: appends to args --dir DATA_DIR unless mpiwrite's
+# arguments gave -d/--dir (job_scan_options), then the JSON report to REPORT.
+job_data_and_report_args() {
+  [ "$has_dir" -eq 1 ] || args+=(--dir "$1")
+  args+=(--format json --output "$2")
+}
+
 # Open MPI refuses to run as root unless told so (CI containers run as root).
 job_allow_root() {
   if [ "$(id -u)" -eq 0 ]; then
