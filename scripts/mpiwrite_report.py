@@ -311,7 +311,9 @@ class LastRepetition:
 
 def read_last(repetitions):
     """The last repetition's figures, or None when there is no repetition."""
-    if not isinstance(repetitions, list) or not repetitions or not isinstance(repetitions[-1], dict):
+    if not isinstance(repetitions, list) or not repetitions:
+        return None
+    if not isinstance(repetitions[-1], dict):
         return None
     return LastRepetition(repetitions[-1])
 

@@ -112,7 +112,8 @@ grep -q "^command: srun --mpi=pmix --cpus-per-task=2 " "$out" || fail "$out: not
 check_report "mpiwrite-$JOB.json" run 2 2 20 5 2
 expect_files "mpiwrite-data-$JOB" 20 5 "Hello, world!"
 grep -q "report: $WORK/jobs/mpiwrite-$JOB.json" "$out" || fail "$out does not name the report"
-expect_summary "$out" "(run): 2 ranks x 2 threads, makespan mean .* over 2 repetitions; last: 20 files"
+expect_summary "$out" \
+  "(run): 2 ranks x 2 threads, makespan mean .* over 2 repetitions; last: 20 files"
 
 # ---- mpiwrite.sbatch: mpirun inside the allocation, 4 tasks, the seed workload ------------
 # The job output goes elsewhere (results/*.log): the report follows it, named like it.
@@ -152,7 +153,8 @@ check_report "mpiwrite-$JOB.json" run 2 1 30 4 2   # named by #PBS -N and PBS_JO
 expect_summary "$out" "(run): 2 ranks x 1 thread, makespan mean .* over 2 repetitions"
 expect_files "mpiwrite-data-$JOB" 30 4 "Hello, world!"
 
-note "mpiwrite.pbs as a PBS site runs it: a copy in a spool directory, PBS_NODEFILE, PBS_JOBID, PBS_O_WORKDIR, no Slurm"
+note "mpiwrite.pbs as a PBS site runs it: a copy in a spool directory, PBS_NODEFILE," \
+  "PBS_JOBID, PBS_O_WORKDIR, no Slurm"
 mkdir "$WORK/pbs" "$WORK/pbs/spool"
 printf 'localhost\nlocalhost\n' >"$WORK/pbs/nodefile"
 cp "$ROOT/scripts/pbs/mpiwrite.pbs" "$WORK/pbs/spool/4242.pbsserver.SC"
