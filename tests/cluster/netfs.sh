@@ -314,7 +314,13 @@ SECONDS=0
 timeout --kill-after=5 60 mpirun --hostfile "$TESTBED/hostfile" -np 4 --map-by node \
   "$MPIWRITE" -d "$DATA/fault" -n 2000 --write-mode whole >"$WORK/out" 2>"$WORK/err" &
 job=$!
-sleep 2
+# The brick dies once the run writes: a fixed 2 s was before mpiwrite had made its directory
+# on a loaded machine (mpirun's start alone took that), and the run then failed at its mkdir
+# with no rank in the line, or had not begun and succeeded.
+for _ in $(seq 300); do
+  [ -z "$(find "$DATA/fault" -maxdepth 1 -type f -print -quit 2>/dev/null)" ] || break
+  sleep 0.1
+done
 brick=$(awk '$2 == "glusterfsd@netfsA" {print $1}' "$TESTBED/pids")
 [ "$(cat "/proc/$brick/comm" 2>/dev/null)" = glusterfsd ] || fail "no brick process of netfsA to kill"
 kill -KILL "$brick"
