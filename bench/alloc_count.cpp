@@ -5,7 +5,7 @@
 //
 // It answers "does mpiwrite allocate per file?" from outside, without changing mpiwrite: run
 // the same job at two file counts and divide the difference of the counts by the difference
-// of the files (scripts/bench.sh section "alloc", tests/e2e/alloc.sh). The count covers the
+// of the files (tools/bench.sh section "alloc", tests/e2e/alloc.sh). The count covers the
 // whole process (MPI_Init, planning, the write phase, the report, MPI_Finalize), so "no
 // allocation per file" over the whole process implies none on the write path.
 //

@@ -1,7 +1,7 @@
 // mpiwrite_uring_probe: what makes io_uring fast or slow at creating small files, outside
 // mpiwrite. One thread creates N files (openat O_CREAT|O_EXCL, LINES writes of one line or one
 // write of the whole file, close) with plain system calls or through one io_uring with QD
-// files in flight, built one of several ways. scripts/bench.sh (section "uring") runs the
+// files in flight, built one of several ways. tools/bench.sh (section "uring") runs the
 // variants interleaved; docs/uring.md explains the results.
 //
 //   mpiwrite_uring_probe DIR FILES LINES line|whole QD VARIANT [MODIFIER...]

@@ -4,10 +4,10 @@
 # Extra arguments go to mpiwrite, e.g. scripts/run.sh -t 4 -r 10 --format markdown
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-"$root/scripts/install-deps.sh"
-"$root/scripts/build.sh" "$root/build" -DMPIWRITE_BUILD_TESTS=OFF >/dev/null
-# shellcheck source=mpi-env.sh
-source "$root/scripts/mpi-env.sh"
+"$root/tools/install-deps.sh"
+"$root/tools/build.sh" "$root/build" -DMPIWRITE_BUILD_TESTS=OFF >/dev/null
+# shellcheck source=SCRIPTDIR/../tools/mpi-env.sh
+source "$root/tools/mpi-env.sh"
 export PATH="$root/build:$PATH"
 
 # mpiwrite never overwrites files it did not create in this run, so an earlier run's files

@@ -9,7 +9,6 @@ system (and, in the floor, of each size) WARMUP untimed runs absorb the cold sta
 create after a cache drop can take twice as long). Every run writes into a fresh directory.
 Untimed hooks: `sync` before every run; between cells (series) `sync` and drop caches (echo 3
 > /proc/sys/vm/drop_caches; noted and skipped when not permitted)."""
-import json
 import os
 import sys
 import subprocess
@@ -18,6 +17,12 @@ from dataclasses import dataclass, field
 
 from .scratch import BenchError, log
 from .stats import ms_of
+
+# mpiwrite's JSON reports are read by the project's one reader of them, beside plot.py
+# (scripts/mpiwrite_report.py): hostile text is refused before a field is read.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), "scripts"))
+import mpiwrite_report  # noqa: E402
 
 
 @dataclass
@@ -98,11 +103,7 @@ class Harness:
 
     def run_json(self, cmd, what, env=None):
         """Runs an mpiwrite command whose standard output is its JSON report; returns it."""
-        out = run_checked(cmd, what, env=env)
-        try:
-            return json.loads(out)
-        except json.JSONDecodeError as e:
-            raise BenchError(f"{what}: its report is not JSON ({e})") from None
+        return parse_report(run_checked(cmd, what, env=env), what)
 
     def check_dir(self, path, files, size=None):
         check_dir(path, files, self.file_size if size is None else size)
@@ -166,22 +167,32 @@ def check_dir(path, files, size):
 
 def one_repetition(report, files, ranks, threads, what="report"):
     """The only repetition of a plain run (-r 1), after checking its size and layout."""
-    if "points" in report:  # mpiwrite's report schema 2: one point per configuration
-        if len(report["points"]) != 1:
-            raise BenchError(f"{what}: {len(report['points'])} points, expected 1")
-        rep = report["points"][0]["repetitions"]
-    else:  # schema 1
-        rep = report["repetitions"]
+    points = report.get("points") or []  # one per configuration (the reader knows 2 to 4)
+    if len(points) != 1:
+        raise BenchError(f"{what}: {len(points)} points, expected 1")
+    rep = points[0]["repetitions"]
     check_layout(report, ranks, threads, what)
     if len(rep) != 1 or rep[0]["files"] != files:
         raise BenchError(f"{what}: unexpected repetitions {rep!r:.200}")
     return rep[0]
 
 
+def parse_report(text, what):
+    """The report mpiwrite printed (its standard output's text), checked by the reader."""
+    try:
+        return mpiwrite_report.parse(what, text)
+    except mpiwrite_report.ReportError as e:
+        raise BenchError(str(e)) from None  # "WHAT: not valid JSON (...)" and the like
+
+
 def check_layout(report, ranks, threads, what):
-    ctx = report["context"]
-    if ctx["ranks"] != ranks or ctx["threads_per_rank"] != threads:
-        raise BenchError(f"{what}: ran {ctx['ranks']}x{ctx['threads_per_rank']}, "
+    """Every point of the report ran RANKS x THREADS: each point's own ranks and threads."""
+    raw = report.get("points")
+    ran = sorted({f"{mpiwrite_report.positive_int(p.get('ranks'))}x"
+                  f"{mpiwrite_report.positive_int(p.get('threads'))}"
+                  for p in (raw if isinstance(raw, list) else []) if isinstance(p, dict)})
+    if ran != [f"{ranks}x{threads}"]:
+        raise BenchError(f"{what}: ran {', '.join(ran) or 'no point'}, "
                          f"expected {ranks}x{threads}")
 
 

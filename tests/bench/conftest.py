@@ -1,4 +1,4 @@
-"""Puts bench/ on sys.path, as scripts/bench.sh does with PYTHONPATH."""
+"""Puts bench/ on sys.path, as tools/bench.sh does with PYTHONPATH."""
 import os
 import sys
 

@@ -1,4 +1,6 @@
 """The pure parts of the harness, the options and the sections' plans (no mpirun)."""
+import os
+
 import pytest
 
 from mpiwrite_bench import __main__ as cli
@@ -90,3 +92,22 @@ def test_sections_run_in_the_fixed_order_and_hosts_only_when_named():
     assert cli.chosen(["scale", "overhead"]) == ["overhead", "scale"]
     with pytest.raises(BenchError):
         cli.chosen(["nope"])
+
+
+GOLDEN_RUN = os.path.join(os.path.dirname(__file__), "..", "golden", "report.json")
+
+
+def test_reports_are_read_by_the_one_reader():
+    """mpiwrite's report goes through scripts/mpiwrite_report.py: hostile text is refused with
+    the run named, and the layout is each point's own ranks x threads."""
+    with open(GOLDEN_RUN, encoding="utf-8") as f:
+        report = harness.parse_report(f.read(), "mpiwrite in /x")
+    harness.check_layout(report, 2, 1, "mpiwrite in /x")
+    with pytest.raises(BenchError, match="unexpected repetitions"):  # -r 2: not a plain run
+        harness.one_repetition(report, 100, 2, 1)
+    with pytest.raises(BenchError, match=r"mpiwrite in /x: ran 2x1, expected 2x2"):
+        harness.check_layout(report, 2, 2, "mpiwrite in /x")
+    for text, message in (("NaN", "NaN is not a number"), ("{}", "no schema_version"),
+                          ('{"schema_version": 4, "n": 1e400}', "beyond a double")):
+        with pytest.raises(BenchError, match=message):
+            harness.parse_report(text, "mpiwrite in /x")

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# mpiwrite across two hosts for real: scripts/cluster/netns-up.sh makes mpihostA and
+# mpiwrite across two hosts for real: tests/testbed/netns-up.sh makes mpihostA and
 # mpihostB (network + UTS namespaces joined by a veth pair, 10.77.0.2/.3, names in
 # /etc/hosts), mpirun runs on mpihostA and starts mpihostB's orted through
-# scripts/cluster/netns-rsh (Open MPI's plm_rsh_agent), and ranks on different hosts talk
+# tests/testbed/netns-rsh (Open MPI's plm_rsh_agent), and ranks on different hosts talk
 # over TCP. Checked: exit code, every file, the JSON report's hosts with their rank counts
 # and per-host aggregates, the table's per-host section, with 1 and 2 threads per rank, and
 # that the hosts really are apart (without the tcp BTL the job cannot run). Everything it

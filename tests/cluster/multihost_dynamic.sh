@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# --partition dynamic across two hosts for real (scripts/cluster/netns-up.sh, TCP between
+# --partition dynamic across two hosts for real (tests/testbed/netns-up.sh, TCP between
 # them, as tests/cluster/multihost.sh sets up): the counter lives on rank 0 and every other
 # rank, here also those on mpihostB, takes its chunks over the network. Checked for both
 # engines (posix, and uring with 8 files in flight per thread), chunks of 1, 8 and 64 files,

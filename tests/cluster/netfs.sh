@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# mpiwrite on a real networked file system: scripts/cluster/netfs-up.sh makes a GlusterFS
+# mpiwrite on a real networked file system: tests/testbed/netfs-up.sh makes a GlusterFS
 # testbed (two server hosts, a distribute volume, FUSE mounts on the head -- this machine's
 # namespaces -- and on two client hosts netfsC/netfsD, each in its own network, UTS and mount
 # namespace). mpirun runs on the head and starts 4 ranks on the client hosts (--map-by node:
@@ -16,9 +16,9 @@
 #     the freeze; no mpiwrite/orted/prted left on the client hosts; healed, the run passes;
 #   - at 2 ms RTT, netfsA's brick killed mid-run: exit 1 within seconds, one error line per
 #     failing rank with the file's path and strerror, no incomplete file left.
-# The testbed is tied to this script by scripts/cluster/reaper.sh: if CTest's timeout kills it,
+# The testbed is tied to this script by tests/testbed/reaper.sh: if CTest's timeout kills it,
 # the reaper stops every daemon by PID and removes the mounts and namespaces.
-# Needs root and the packages of scripts/install-deps.sh --test (exit 77 without root or
+# Needs root and the packages of tools/install-deps.sh --test (exit 77 without root or
 # namespaces). Environment (CTest): MPIWRITE. About 38 s (set-up 4-6 s, teardown 5.5-6 s, the
 # network faults about 20 s).
 # shellcheck source-path=SCRIPTDIR source=../e2e/lib.sh
@@ -30,10 +30,10 @@ source "$(dirname "$0")/reaper_lib.sh"
 unshare --net --uts --mount true 2>/dev/null || { echo "SKIP: cannot create namespaces here"; exit 77; }
 [ -c /dev/fuse ] && [ -c /dev/net/tun ] || { echo "SKIP: no /dev/fuse or /dev/net/tun here"; exit 77; }
 for tool in glusterd glusterfs gluster mkfs.xfs cc mpirun ip nsenter; do
-  command -v "$tool" >/dev/null || fail "$tool not found: run scripts/install-deps.sh --test"
+  command -v "$tool" >/dev/null || fail "$tool not found: run tools/install-deps.sh --test"
 done
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-CLUSTER=$ROOT/scripts/cluster
+CLUSTER=$ROOT/tests/testbed
 TESTBED=$WORK/netfs   # netfs-up.sh's DIR (removed by netfs-down.sh)
 MNT=/mnt/netfs
 DATA=$MNT/mpiwrite-test-$$   # one path on every host
@@ -314,7 +314,13 @@ SECONDS=0
 timeout --kill-after=5 60 mpirun --hostfile "$TESTBED/hostfile" -np 4 --map-by node \
   "$MPIWRITE" -d "$DATA/fault" -n 2000 --write-mode whole >"$WORK/out" 2>"$WORK/err" &
 job=$!
-sleep 2
+# The brick dies once the run writes: a fixed 2 s was before mpiwrite had made its directory
+# on a loaded machine (mpirun's start alone took that), and the run then failed at its mkdir
+# with no rank in the line, or had not begun and succeeded.
+for _ in $(seq 300); do
+  [ -z "$(find "$DATA/fault" -maxdepth 1 -type f -print -quit 2>/dev/null)" ] || break
+  sleep 0.1
+done
 brick=$(awk '$2 == "glusterfsd@netfsA" {print $1}' "$TESTBED/pids")
 [ "$(cat "/proc/$brick/comm" 2>/dev/null)" = glusterfsd ] || fail "no brick process of netfsA to kill"
 kill -KILL "$brick"

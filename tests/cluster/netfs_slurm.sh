@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A two-node Slurm on the GlusterFS testbed (scripts/cluster/netfs-up.sh): the client hosts
+# A two-node Slurm on the GlusterFS testbed (tests/testbed/netfs-up.sh): the client hosts
 # netfsC and netfsD are the compute nodes, one slurmd in each (inside the host's network, UTS
 # and mount namespaces: hostname netfsC/netfsD, its own FUSE mount at /mnt/netfs, its own
 # /tmp); munged and slurmctld run on the head (this machine's namespaces, 10.78.0.1), where
@@ -13,7 +13,7 @@
 #     report's points complete, the 2-node step's multi-rank points on both hosts, the 1-node
 #     step's on one, and no data directory left.
 # Every daemon is stopped by PID (slurm-down.sh, then netfs-down.sh), also by the reaper if
-# CTest's timeout kills this script. Needs root and the packages of scripts/install-deps.sh
+# CTest's timeout kills this script. Needs root and the packages of tools/install-deps.sh
 # --test (exit 77 without root or namespaces). Environment (CTest): MPIWRITE.
 # About 25 s: testbed up 5-7 s, Slurm up < 1 s, four jobs 1-5 s each, Slurm down ~2 s,
 # testbed down ~7 s.
@@ -26,10 +26,10 @@ source "$(dirname "$0")/reaper_lib.sh"
 unshare --net --uts --mount true 2>/dev/null || { echo "SKIP: cannot create namespaces here"; exit 77; }
 [ -c /dev/fuse ] && [ -c /dev/net/tun ] || { echo "SKIP: no /dev/fuse or /dev/net/tun here"; exit 77; }
 for tool in glusterd glusterfs gluster mkfs.xfs cc mpirun ip nsenter munged slurmctld slurmd sbatch; do
-  command -v "$tool" >/dev/null || fail "$tool not found: run scripts/install-deps.sh --test"
+  command -v "$tool" >/dev/null || fail "$tool not found: run tools/install-deps.sh --test"
 done
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-CLUSTER=$ROOT/scripts/cluster
+CLUSTER=$ROOT/tests/testbed
 TESTBED=$WORK/netfs   # netfs-up.sh's DIR; its parent ($WORK) is visible on the client hosts
 SLURM=$WORK/slurm     # slurm-up.sh's DIR: config and munge socket, read by the slurmds too
 MNT=/mnt/netfs

@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # Shared by the cluster tests: ties their testbed to the test process with
-# scripts/cluster/reaper.sh, so that a test killed by CTest's timeout (SIGKILL: no EXIT trap
+# tests/testbed/reaper.sh, so that a test killed by CTest's timeout (SIGKILL: no EXIT trap
 # runs) still leaves no daemon, mount or namespace behind. Source after tests/e2e/lib.sh.
 #   start_reaper TEARDOWN [ARGS...]   right before the testbed is made (it may stop half-way)
 #   stop_reaper                       in the EXIT trap, after the test's own teardown
@@ -8,7 +8,7 @@
 
 start_reaper() {
   REAPER_PIDFILE=$WORK/reaper.pid
-  "$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/scripts/cluster/reaper.sh" \
+  "$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/tests/testbed/reaper.sh" \
     "$REAPER_PIDFILE" $$ "$@" || fail "the reaper did not start"
   REAPER_PID=$(cat "$REAPER_PIDFILE")
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The cluster scripts on a real Slurm: starts a one-node cluster (munged, slurmctld, slurmd;
-# scripts/cluster/slurm-up.sh, state in a scratch directory), then
+# tests/testbed/slurm-up.sh, state in a scratch directory), then
 #   - scripts/slurm/mpiwrite.sbatch with 2 tasks x 2 CPUs through srun --mpi=pmix (options
 #     passed through, --threads from SLURM_CPUS_PER_TASK) and with 4 tasks through mpirun
 #     (the seed workload), and a job whose mpiwrite fails: exit codes, files, JSON reports;
@@ -9,7 +9,7 @@
 #   - scripts/slurm/compare.sbatch twice (srun, mpirun), both reports drawn together by
 #     scripts/plot.py;
 # and stops every daemon it started, by PID, also when a check fails.
-# Needs root (exit 77 otherwise) and the packages of scripts/install-deps.sh.
+# Needs root (exit 77 otherwise) and the packages of tools/install-deps.sh.
 # Environment (set by CTest): MPIWRITE = the binary. About 20-30 s.
 # shellcheck source-path=SCRIPTDIR source=../e2e/lib.sh
 TMPDIR=/tmp source "$(dirname "$0")/../e2e/lib.sh"   # WORK: under /tmp (munged: o+x parents)
@@ -18,9 +18,9 @@ source "$(dirname "$0")/reaper_lib.sh"
 
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: starting Slurm daemons needs root"; exit 77; }
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-CLUSTER=$ROOT/scripts/cluster
+CLUSTER=$ROOT/tests/testbed
 for tool in munged mungekey slurmctld slurmd sbatch scontrol squeue qsub mpirun; do
-  command -v "$tool" >/dev/null || fail "$tool not found: run scripts/install-deps.sh"
+  command -v "$tool" >/dev/null || fail "$tool not found: run tools/install-deps.sh"
 done
 
 chmod 755 "$WORK"
@@ -40,7 +40,7 @@ on_exit() {
 trap on_exit EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
-export WAIT_TIMEOUT=60   # scripts/cluster/job-wait.sh: a job still running after 60 s fails
+export WAIT_TIMEOUT=60   # tests/testbed/job-wait.sh: a job still running after 60 s fails
 
 # Four task slots on the one node: the 4-task job must fit with the script's
 # --ntasks-per-node (Slurm refuses --ntasks-per-node above the node's CPUs, even with
@@ -94,7 +94,15 @@ print(f"{path}: {kind}, {ranks} ranks x {threads} threads, {len(doc['points'])} 
 PY
 }
 
+# expect_summary OUT TEXT: the job output holds the report's summary (scripts/job_summary.py,
+# which the job script finds through scripts/job_common.sh) with TEXT in a point's line.
+expect_summary() {
+  grep -q "^point .*$2" "$1" || { cat "$1" >&2; fail "$1: no summary line with '$2'"; }
+}
+
 # ---- mpiwrite.sbatch: srun --mpi=pmix, 2 tasks x 2 CPUs, options passed through ----------
+# Slurm runs a copy of the script from its spool directory, and the submit directory holds
+# no scripts/: the job finds job_common.sh beside the script sbatch was given.
 submit "mpiwrite.sbatch, srun --mpi=pmix, 2 tasks x 2 CPUs, -n 20 -l 5 -r 2" \
   --cpus-per-task=2 "$ROOT/scripts/slurm/mpiwrite.sbatch" -n 20 -l 5 -r 2
 [ "$JOB_STATUS" -eq 0 ] || fail "job $JOB exited $JOB_STATUS"
@@ -104,6 +112,8 @@ grep -q "^command: srun --mpi=pmix --cpus-per-task=2 " "$out" || fail "$out: not
 check_report "mpiwrite-$JOB.json" run 2 2 20 5 2
 expect_files "mpiwrite-data-$JOB" 20 5 "Hello, world!"
 grep -q "report: $WORK/jobs/mpiwrite-$JOB.json" "$out" || fail "$out does not name the report"
+expect_summary "$out" \
+  "(run): 2 ranks x 2 threads, makespan mean .* over 2 repetitions; last: 20 files"
 
 # ---- mpiwrite.sbatch: mpirun inside the allocation, 4 tasks, the seed workload ------------
 # The job output goes elsewhere (results/*.log): the report follows it, named like it.
@@ -113,6 +123,7 @@ MPIWRITE_LAUNCHER=mpirun submit "mpiwrite.sbatch, mpirun, 4 tasks, the seed work
 [ "$JOB_STATUS" -eq 0 ] || fail "job $JOB exited $JOB_STATUS"
 grep -q "^command: mpirun -np 4 " "results/mpiwrite-$JOB.log" || fail "results/mpiwrite-$JOB.log: not launched by mpirun -np 4"
 check_report "results/mpiwrite-$JOB.json" run 4 1 100 100 1
+expect_summary "results/mpiwrite-$JOB.log" "(run): 4 ranks x 1 thread, makespan mean"
 expect_files "mpiwrite-data-$JOB" 100 100 "Hello, world!"
 
 # ---- a failing mpiwrite fails the job, with its exit code -------------------------------
@@ -139,20 +150,38 @@ set -e
 out=$(ls ./*.o"$JOB")   # PBS naming: NAME.oJOBID
 grep -q "^command: mpirun -np 2 " "$out" || fail "$out: not 2 ranks through mpirun (#PBS -l nodes=1:ppn=2)"
 check_report "mpiwrite-$JOB.json" run 2 1 30 4 2   # named by #PBS -N and PBS_JOBID
+expect_summary "$out" "(run): 2 ranks x 1 thread, makespan mean .* over 2 repetitions"
 expect_files "mpiwrite-data-$JOB" 30 4 "Hello, world!"
 
-note "mpiwrite.pbs as a PBS site runs it: PBS_NODEFILE, PBS_JOBID, PBS_O_WORKDIR, no Slurm"
-mkdir "$WORK/pbs"
+note "mpiwrite.pbs as a PBS site runs it: a copy in a spool directory, PBS_NODEFILE," \
+  "PBS_JOBID, PBS_O_WORKDIR, no Slurm"
+mkdir "$WORK/pbs" "$WORK/pbs/spool"
 printf 'localhost\nlocalhost\n' >"$WORK/pbs/nodefile"
+cp "$ROOT/scripts/pbs/mpiwrite.pbs" "$WORK/pbs/spool/4242.pbsserver.SC"
+# pbs_env SCRIPT: runs SCRIPT as a PBS job 4242 submitted from $WORK/pbs (output on stdout).
+pbs_env() {
+  (cd / && env -u SLURM_CONF PBS_JOBID=4242.pbsserver PBS_JOBNAME=pbsjob PBS_O_WORKDIR="$WORK/pbs" \
+     PBS_NODEFILE="$WORK/pbs/nodefile" MPIWRITE_ARGS="-n 8 -l 3" "$@" 2>&1)
+}
+# Neither beside the copy nor in the submit directory: the shared part is not found, and
+# the job says which variable names it.
 set +e
-(cd / && env -u SLURM_CONF PBS_JOBID=4242.pbsserver PBS_JOBNAME=pbsjob PBS_O_WORKDIR="$WORK/pbs" \
-   PBS_NODEFILE="$WORK/pbs/nodefile" MPIWRITE_ARGS="-n 8 -l 3" \
-   timeout -k 5 60 bash "$ROOT/scripts/pbs/mpiwrite.pbs") >"$WORK/pbs/pbsjob.o4242" 2>&1
+pbs_env timeout -k 5 60 bash "$WORK/pbs/spool/4242.pbsserver.SC" >"$WORK/pbs/lost.out"
+status=$?
+set -e
+if [ "$status" -ne 2 ] || ! grep -q "set MPIWRITE_SCRIPTS=" "$WORK/pbs/lost.out"; then
+  cat "$WORK/pbs/lost.out" >&2
+  fail "a copy of mpiwrite.pbs without its scripts: exit $status, not 2 naming MPIWRITE_SCRIPTS"
+fi
+set +e
+pbs_env MPIWRITE_SCRIPTS="$ROOT/scripts" timeout -k 5 60 bash "$WORK/pbs/spool/4242.pbsserver.SC" \
+  >"$WORK/pbs/pbsjob.o4242"
 status=$?
 set -e
 [ "$status" -eq 0 ] || { cat "$WORK/pbs/pbsjob.o4242" >&2; fail "mpiwrite.pbs exited $status"; }
 grep -q -- "--hostfile $WORK/pbs/nodefile -np 2 " "$WORK/pbs/pbsjob.o4242" || fail "not mpirun --hostfile \$PBS_NODEFILE -np 2"
 check_report "$WORK/pbs/pbsjob-4242.json" run 2 1 8 3 1
+expect_summary "$WORK/pbs/pbsjob.o4242" "(run): 2 ranks x 1 thread, makespan mean .*; last: 8 files"
 expect_files "$WORK/pbs/mpiwrite-data-4242" 8 3 "Hello, world!"
 
 # ---- compare.sbatch twice; scripts/plot.py reads both reports together -------------------
@@ -175,7 +204,7 @@ for candidate in "${PLOT_PYTHON:-}" /usr/bin/python3 python3; do
   [ -n "$candidate" ] && command -v "$candidate" >/dev/null 2>&1 &&
     "$candidate" -c 'import matplotlib' >/dev/null 2>&1 && { PY=$candidate; break; }
 done
-[ -n "$PY" ] || fail "no python3 with matplotlib (scripts/install-deps.sh installs python3-matplotlib)"
+[ -n "$PY" ] || fail "no python3 with matplotlib (tools/install-deps.sh installs python3-matplotlib)"
 note "scripts/plot.py $compare_a $compare_b -o compare.png"
 "$PY" "$ROOT/scripts/plot.py" "$compare_a" "$compare_b" -o compare.png || fail "plot.py exited $?"
 "$PY" - compare.png <<'PY' || fail "compare.png is not a plausible plot"

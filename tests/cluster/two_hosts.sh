@@ -1,20 +1,20 @@
-# Shared by the multi-host tests: makes the two emulated hosts (scripts/cluster/netns-up.sh),
+# Shared by the multi-host tests: makes the two emulated hosts (tests/testbed/netns-up.sh),
 # removes them on any exit, and points Open MPI at them. Source after tests/e2e/lib.sh (with
 # TMPDIR=/tmp, so WORK is seen by both hosts); call start_two_hosts with the tools the test
 # needs. Skips (exit 77) without root or namespaces. Sets ROOT, CLUSTER and $WORK/hostfile
 # (mpihostA and mpihostB, 2 slots each). The hosts are tied to the test by
-# scripts/cluster/reaper.sh (tests/cluster/reaper_lib.sh).
+# tests/testbed/reaper.sh (tests/cluster/reaper_lib.sh).
 # shellcheck source=reaper_lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/reaper_lib.sh"
 start_two_hosts() {
   [ "$(id -u)" -eq 0 ] || { echo "SKIP: network namespaces need root"; exit 77; }
   local tool
   for tool in ip unshare nsenter mpirun "$@"; do
-    command -v "$tool" >/dev/null || fail "$tool not found: run scripts/install-deps.sh"
+    command -v "$tool" >/dev/null || fail "$tool not found: run tools/install-deps.sh"
   done
   unshare --net --uts true 2>/dev/null || { echo "SKIP: cannot create network/UTS namespaces here"; exit 77; }
   ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-  CLUSTER=$ROOT/scripts/cluster
+  CLUSTER=$ROOT/tests/testbed
   trap on_exit_two_hosts EXIT
   trap 'exit 130' INT
   trap 'exit 143' TERM

@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
 """scripts/plot.py against the fixtures beside this file: exit codes, messages, PNGs.
+How a report is read and refused (scripts/mpiwrite_report.py) is tested in test_report.py;
+here, that plot.py turns the reader's refusals into one line and exit 2, and draws.
 
 Run from any directory:  python3 /path/to/tests/plot/test_plot.py
 or, from this directory: python3 -m unittest
@@ -506,20 +508,6 @@ print(json.dumps({"a": bars(ax_t), "b": bars(ax_s), "titles": [ax_t.get_title(),
         self.assert_rejected(self.write_json("bad.json", '{"schema_version": 2,'),
                              "not valid JSON")
 
-    def test_not_an_object(self):
-        self.assert_rejected(self.write_json("list.json", "[1, 2]"), "not an mpiwrite report")
-
-    def test_wrong_schema_version(self):
-        doc = self.load_fixture("sweep.json")
-        for version in (1, 5):
-            doc["schema_version"] = version
-            self.assert_rejected(self.write_json(f"v{version}.json", doc), f"schema_version {version}")
-
-    def test_missing_schema_version(self):
-        doc = self.load_fixture("sweep.json")
-        del doc["schema_version"]
-        self.assert_rejected(self.write_json("v.json", doc), "schema_version")
-
     def test_unknown_kind(self):
         doc = self.load_fixture("sweep.json")
         doc["kind"] = "histogram"
@@ -615,20 +603,6 @@ class HostileReportTest(unittest.TestCase):
             self.assertIn(part, lines[0])
         self.assertFalse(os.path.exists(output))
 
-    # Found by the hostile review of issue 21.
-    def test_unterminated_strings_are_refused_at_once(self):
-        """'"' then 80,000 escaped quotes: the nesting check was quadratic (minutes)."""
-        import time
-        started = time.monotonic()
-        self.assert_refused_text('"' + '\\"' * 80000, "not valid JSON")
-        self.assertLess(time.monotonic() - started, 30)
-
-    def test_endless_input_is_refused_at_its_first_byte(self):
-        proc, output = self.plot("/dev/zero", python=ANY_PYTHON)
-        self.assertEqual(proc.returncode, 2, proc.stderr[:2000])
-        self.assertEqual(len(proc.stderr.strip().splitlines()), 1, proc.stderr[:2000])
-        self.assertIn("not valid JSON (it starts with", proc.stderr)
-
     def test_report_strings_are_drawn_as_plain_text(self):
         """A '$' started matplotlib's math text (the figure failed: "cannot write"); control
         characters reached the terminal through matplotlib's glyph warnings."""
@@ -649,26 +623,12 @@ class HostileReportTest(unittest.TestCase):
         self.assert_refused_text(with_token(doc, path, str(10 ** 400)), "an integer beyond 64 bits",
                                  "(401 digits)")
 
-    def test_integer_of_5000_digits_is_refused(self):
-        doc = self.load_fixture("compare.json")
-        self.assert_refused_text(with_token(doc, ["unknown"], "7" * 5000), "(5000 digits)")
-
     def test_non_finite_numbers_are_refused(self):
         doc = self.load_fixture("compare_v4.json")
         for token in ("NaN", "Infinity", "-Infinity", "1e400", "-1e400"):
             with self.subTest(token=token):
                 self.assert_refused_text(with_token(doc, ["points", 0, "summary", "speedup"], token),
                                          "not an mpiwrite report")
-
-    def test_deep_nesting_is_refused(self):
-        doc = self.load_fixture("sweep.json")
-        for depth in (65, 50000):
-            with self.subTest(depth=depth):
-                self.assert_refused_text(with_token(doc, ["unknown"], "[" * depth + "]" * depth),
-                                         "nested deeper than 64 levels")
-        # Brackets inside strings are text, not nesting; 64 levels are read.
-        self.MODULE.parse_report("x", with_token(doc, ["unknown"], json.dumps("[" * 100 + '\\"[')))
-        self.MODULE.parse_report("x", with_token(doc, ["unknown"], "[" * 63 + "]" * 63))
 
     # The classes, generated from every fixture.
     def figures_of(self, text):

@@ -12,12 +12,11 @@ the slope is what each file costs, timed phase included. Goal: < goal (0.001) pe
 none (a whole run makes ~30,000 per rank, nearly all Open MPI's, and varies by ~10 from run
 to run: ~0.0001 per file over 99,000 files). One run per size: the count is deterministic
 up to that noise. tests/e2e/alloc.sh makes the same check in CTest."""
-import json
 import os
 import shutil
 from dataclasses import dataclass, field
 
-from ..harness import check_config, layout, run_checked, one_repetition
+from ..harness import check_config, layout, one_repetition, parse_report, run_checked
 from ..scratch import BenchError, SpaceNeed, log
 from ..stats import slope
 
@@ -106,7 +105,7 @@ def run(p, h):
                     "--repetitions", "1", "--warmup", "0", "--format", "json"),
                     launch=["-x", f"LD_PRELOAD={lib}", "-x", f"MPIWRITE_ALLOC_COUNT_FILE={counts}"])
                 what = f"mpiwrite --engine {engine} under the counting allocator in {d}"
-                report = json.loads(run_checked(cmd, what))
+                report = parse_report(run_checked(cmd, what), what)
                 if engine != "null":
                     h.check_dir(d, n)
                 if not os.path.exists(counts) or os.path.getsize(counts) == 0:

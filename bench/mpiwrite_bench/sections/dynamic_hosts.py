@@ -1,5 +1,5 @@
 """Section "dynamic-hosts" (only when named; root): the dynamic section across the two
-emulated hosts of scripts/cluster/netns-up.sh (network namespaces; TCP between them), 2 ranks
+emulated hosts of tests/testbed/netns-up.sh (network namespaces; TCP between them), 2 ranks
 --map-by node (rank 0 on mpihostA, rank 1 on mpihostB), 1 thread each, tmpfs, the dynamic
 mode: block against dynamic with each chunk (8 64), and the first chunk again with the
 writers' prefetch off (dynamic-cK-nopf: MPIWRITE_NO_PREFETCH=1), once without and once with
@@ -41,7 +41,7 @@ class Params:
 def launch(repo, mpirun, hostfile):
     """(mpirun flags, environment) that start the ranks on mpihostA and mpihostB."""
     flags = ["mpihostA", mpirun, "--hostfile", hostfile, "--map-by", "node", "--bind-to", "none"]
-    env = {"OMPI_MCA_plm_rsh_agent": os.path.join(repo, "scripts/cluster/netns-rsh"),
+    env = {"OMPI_MCA_plm_rsh_agent": os.path.join(repo, "tests/testbed/netns-rsh"),
            "OMPI_MCA_oob_tcp_if_include": NET, "OMPI_MCA_btl_tcp_if_include": NET,
            "OMPI_MCA_btl": "vader,self,tcp"}
     return flags, env
@@ -62,7 +62,7 @@ def parameters(p, h):
             "overhead_layouts": ["2x1"], "mode": d.mode, "overhead_filesystems": ["shm"],
             "slow_variants": p.variants, "slow_layouts": ["2x1"], "slow_filesystems": ["shm"],
             "slow_ranks": [dynamic.SLOW_RANK], "slow_delay_us": d.slow_delay_us,
-            "hosts": "scripts/cluster/netns-up.sh: mpihostA (rank 0) and mpihostB (rank 1), TCP "
+            "hosts": "tests/testbed/netns-up.sh: mpihostA (rank 0) and mpihostB (rank 1), TCP "
                      "between them",
             "variant_names": "block: --partition block; dynamic-cK: --partition dynamic --chunk K; "
                              "dynamic-cK-nopf: the same with MPIWRITE_NO_PREFETCH=1",
@@ -80,7 +80,7 @@ def run(p, h, repo):
     if os.geteuid() != 0:
         raise BenchError("dynamic-hosts: the emulated hosts (network namespaces) need root")
     d = p.dyn
-    h.note(f"Section dynamic-hosts: mpirun runs on mpihostA as `scripts/cluster/netns-exec "
+    h.note(f"Section dynamic-hosts: mpirun runs on mpihostA as `tests/testbed/netns-exec "
            f"mpihostA {h.mpirun} --hostfile H -np 2 --map-by node --bind-to none mpiwrite -t 1 "
            f"--write-mode {d.mode} --partition block|dynamic --chunk K [--slow-rank "
            f"{dynamic.SLOW_RANK} --slow-delay-us {d.slow_delay_us}] -r 1 --format json` (btl "
@@ -89,12 +89,12 @@ def run(p, h, repo):
     with open(hostfile, "w") as f:
         f.write("mpihostA slots=2\nmpihostB slots=2\n")
     flags, env = launch(repo, h.mpirun, hostfile)
-    up = subprocess.run([os.path.join(repo, "scripts/cluster/netns-up.sh")], stdout=sys.stderr)
+    up = subprocess.run([os.path.join(repo, "tests/testbed/netns-up.sh")], stdout=sys.stderr)
     try:
         if up.returncode != 0:
             raise BenchError("netns-up.sh could not make the hosts")
         saved = h.mpirun
-        h.mpirun = os.path.join(repo, "scripts/cluster/netns-exec")
+        h.mpirun = os.path.join(repo, "tests/testbed/netns-exec")
         try:
             r = dynamic.Runner(d, h, launch_flags=flags, remove_runs=True, env=env)
             r.cells_total = 2
@@ -108,7 +108,7 @@ def run(p, h, repo):
         finally:
             h.mpirun = saved
     finally:
-        down = subprocess.run([os.path.join(repo, "scripts/cluster/netns-down.sh")],
+        down = subprocess.run([os.path.join(repo, "tests/testbed/netns-down.sh")],
                               stdout=sys.stderr)
     if down.returncode != 0:
         raise BenchError("netns-down.sh left something behind")

@@ -1,11 +1,11 @@
 """Section "netfs" (only when named; root): mpiwrite on a real networked file system, the
-GlusterFS testbed of scripts/cluster/netfs-up.sh (two server hosts netfsA/netfsB, one
+GlusterFS testbed of tests/testbed/netfs-up.sh (two server hosts netfsA/netfsB, one
 distribute volume, FUSE mounts at /mnt/netfs on the head and on the client hosts netfsC and
 netfsD, each host its own network, UTS and mount namespace; the round-trip time set by
-scripts/cluster/netfs-rtt.sh). The section brings the testbed up itself, ties it to this
-process with scripts/cluster/reaper.sh (a killed benchmark leaves no daemon, mount or
+tests/testbed/netfs-rtt.sh). The section brings the testbed up itself, ties it to this
+process with tests/testbed/reaper.sh (a killed benchmark leaves no daemon, mount or
 namespace) and tears it down in a finally. mpirun runs on the head and starts the ranks on
-the client hosts through scripts/cluster/netns-rsh: "one client" is netfsC alone, "two
+the client hosts through tests/testbed/netns-rsh: "one client" is netfsC alone, "two
 clients" netfsC + netfsD (--map-by node: C, D, C, D, ...). Every run is
 `mpiwrite -r 1 --warmup 0 --partition block --format json --timeout 300` into a fresh
 directory on /mnt/netfs; its time is the write phase's makespan from mpiwrite's own report
@@ -228,7 +228,7 @@ def parameters(p, h):
             "concurrency": p.concurrency, "line_files": p.line_files,
             "line_rtts_us": p.line_rtts_us, "line_concurrency": p.line_concurrency,
             "uring_files_per_dir": p.uring_fpd, "removal": p.removal,
-            "testbed": ("scripts/cluster/netfs-up.sh: GlusterFS 2-brick distribute volume on "
+            "testbed": ("tests/testbed/netfs-up.sh: GlusterFS 2-brick distribute volume on "
                         "netfsA/netfsB, FUSE clients netfsC (one client) and netfsC+netfsD "
                         "(two clients, --map-by node); RTT by netfs-rtt.sh")
             if p.testbed else f"none: --netfs-local-dir {p.local_dir}",
@@ -258,7 +258,7 @@ class Testbed:
 
     def __init__(self, repo, p, h):
         self.repo, self.p, self.h = repo, p, h
-        self.cluster = os.path.join(repo, "scripts", "cluster")
+        self.cluster = os.path.join(repo, "tests", "testbed")
         self.dir = os.path.join(h.scratch.local, "netfs")  # bricks: sparse files, local disk
         self.reaper_pid = None
         self.rtt = None
@@ -497,7 +497,7 @@ def run(p, h, repo):
     bed = Testbed(repo, p, h)
     cs = cells(p)
     log(f"netfs: {len(cs)} cells, {p.rounds} rounds, about {estimate_s(p) // 60} min")
-    where = ("the GlusterFS testbed (scripts/cluster/netfs-up.sh), mpirun on the head, ranks "
+    where = ("the GlusterFS testbed (tests/testbed/netfs-up.sh), mpirun on the head, ranks "
              "on the client hosts through netns-rsh" if p.testbed else f"no testbed: {p.local_dir}")
     h.note(f"Section netfs: {where}; every run a fresh directory, checked (names and "
            f"directories, by readdir) and removed untimed at RTT 0 after its cell.")

@@ -8,12 +8,11 @@ the median of the repetitions' makespans (makespan_s), reported two ways:
   - ns/file = median makespan / files: the job's cost per file (throughput view);
   - ns/file per thread = median makespan x ranks x threads / files: what one writer thread
     spends on each of its own files. The goal (goal_ns, 200) is on this one."""
-import json
 import os
 import shutil
 from dataclasses import dataclass, field
 
-from ..harness import check_config, check_layout, layout, timed
+from ..harness import check_config, check_layout, layout, parse_report, timed
 from ..scratch import BenchError, SpaceNeed, log
 from ..stats import ms, summary
 
@@ -82,8 +81,8 @@ def run(p, h):
 
 
 def record(out, p, ranks, threads, wall, fs_type):
-    report = json.loads(out)
     what = f"the --engine null run ({ranks}x{threads})"
+    report = parse_report(out, what)
     points = report.get("points") or []
     if len(points) != 1:
         raise BenchError(f"{what}: {len(points)} points, expected 1")

@@ -8,14 +8,13 @@ joins an MPI_Iallreduce round every 0.1 s, rank 0 prints a line). The figure: th
 the medians of mpiwrite's makespan (every repetition of every round), on / off; the paired
 ratios of each round's medians beside it. Goal: <= 1.01. The progress lines each "on" run
 printed are counted (proof it was on; a write phase shorter than the interval prints none)."""
-import json
 import os
 import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
 
-from ..harness import check_config, check_layout, layout
+from ..harness import check_config, check_layout, layout, parse_report
 from ..scratch import BenchError, SpaceNeed, log
 from ..stats import median, ms, paired_ratios, ratio_of_medians, summary
 
@@ -62,7 +61,7 @@ def one_run(p, h, variant, d):
     if r.returncode != 0:
         sys.stderr.write(r.stderr)
         raise BenchError(f"{what} failed (exit {r.returncode})")
-    report = json.loads(r.stdout)
+    report = parse_report(r.stdout, what)
     check_layout(report, ranks, threads, what)
     check_config(report, {"files": p.files, "repetitions": p.reps}, what)
     reps = report["points"][0]["repetitions"]

@@ -10,11 +10,10 @@ largest; then the growth of the largest rank's peak RSS from the smallest to the
 Goals: < rss_goal_mib (64) MiB per rank at the largest size, and growth < growth_goal (1.10).
 One run per size: it is about the memory, and a 1M-file run takes a while (~20-40 s of mpirun
 on a 2-core VM, plus sync and drop caches before each run)."""
-import json
 import os
 from dataclasses import dataclass, field
 
-from ..harness import layout, one_repetition, timed
+from ..harness import layout, one_repetition, parse_report, timed
 from ..scratch import BenchError, SpaceNeed, log
 
 NAME = "scale"
@@ -93,7 +92,7 @@ def run(p, h, places):
         wall, out = timed(cmd, f"mpiwrite --verify with {n} files in {d}")
         if os.path.exists(d):
             raise BenchError(f"--cleanup left {d}")
-        r = record(json.loads(out), n, ranks, threads, wall, fs, fstype)
+        r = record(parse_report(out, f"mpiwrite --verify with {n} files"), n, ranks, threads, wall, fs, fstype)
         log(f"scale: {n} files: wall {r['wall_s']:.1f} s, write {r['write_s']:.2f} s "
             f"({r['files_per_s']:.0f} files/s), verify {r['verify_s']:.2f} s "
             f"({r['verify_mismatches']} mismatches), peak RSS max "

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Removes what scripts/cluster/netns-up.sh made: kills, by PID, every process still inside
+# Removes what tests/testbed/netns-up.sh made: kills, by PID, every process still inside
 # the emulated hosts (a hung job's orted and ranks), deletes their network namespaces (the
 # veth pair goes with them), unmounts and deletes the UTS namespace files and removes the
 # marked /etc/hosts lines. Safe to re-run, and after a half-finished netns-up.sh.

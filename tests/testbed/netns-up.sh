@@ -11,9 +11,9 @@
 # "# mpiwrite-netns-test" (mpirun resolves every hostfile name). The file system, PIDs and
 # everything else stay shared: a directory under /tmp is visible to both hosts.
 #
-# Run a command on a host:   scripts/cluster/netns-exec mpihostA hostname
-# Open MPI's rsh agent:      OMPI_MCA_plm_rsh_agent=scripts/cluster/netns-rsh
-# Remove everything:         scripts/cluster/netns-down.sh   (safe to re-run; also after a
+# Run a command on a host:   tests/testbed/netns-exec mpihostA hostname
+# Open MPI's rsh agent:      OMPI_MCA_plm_rsh_agent=tests/testbed/netns-rsh
+# Remove everything:         tests/testbed/netns-down.sh   (safe to re-run; also after a
 #                            half-finished netns-up.sh)
 # State (the UTS namespace files, bind mounts): $NETNS_STATE, default /run/mpiwrite-netns.
 # Needs iproute2 and util-linux (unshare, nsenter), CAP_NET_ADMIN and CAP_SYS_ADMIN.
@@ -27,7 +27,7 @@ marker="# mpiwrite-netns-test"
 [ "$(id -u)" -eq 0 ] || { echo "netns-up: must run as root" >&2; exit 2; }
 for h in "${hosts[@]}"; do
   if [ -e "/run/netns/$h" ] || ip link show "veth-$h" >/dev/null 2>&1 || [ -e "$state/uts-$h" ]; then
-    echo "netns-up: $h exists already (scripts/cluster/netns-down.sh removes it)" >&2
+    echo "netns-up: $h exists already (tests/testbed/netns-down.sh removes it)" >&2
     exit 2
   fi
 done

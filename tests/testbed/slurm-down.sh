@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Stops the cluster of scripts/cluster/slurm-up.sh DIR, leaving no process behind:
+# Stops the cluster of tests/testbed/slurm-up.sh DIR, leaving no process behind:
 #  1. cancels every job still queued or running (while slurmctld is up) and waits up to
 #     10 s for their job steps to end;
 #  2. stops every slurmd, slurmctld and munged, each by the PID in its PID file under DIR, waiting
@@ -7,7 +7,7 @@
 #  3. kills, by PID, any slurmstepd of this cluster that outlived its slurmd (they run with
 #     their working directory in DIR/log) and the job processes under it.
 # Safe to re-run and to call when start-up failed half-way. About 5 s.
-# Usage: scripts/cluster/slurm-down.sh DIR
+# Usage: tests/testbed/slurm-down.sh DIR
 set -uo pipefail
 dir=${1:?usage: slurm-down.sh DIR}
 export SLURM_CONF=$dir/etc/slurm.conf

@@ -5,7 +5,7 @@
 # (default 120; the job is then cancelled). Prints "job ID: STATE ExitCode=a:b" on stderr.
 # Why not `sbatch --wait`: it looks at the job 2 s, 10 s, 42 s, ... after submission, so a
 # 3-second job takes 10 s.
-# Usage: SLURM_CONF=... scripts/cluster/job-wait.sh JOBID
+# Usage: SLURM_CONF=... tests/testbed/job-wait.sh JOBID
 set -uo pipefail
 jid=${1:?usage: job-wait.sh JOBID}
 deadline=$((SECONDS + ${WAIT_TIMEOUT:-120}))

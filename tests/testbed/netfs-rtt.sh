@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Sets the round-trip time between the hosts of scripts/cluster/netfs-up.sh DIR while it runs:
+# Sets the round-trip time between the hosts of tests/testbed/netfs-up.sh DIR while it runs:
 # netdelay holds each packet for RTT/2 in each direction; on SIGHUP it re-reads DIR/delay_us.
 # Connections stay up (no reconnects): a running job just sees the new latency.
-# Usage: scripts/cluster/netfs-rtt.sh DIR RTT_US     (0: no added delay)
+# Usage: tests/testbed/netfs-rtt.sh DIR RTT_US     (0: no added delay)
 set -euo pipefail
 dir=${1:?usage: netfs-rtt.sh DIR RTT_US}
 rtt=${2:?usage: netfs-rtt.sh DIR RTT_US}

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Configures and builds mpiwrite. Usage: scripts/build.sh BUILD_DIR [extra cmake arguments]
+# Configures and builds mpiwrite. Usage: tools/build.sh BUILD_DIR [extra cmake arguments]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:?usage: build.sh BUILD_DIR [cmake args]}

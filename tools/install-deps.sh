@@ -2,7 +2,7 @@
 # Installs the Debian packages mpiwrite needs. Idempotent: it asks apt only for what is
 # missing. Needs root (or sudo) when something is missing.
 #   install-deps.sh          to build and run mpiwrite (scripts/run.sh)
-#   install-deps.sh --test   also what the tests need (scripts/test.sh)
+#   install-deps.sh --test   also what the tests need (tools/test.sh)
 set -euo pipefail
 
 packages=(
@@ -26,7 +26,7 @@ if [ "${1:-}" = --test ]; then
     # tests/cluster: a one-node Slurm (srun --mpi=pmix needs libpmix-dev's libpmix.so), its
     # PBS-style qsub, and network namespaces for two emulated hosts
     slurmctld slurmd slurm-client munge slurm-wlm-torque libpmix-dev iproute2
-    # tests/cluster/netfs.sh: a GlusterFS volume on emulated hosts (scripts/cluster/netfs-up.sh:
+    # tests/cluster/netfs.sh: a GlusterFS volume on emulated hosts (tests/testbed/netfs-up.sh:
     # bricks on XFS, netdelay.c built with cc; ping to check the emulated round-trip time)
     glusterfs-server glusterfs-client xfsprogs iputils-ping
   )

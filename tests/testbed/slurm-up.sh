@@ -3,16 +3,16 @@
 # munged, slurmctld and slurmd, with their config, state, logs, sockets and PID files all
 # under DIR. No system file is read or changed (not /etc/slurm, not /etc/munge).
 #
-# Usage: scripts/cluster/slurm-up.sh DIR      (DIR: absolute; it and every parent o+x)
+# Usage: tests/testbed/slurm-up.sh DIR      (DIR: absolute; it and every parent o+x)
 #        export SLURM_CONF=DIR/etc/slurm.conf  (every client command needs it: sbatch, ...)
 #        ...
-#        scripts/cluster/slurm-down.sh DIR     (stops the daemons by PID; safe to re-run)
+#        tests/testbed/slurm-down.sh DIR     (stops the daemons by PID; safe to re-run)
 #
 # Environment: NODE_CPUS (default: nproc), EXTRA_CONF (lines appended to slurm.conf), and for
 # several compute nodes on emulated hosts (tests/cluster/netfs_slurm.sh):
 #   NODES="HOST=ADDR ..."   the compute nodes (default: `hostname -s`=127.0.0.1, one node)
 #   NODE_EXEC=COMMAND       runs `COMMAND HOST slurmd ...` to start each node's slurmd on its
-#                           host (e.g. scripts/cluster/netns-exec; the host's hostname must be
+#                           host (e.g. tests/testbed/netns-exec; the host's hostname must be
 #                           HOST, and it must see DIR at the same path: munge's socket is there)
 #   CTLD_ADDR=ADDR          the address the nodes reach slurmctld at (default: localhost)
 # Each slurmd has its own PID file, log and spool directory (slurmd-HOST.pid, ...).
@@ -27,7 +27,7 @@ dir=${1:?usage: slurm-up.sh DIR (absolute)}
 case $dir in /*) ;; *) echo "slurm-up: DIR must be absolute: $dir" >&2; exit 2 ;; esac
 [ "$(id -u)" -eq 0 ] || { echo "slurm-up: must run as root" >&2; exit 2; }
 for tool in munged mungekey slurmctld slurmd sinfo; do
-  command -v "$tool" >/dev/null || { echo "slurm-up: $tool not found (scripts/install-deps.sh)" >&2; exit 2; }
+  command -v "$tool" >/dev/null || { echo "slurm-up: $tool not found (tools/install-deps.sh)" >&2; exit 2; }
 done
 
 # One cluster at a time: the ports are fixed. A cluster left by a killed test is stopped with
@@ -35,7 +35,7 @@ done
 for daemon in slurmctld slurmd; do
   for pid in $(pgrep -x "$daemon" || true); do
     echo "slurm-up: $daemon is running already (PID $pid: $(tr '\0' ' ' <"/proc/$pid/cmdline"))." >&2
-    echo "slurm-up: stop it first, e.g. scripts/cluster/slurm-down.sh <its DIR>" >&2
+    echo "slurm-up: stop it first, e.g. tests/testbed/slurm-down.sh <its DIR>" >&2
     exit 2
   done
 done
@@ -69,7 +69,7 @@ spank_pbs=$(find /usr/lib/*/slurm-wlm /usr/lib/slurm* -name spank_pbs.so 2>/dev/
 [ -z "$spank_pbs" ] || echo "optional $spank_pbs" >"$dir/etc/plugstack.conf"
 
 cat >"$dir/etc/slurm.conf" <<CONF
-# Written by scripts/cluster/slurm-up.sh: a throwaway one-node cluster for tests.
+# Written by tests/testbed/slurm-up.sh: a throwaway one-node cluster for tests.
 ClusterName=mpiwrite-ci
 SlurmctldHost=$ctld
 SlurmUser=root

@@ -11,18 +11,18 @@
 # UTS and mount namespace, so each sees its own mount at the same path (--dir is one path for
 # all ranks) and the two glusterds do not collide (each gets its own /run, /var/lib/glusterd and
 # /var/log/glusterfs, bind mounts of DIR/hosts/H/...). The kernel here has no sch_netem, so the
-# hosts are joined by TUN devices served by scripts/cluster/netdelay.c (compiled into DIR), a
-# user-space switch that holds each packet for RTT/2: scripts/cluster/netfs-rtt.sh DIR US
+# hosts are joined by TUN devices served by tests/testbed/netdelay.c (compiled into DIR), a
+# user-space switch that holds each packet for RTT/2: tests/testbed/netfs-rtt.sh DIR US
 # changes the round-trip time while everything runs. Only 10.78.0.0/24 is reachable inside.
 #
-# Usage: scripts/cluster/netfs-up.sh DIR    (DIR: absolute, must not exist yet or be empty)
-#   mpirun: OMPI_MCA_plm_rsh_agent=scripts/cluster/netns-rsh with NETNS_STATE=DIR/ns, hostfile
+# Usage: tests/testbed/netfs-up.sh DIR    (DIR: absolute, must not exist yet or be empty)
+#   mpirun: OMPI_MCA_plm_rsh_agent=tests/testbed/netns-rsh with NETNS_STATE=DIR/ns, hostfile
 #   DIR/hostfile (netfsC, netfsD); commands on a host: NETNS_STATE=DIR/ns netns-exec netfsC ...
-#   scripts/cluster/netfs-down.sh DIR       (stops every daemon by PID; safe to re-run)
+#   tests/testbed/netfs-down.sh DIR       (stops every daemon by PID; safe to re-run)
 # Environment: RTT_US (default 0), NETFS_PING_TIMEOUT (the volume's network.ping-timeout in s,
 # default 10: a dead server is noticed within seconds, not Gluster's 42 s).
 # Every daemon's PID is in DIR/pids ("PID what"). If any step fails, netfs-down.sh removes
-# what was made and the exit status is 1. Packages: scripts/install-deps.sh --test.
+# what was made and the exit status is 1. Packages: tools/install-deps.sh --test.
 # Recipe, measurements and pitfalls: docs/cluster.md and ../shared/notes/netfs-gluster.md.
 set -euo pipefail
 
@@ -30,7 +30,7 @@ dir=${1:?usage: netfs-up.sh DIR (absolute)}
 case $dir in /*) ;; *) echo "netfs-up: DIR must be absolute: $dir" >&2; exit 2 ;; esac
 [ "$(id -u)" -eq 0 ] || { echo "netfs-up: must run as root" >&2; exit 2; }
 for tool in glusterd glusterfs gluster mkfs.xfs cc ip nsenter unshare; do
-  command -v "$tool" >/dev/null || { echo "netfs-up: $tool not found (scripts/install-deps.sh --test)" >&2; exit 2; }
+  command -v "$tool" >/dev/null || { echo "netfs-up: $tool not found (tools/install-deps.sh --test)" >&2; exit 2; }
 done
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)   # this repository (netns-rsh, a build tree inside it)
@@ -45,7 +45,7 @@ declare -A addr=([netfshead]=$net.1 [netfsA]=$net.11 [netfsB]=$net.12 [netfsC]=$
 
 # One testbed at a time: the names, the subnet and /mnt/netfs are fixed.
 if ip link show "$ifname" >/dev/null 2>&1 || [ -e /run/netns/netfsA ] || mountpoint -q "$mnt" 2>/dev/null; then
-  echo "netfs-up: a netfs testbed exists already (scripts/cluster/netfs-down.sh <its DIR>)" >&2
+  echo "netfs-up: a netfs testbed exists already (tests/testbed/netfs-down.sh <its DIR>)" >&2
   exit 2
 fi
 [ ! -e "$dir/pids" ] || { echo "netfs-up: $dir/pids exists: run netfs-down.sh $dir first" >&2; exit 2; }

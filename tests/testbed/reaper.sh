@@ -11,7 +11,7 @@
 # the teardown commands use fixed names (namespaces, ports), so a late teardown must not hit the
 # testbed of the next test.
 #
-# Usage: scripts/cluster/reaper.sh PIDFILE TEST_PID TEARDOWN [ARGS...]
+# Usage: tests/testbed/reaper.sh PIDFILE TEST_PID TEARDOWN [ARGS...]
 #   Returns once the reaper runs and has written its PID to PIDFILE. Disarm: kill "$(cat PIDFILE)".
 #   The teardown's output goes to REAPER_LOG (default /tmp/mpiwrite-reaper-TEST_PID.log; the
 #   test's output is gone by then). Lib: tests/cluster/reaper_lib.sh (start_reaper, stop_reaper).

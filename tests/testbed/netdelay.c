@@ -1,5 +1,5 @@
 /* netdelay: the user-space stand-in for `tc qdisc ... netem delay` used by
- * scripts/cluster/netfs-up.sh. The CI kernel has no sch_netem and no modules, so the emulated
+ * tests/testbed/netfs-up.sh. The CI kernel has no sch_netem and no modules, so the emulated
  * hosts are not joined by veths but by TUN devices, one per host (each in its own network
  * namespace), and this program is the switch between them: it reads every IPv4 packet a host
  * sends, holds it for the one-way delay and writes it to the TUN device of the host that owns
@@ -8,7 +8,7 @@
  *
  * Usage: netdelay -f DELAYFILE NETNS_PATH:IFNAME:IPV4 ...
  *   DELAYFILE holds the one-way delay in microseconds (one integer); it is read at start and
- *   again on SIGHUP (scripts/cluster/netfs-rtt.sh), so the RTT changes while connections stay
+ *   again on SIGHUP (tests/testbed/netfs-rtt.sh), so the RTT changes while connections stay
  *   up. SIGHUP also prints the packet counters to stderr. SIGTERM ends it.
  *   The TUN devices must exist and be configured (ip -n NS tuntap add dev IF mode tun); netdelay
  *   enters each namespace only to attach to its device.

@@ -2,7 +2,7 @@
 """Plot the netfs section of a benchmark result (bench-results/bench-*.json, schema
 mpiwrite-bench/9 or later, with a "netfs" key).
 
-Usage: scripts/plot_netfs.py BENCH.json [-o out.png]   (default: bench-results/netfs-<UTC>.png
+Usage: tools/plot_netfs.py BENCH.json [-o out.png]   (default: bench-results/netfs-<UTC>.png
 beside the input, <UTC> from the result's started_utc)
 
 Panels: files/s (median over the rounds; bars: min-max) against concurrency, one line per

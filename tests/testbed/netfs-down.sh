@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Removes the testbed of scripts/cluster/netfs-up.sh DIR, leaving nothing behind:
+# Removes the testbed of tests/testbed/netfs-up.sh DIR, leaving nothing behind:
 #  1. unmounts every FUSE mount (head and client hosts) and stops the FUSE clients by PID;
 #  2. stops the bricks (glusterfsd) and glusterds by PID;
 #  3. kills, by PID, anything still inside one of the hosts (a hung job's orted and ranks);

@@ -4,9 +4,9 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build-test}
-"$root/scripts/install-deps.sh" --test
-"$root/scripts/build.sh" "$build" -DMPIWRITE_WERROR=ON
+"$root/tools/install-deps.sh" --test
+"$root/tools/build.sh" "$build" -DMPIWRITE_WERROR=ON
 # shellcheck source=mpi-env.sh
-source "$root/scripts/mpi-env.sh"
+source "$root/tools/mpi-env.sh"
 cd "$build"
 ctest --output-on-failure -j"$(nproc)" --timeout 300
