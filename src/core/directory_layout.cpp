@@ -16,23 +16,6 @@ int width_of(std::uint64_t count) {
   return width;
 }
 
-struct PartPosition {
-  std::uint64_t part = 0;
-  std::uint64_t position = 0;
-};
-
-// The inverse of split(): which part of `parts` holds position `q` of the whole (0-based) and
-// where in that part.
-PartPosition part_of(std::uint64_t q, std::uint64_t count, std::uint64_t parts,
-                     Partition partition) {
-  if (partition == Partition::Cyclic) return {q % parts, q / parts};
-  const std::uint64_t base = count / parts;
-  const std::uint64_t extra = count % parts;
-  const std::uint64_t boundary = extra * (base + 1);
-  if (q < boundary) return {q / (base + 1), q % (base + 1)};
-  return {extra + (q - boundary) / base, (q - boundary) % base};
-}
-
 }  // namespace
 
 bool is_layout_directory_name(std::string_view name) {
