@@ -16,6 +16,7 @@
 
 #include "interrupted.hpp"
 #include "mpiwrite/core/cli.hpp"
+#include "mpiwrite/core/cli_errors.hpp"
 #include "mpiwrite/core/dry_run.hpp"
 #include "mpiwrite/core/rank_plan.hpp"
 #include "mpiwrite/engines/uring_support.hpp"
@@ -88,8 +89,7 @@ class Coordinator {
       if (cli.run) {
         guarded([&] { validate_for_world(cli.config, world_.size()); }, cli.message);
         if (!cli.message.empty()) {
-          cli = {false, cli.config, kExitUsage,
-                 "mpiwrite: error: " + printable(cli.message) + "\n"};
+          cli = {false, cli.config, kExitUsage, usage_message("mpiwrite", cli.message)};
         }
       }
     }
