@@ -59,8 +59,12 @@ void check(const RunConfig& config, const PointSpec& point) {
       const Progression& part = got.thread_writes[t];
       for (std::uint64_t i = 0; i < part.count; ++i) {
         const FileLocation where = plan.layout.locate(part.at(i));
-        if (point.layout != Layout::Shared) ASSERT_EQ(where.rank, r);
-        if (point.layout == Layout::Thread) ASSERT_EQ(where.thread, t);
+        if (point.layout != Layout::Shared) {
+          ASSERT_EQ(where.rank, r);
+        }
+        if (point.layout == Layout::Thread) {
+          ASSERT_EQ(where.thread, t);
+        }
       }
     }
     if (point.layout != Layout::Shared) {
