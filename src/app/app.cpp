@@ -16,8 +16,9 @@
 
 #include "interrupted.hpp"
 #include "mpiwrite/core/cli.hpp"
+#include "mpiwrite/core/cli_errors.hpp"
 #include "mpiwrite/core/dry_run.hpp"
-#include "mpiwrite/core/rank_plan.hpp"
+#include "mpiwrite/core/point_plan.hpp"
 #include "mpiwrite/engines/uring_support.hpp"
 #include "mpiwrite/mpi/comm.hpp"
 #include "mpiwrite/sys/held_directory.hpp"
@@ -53,6 +54,7 @@ class Coordinator {
 
  private:
   int watched_run() {
+    plan_the_points();
     if (int code = check_engine(); code != kContinue) return code;
     if (run_.config.dry_run) return dry_run();
     if (int code = prepare(); code != kContinue) return code;
@@ -88,8 +90,7 @@ class Coordinator {
       if (cli.run) {
         guarded([&] { validate_for_world(cli.config, world_.size()); }, cli.message);
         if (!cli.message.empty()) {
-          cli = {false, cli.config, kExitUsage,
-                 "mpiwrite: error: " + printable(cli.message) + "\n"};
+          cli = {false, cli.config, kExitUsage, usage_message("mpiwrite", cli.message)};
         }
       }
     }
@@ -103,6 +104,14 @@ class Coordinator {
     return kContinue;
   }
 
+  // Every point's plan, once, on every rank (the dry run's too): what each rank writes,
+  // reads back and removes, where, and with which engine options (point_plan.hpp).
+  void plan_the_points() {
+    run_.plans = plan_points(run_.config, world_.size());
+    run_.points.clear();
+    for (const PointPlan& plan : run_.plans) run_.points.push_back(plan.spec);
+  }
+
   // --engine uring must be usable on every rank (nodes can differ), checked before anything
   // is created (also for --dry-run): otherwise one message from rank 0 naming the reason, and
   // exit 2.
@@ -112,7 +121,7 @@ class Coordinator {
     std::string reason = uring_unavailable_reason();
     if (reason.empty()) {  // what the rings will register, known before the run
       reason = fixed_file_limit_problem(
-          largest_ring_depth(run_.config, world_.size(), world_.rank()));
+          largest_ring_depth(run_.plans, world_.rank()));
     }
     const std::vector<std::string> reasons = comm::gather_strings(world_, reason);
     const std::vector<std::string> hosts = comm::gather_host_names(world_);
@@ -124,12 +133,12 @@ class Coordinator {
 
   // The same checks of --dir as a real run (nothing is created), then the plan.
   int dry_run() {
-    const int code = phases_.root_step([&] { check_directory(run_.config, world_.size()); },
+    const int code = phases_.root_step([&] { check_directory(run_.config, run_.plans); },
                                        "checking --dir");
     if (code != kExitOk) return code;
     return phases_.root_step([&] {
       std::ostringstream plan;
-      write_plan(run_.config, make_points(run_.config, world_.size()), plan);
+      write_plan(run_.config, run_.plans, plan);
       write_standard_output(plan.str(), out_);
     }, "writing the plan");
   }
@@ -144,7 +153,7 @@ class Coordinator {
       // Before --dir is created: a bad -o costs nothing. -o's directory is held from now on.
       run_.output_dir = check_output_path(c);
       check_standard_output(c);
-      run_.directory = prepare_directory(c, world_.size());
+      run_.directory = prepare_directory(c, run_.plans);
       if (run_.output_dir.deferred) run_.output_dir = hold_output_directory(c.output);
       if (c.output.empty() && c.cleanup && run_.directory.created) {
         run_.copy_dir = hold_parent_of(run_.directory.path, run_.directory.identity);
@@ -158,15 +167,11 @@ class Coordinator {
     comm::broadcast_string(world_, run_.run_id);
     run_.directory.created = comm::broadcast_int(world_, run_.directory.created ? 1 : 0) != 0;
     run_.seed = comm::broadcast_u64(world_, c.seed.value_or(ticks));
-    run_.points = make_points(c, world_.size());
     run_.scratch_root = scratch_root_path(run_.directory.path, run_.run_id);
     run_.schedule.emplace(c, run_.points, run_.directory.path, run_.scratch_root, run_.seed);
     run_.pattern = parse_pattern(c.pattern);
     // Removal spans every step, whichever point: each rank plans as one of all the ranks.
-    PointSpec every_rank;
-    every_rank.ranks = world_.size();
-    every_rank.threads = c.threads;
-    run_.world_plan = plan_rank(c, every_rank, world_.rank());
+    run_.world_plan = plan_point(c, world_point(c, world_.size())).rank(world_.rank());
     run_.world_rank = world_.rank();
 
     phases_.enter("the clock exchange");
@@ -233,7 +238,7 @@ class Coordinator {
   bool set_up_points() {
     std::string failure;
     phases_.enter("setting up the points' communicators and writers");
-    resources_.emplace(world_, run_.config, run_.points, failure);
+    resources_.emplace(world_, run_.config, run_.plans, failure);
     // A writer that could not be made (no thread, no ring) is not there to ask.
     if (root_ && failure.empty()) {
       if (const std::optional<bool> own = resources_->private_fd_tables()) {

@@ -9,10 +9,11 @@
 namespace mpiwrite {
 
 PointResources::PointResources(const boost::mpi::communicator& world, const RunConfig& config,
-                               const std::vector<PointSpec>& points, std::string& failure)
-    : world_(world), config_(config), specs_(points) {
+                               const std::vector<PointPlan>& plans, std::string& failure)
+    : world_(world), config_(config), plans_(plans) {
   std::map<int, std::size_t> first_with_ranks;
-  for (const PointSpec& spec : points) {
+  for (const PointPlan& point : plans) {
+    const PointSpec& spec = point.spec;
     PointHandles h;
     if (auto known = first_with_ranks.find(spec.ranks); known != first_with_ranks.end()) {
       const PointHandles& same = points_[known->second];
@@ -24,9 +25,8 @@ PointResources::PointResources(const boost::mpi::communicator& world, const RunC
       if (h.comm && config_.partition == Partition::Dynamic) make_counter(h, failure);
     }
     if (h.comm) {
-      h.plan = plan_rank(config_, spec, h.comm.rank());
-      DirectoryLayout layout(layout_spec(config_, spec));
-      if (!layout.flat()) h.layout.emplace(layout);
+      h.plan = point.rank(h.comm.rank());
+      if (!point.layout.flat()) h.layout = &point.layout;
     }
     keys_.push_back(h.comm ? key_of(spec, h.plan) : WriterKey{});
     points_.push_back(std::move(h));
@@ -48,7 +48,7 @@ PointResources::~PointResources() {
 std::optional<bool> PointResources::private_fd_tables() const { return private_fd_tables_; }
 
 void PointResources::ready_writer(std::size_t point) {
-  const PointSpec& spec = specs_[point];
+  const PointSpec& spec = plans_[point].spec;
   const WriterKey key = keys_[point];
   ++uses_;
   if (auto live = writers_.find(key); live != writers_.end()) {
@@ -71,7 +71,7 @@ void PointResources::ready_writer(std::size_t point) {
     }
     writers_.erase(oldest);  // joins its threads (and tears down their rings) here
   }
-  LiveWriter made{make_writer_for(spec, key), uses_};
+  LiveWriter made{make_writer_for(plans_[point], key), uses_};
   if (!private_fd_tables_) private_fd_tables_ = made.writer->private_fd_tables();
   for (std::size_t p = 0; p < points_.size(); ++p) {
     if (keys_[p] == key && points_[p].comm) points_[p].writer = made.writer.get();
@@ -94,12 +94,11 @@ PointResources::WriterKey PointResources::key_of(const PointSpec& spec,
   return {spec.threads, spec.engine, depth, writes_nothing};
 }
 
-std::unique_ptr<Writer> PointResources::make_writer_for(const PointSpec& spec,
+std::unique_ptr<Writer> PointResources::make_writer_for(const PointPlan& plan,
                                                         const WriterKey& key) const {
-  WriteOptions options = write_options_from(config_);
-  options.threads = spec.threads;
-  options.engine = spec.engine;
-  options.queue_depth = std::get<2>(key);
+  WriteOptions options;
+  static_cast<EngineOptions&>(options) = plan.engine;
+  options.queue_depth = std::get<2>(key);  // this rank's ring, by its work
   options.writes_nothing = std::get<3>(key);
   options.interrupt = &interrupt_signal();
   for (int rank : config_.slow_ranks) {

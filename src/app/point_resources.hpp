@@ -19,6 +19,7 @@
 
 #include "mpiwrite/core/config.hpp"
 #include "mpiwrite/core/directory_layout.hpp"
+#include "mpiwrite/core/point_plan.hpp"
 #include "mpiwrite/core/points.hpp"
 #include "mpiwrite/core/rank_plan.hpp"
 #include "mpiwrite/engines/writer.hpp"
@@ -30,7 +31,8 @@ namespace mpiwrite {
 struct PointHandles {
   boost::mpi::communicator comm;     // ranks 0..p-1 of the world; null on the others
   RankPlan plan;                     // on the point's ranks
-  std::optional<DirectoryLayout> layout;  // on the point's ranks, unless flat (all in the dir)
+  // On the point's ranks, unless flat (all in the dir): the point's plan's, which outlives it.
+  const DirectoryLayout* layout = nullptr;
   Writer* writer = nullptr;          // on the point's ranks while its writer is alive
   SharedCounter* counter = nullptr;  // with --partition dynamic
 };
@@ -44,8 +46,9 @@ class PointResources {
   // communicator (and counter), points whose writers would be the same (WriterKey) one
   // writer. The first point's writer is made here too. What fails on this rank is put in
   // `failure` (the first thing); the caller agrees on it before any step.
+  // `plans` (the run's, one per point) outlives the resources.
   PointResources(const boost::mpi::communicator& world, const RunConfig& config,
-                 const std::vector<PointSpec>& points, std::string& failure);
+                 const std::vector<PointPlan>& plans, std::string& failure);
   // Collective: the counters' MPI windows first (MPI_Win_free, collective over their
   // communicators, in creation order on every rank), then the communicators they were made
   // on, then the writers.
@@ -72,12 +75,12 @@ class PointResources {
     std::uint64_t last_used = 0;  // the use count of the resources when it was last readied
   };
   WriterKey key_of(const PointSpec& spec, const RankPlan& plan) const;
-  std::unique_ptr<Writer> make_writer_for(const PointSpec& spec, const WriterKey& key) const;
+  std::unique_ptr<Writer> make_writer_for(const PointPlan& plan, const WriterKey& key) const;
   void make_counter(PointHandles& h, std::string& failure);
 
   const boost::mpi::communicator& world_;
   const RunConfig& config_;
-  std::vector<PointSpec> specs_;
+  const std::vector<PointPlan>& plans_;
   std::vector<WriterKey> keys_;  // each point's, on its ranks
   std::map<WriterKey, LiveWriter> writers_;  // the live ones
   std::uint64_t uses_ = 0;

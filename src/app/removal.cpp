@@ -121,7 +121,7 @@ void remove_directories(RunState& run) {
 
 std::uint64_t remove_written(const RunState& run, std::size_t point, const std::string& dir,
                              bool all, const std::atomic<int>* stop, ProgressTick* tick) {
-  const DirectoryLayout layout = run.layout_of(point);
+  const DirectoryLayout& layout = run.layout_of(point);
   const DirectoryLayout* where = layout.flat() ? nullptr : &layout;
   if (const auto limited = run.limited_steps.find(dir); all && limited != run.limited_steps.end()) {
     return remove_created(run.at(dir), run.pattern, limited->second, stop, where, tick);
@@ -140,7 +140,7 @@ void remove_layout_directories_of(const RunState& run, std::size_t point, const 
     return;
   }
   const PointSpec& spec = run.points[point];
-  const DirectoryLayout layout = run.layout_of(point);
+  const DirectoryLayout& layout = run.layout_of(point);
   const int rank = run.world_rank;
   if (layout.flat() || rank >= spec.ranks) return;
   remove_layout_directories(run.at(dir), layout.rank_directories(rank), stop);

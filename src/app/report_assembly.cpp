@@ -4,6 +4,7 @@
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <sstream>
 #include <stdexcept>
@@ -50,7 +51,10 @@ void describe_run(RunReport& report, const RunState& run, const RankFacts& facts
   RunContext& x = report.context;
   x.mpiwrite_version = kVersion;
   x.ranks = world_ranks;
-  x.threads = run.config.threads;
+  // The most writer threads any point runs on one rank (a plain run's: its one point's),
+  // from the points themselves: --threads is no point's count in a sweep or comparison.
+  x.threads = 1;
+  for (const PointPlan& plan : run.plans) x.threads = std::max(x.threads, plan.spec.threads);
   x.hosts = group_ranks_by_host(facts.hosts);
   x.mpi_library = comm::mpi_library_version();
   x.directory = run.directory.path;

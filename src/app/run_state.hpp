@@ -14,6 +14,7 @@
 #include "mpiwrite/core/created_files.hpp"
 #include "mpiwrite/core/directory_layout.hpp"
 #include "mpiwrite/core/file_namer.hpp"
+#include "mpiwrite/core/point_plan.hpp"
 #include "mpiwrite/core/points.hpp"
 #include "mpiwrite/core/progress_line.hpp"
 #include "mpiwrite/core/rank_plan.hpp"
@@ -44,6 +45,7 @@ struct RunState {
   std::string run_id;
   FilePattern pattern;
   std::vector<PointSpec> points;
+  std::vector<PointPlan> plans;  // plans[i] is points[i]'s, made once (point_plan.hpp)
   std::uint64_t seed = 0;
   std::optional<StepSchedule> schedule;  // built once the run id is known
   // This world rank's plan as one point of every rank: its share of the removal.
@@ -96,9 +98,7 @@ struct RunState {
   }
   std::string scratch_name() const { return scratch_root.substr(directory.path.size() + 1); }
   // The layout of point `point` (flat: every file in the step's directory).
-  DirectoryLayout layout_of(std::size_t point) const {
-    return DirectoryLayout(layout_spec(config, points[point]));
-  }
+  const DirectoryLayout& layout_of(std::size_t point) const { return plans[point].layout; }
 
   // Calls visit(step) for every step whose directory the run made or wrote into, in order:
   // the schedule walked again from the same seed, rather than a list that would grow with the

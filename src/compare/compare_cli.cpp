@@ -5,16 +5,25 @@
 #include <CLI/CLI.hpp>
 #include <cctype>
 #include <charconv>
+#include <optional>
 
-#include "mpiwrite/core/errors.hpp"
+#include "mpiwrite/core/cli_errors.hpp"
 #include "mpiwrite/core/statistics.hpp"
-#include "mpiwrite/core/text_escape.hpp"
 #include "mpiwrite/core/verdict.hpp"
 #include "mpiwrite/core/version.hpp"
 
 namespace mpiwrite {
 
 namespace {
+
+// --format's value, which CLI11 checked against the names ignoring case.
+CompareFormat format_named(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (CompareFormat f : {CompareFormat::Table, CompareFormat::Markdown, CompareFormat::Json}) {
+    if (text == to_string(f)) return f;
+  }
+  return CompareFormat::Table;  // unreachable: IsMember checked it
+}
 
 // What --help says after the options: how points are matched and what each verdict means.
 std::string footer() {
@@ -83,22 +92,17 @@ CompareCliOutcome parse_compare_command_line(int argc, const char* const* argv) 
             return parse_seed(text, value) ? "" : text + " is not a whole number from 0 to 2^64-1";
           },
           "UINT64"));
-  try {
-    app.parse(argc, argv);
-    parse_seed(seed, o.seed);
-    for (char& c : format) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    for (CompareFormat f : {CompareFormat::Table, CompareFormat::Markdown, CompareFormat::Json}) {
-      if (format == to_string(f)) o.format = f;
-    }
+  const std::optional<CliStop> stop =
+      parse_or_stop(app, "mpiwrite-compare", " (see mpiwrite-compare --help)", [&] {
+        app.parse(argc, argv);
+        parse_seed(seed, o.seed);
+        o.format = format_named(format);
+      });
+  if (stop) {
+    outcome.exit_code = stop->exit_code;
+    outcome.message = stop->message;
+  } else {
     outcome.run = true;
-  } catch (const CLI::CallForHelp&) {
-    outcome.message = app.help();
-  } catch (const CLI::CallForVersion& version) {
-    outcome.message = std::string(version.what()) + "\n";
-  } catch (const CLI::ParseError& error) {
-    outcome.exit_code = kExitUsage;
-    outcome.message =
-        "mpiwrite-compare: error: " + printable(error.what()) + " (see mpiwrite-compare --help)\n";
   }
   return outcome;
 }

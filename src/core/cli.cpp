@@ -4,14 +4,15 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <optional>
 #include <cctype>
 #include <charconv>
 #include <algorithm>
 #include <sstream>
 
+#include "mpiwrite/core/cli_errors.hpp"
 #include "mpiwrite/core/errors.hpp"
 #include "mpiwrite/core/option_dependencies.hpp"
-#include "mpiwrite/core/text_escape.hpp"
 #include "mpiwrite/core/version.hpp"
 
 namespace mpiwrite {
@@ -285,6 +286,30 @@ void add_progress_options(CLI::App& app, RunConfig& c, EnumText& e) {
       ->check(choices({ProgressStyle::Auto, ProgressStyle::Tty, ProgressStyle::Lines}));
 }
 
+// The options CLI11 parsed as text, turned into values, and the whole checked: validate(),
+// then the options given that do nothing (throws UsageError).
+void fill_config(const CLI::App& app, const EnumText& text, RunConfig& c) {
+  c.partition =
+      from_name(text.partition, {Partition::Block, Partition::Cyclic, Partition::Dynamic});
+  c.write_mode = from_name(text.write_mode, {WriteMode::Line, WriteMode::Whole});
+  c.engine = from_name(text.engine, {Engine::Posix, Engine::Uring, Engine::Null});
+  c.format = from_name(text.format, {Format::Table, Format::Markdown, Format::Csv, Format::Json});
+  c.layouts = layout_list(text.layouts);
+  c.progress_style = from_name(
+      text.progress_style, {ProgressStyle::Auto, ProgressStyle::Tty, ProgressStyle::Lines});
+  c.sweep_threads = number_list<unsigned>("--sweep-threads", text.sweep_threads, 1, kMaxThreads,
+                                          "give thread counts like 1,2,4");
+  c.slow_ranks = number_list<int>("--slow-rank", text.slow_ranks, 0, 1u << 30,
+                                  "give ranks like 0,3");
+  validate(c);
+  // Again with what the command line named: `--chunk 8` without dynamic is the default's
+  // value, yet given, and does nothing.
+  check_option_dependencies(c, [&app](std::string_view option) {
+    const CLI::Option* named = app.get_option_no_throw(std::string(option));
+    return named != nullptr && named->count() > 0;
+  });
+}
+
 }  // namespace
 
 CliOutcome parse_command_line(int argc, const char* const* argv) {
@@ -298,41 +323,16 @@ CliOutcome parse_command_line(int argc, const char* const* argv) {
   add_write_options(app, outcome.config, text);
   add_run_options(app, outcome.config, text);
   add_progress_options(app, outcome.config, text);
-  try {
-    app.parse(argc, argv);
-    RunConfig& c = outcome.config;
-    c.partition =
-        from_name(text.partition, {Partition::Block, Partition::Cyclic, Partition::Dynamic});
-    c.write_mode = from_name(text.write_mode, {WriteMode::Line, WriteMode::Whole});
-    c.engine = from_name(text.engine, {Engine::Posix, Engine::Uring, Engine::Null});
-    c.format = from_name(text.format, {Format::Table, Format::Markdown, Format::Csv, Format::Json});
-    c.layouts = layout_list(text.layouts);
-    c.progress_style = from_name(
-        text.progress_style, {ProgressStyle::Auto, ProgressStyle::Tty, ProgressStyle::Lines});
-    c.sweep_threads = number_list<unsigned>("--sweep-threads", text.sweep_threads, 1, kMaxThreads,
-                                            "give thread counts like 1,2,4");
-    c.slow_ranks = number_list<int>("--slow-rank", text.slow_ranks, 0, 1u << 30,
-                                    "give ranks like 0,3");
-    validate(outcome.config);
-    // Again with what the command line named: `--chunk 8` without dynamic is the default's
-    // value, yet given, and does nothing.
-    check_option_dependencies(outcome.config, [&app](std::string_view option) {
-      const CLI::Option* named = app.get_option_no_throw(std::string(option));
-      return named != nullptr && named->count() > 0;
-    });
+  const std::optional<CliStop> stop =
+      parse_or_stop(app, "mpiwrite", "\nRun 'mpiwrite --help' for the options.", [&] {
+        app.parse(argc, argv);
+        fill_config(app, text, outcome.config);
+      });
+  if (stop) {
+    outcome.exit_code = stop->exit_code;
+    outcome.message = stop->message;
+  } else {
     outcome.run = true;
-    return outcome;
-  } catch (const CLI::CallForHelp&) {
-    outcome.message = app.help();
-  } catch (const CLI::CallForVersion& version) {
-    outcome.message = std::string(version.what()) + "\n";
-  } catch (const CLI::ParseError& error) {
-    outcome.exit_code = kExitUsage;
-    outcome.message = "mpiwrite: error: " + printable(error.what()) +
-                      "\nRun 'mpiwrite --help' for the options.\n";
-  } catch (const UsageError& error) {
-    outcome.exit_code = kExitUsage;
-    outcome.message = "mpiwrite: error: " + printable(error.what()) + "\n";
   }
   return outcome;
 }

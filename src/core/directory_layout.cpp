@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 
 #include "mpiwrite/core/partition.hpp"
-#include "mpiwrite/core/rank_plan.hpp"
 
 namespace mpiwrite {
 namespace {
@@ -14,23 +13,6 @@ int width_of(std::uint64_t count) {
   int width = 1;
   for (std::uint64_t n = count > 0 ? count - 1 : 0; n >= 10; n /= 10) ++width;
   return width;
-}
-
-struct PartPosition {
-  std::uint64_t part = 0;
-  std::uint64_t position = 0;
-};
-
-// The inverse of split(): which part of `parts` holds position `q` of the whole (0-based) and
-// where in that part.
-PartPosition part_of(std::uint64_t q, std::uint64_t count, std::uint64_t parts,
-                     Partition partition) {
-  if (partition == Partition::Cyclic) return {q % parts, q / parts};
-  const std::uint64_t base = count / parts;
-  const std::uint64_t extra = count % parts;
-  const std::uint64_t boundary = extra * (base + 1);
-  if (q < boundary) return {q / (base + 1), q % (base + 1)};
-  return {extra + (q - boundary) / base, (q - boundary) % base};
 }
 
 }  // namespace
@@ -49,11 +31,6 @@ bool has_layout_directories(const RunConfig& config) {
     if (layout != Layout::Shared) return true;
   }
   return false;
-}
-
-LayoutSpec layout_spec(const RunConfig& config, const PointSpec& point) {
-  return LayoutSpec{point.layout, config.files_per_dir, config.files, config.partition,
-                    point.ranks, point.threads};
 }
 
 DirectoryLayout::DirectoryLayout(const LayoutSpec& spec)
@@ -75,7 +52,7 @@ FileLocation DirectoryLayout::locate(std::uint64_t index) const {
   const PartPosition by_rank = part_of(q, spec_.files, ranks, spec_.partition);
   FileLocation where{static_cast<int>(by_rank.part), 0, by_rank.position};
   if (spec_.layout == Layout::Thread && spec_.threads > 1) {
-    const Progression slice = split(whole_run(spec_.files), ranks, by_rank.part, spec_.partition);
+    const Progression slice = rank_slice(spec_.work(), where.rank);
     const PartPosition by_thread =
         part_of(by_rank.position, slice.count, spec_.threads, spec_.partition);
     where.thread = static_cast<unsigned>(by_thread.part);
@@ -115,8 +92,7 @@ std::string DirectoryLayout::directory(const DirectoryKey& key) const {
 
 std::uint64_t DirectoryLayout::layout_files(int rank, unsigned thread) const {
   if (spec_.layout == Layout::Shared) return spec_.files;
-  const Progression slice = split(whole_run(spec_.files), static_cast<std::uint64_t>(spec_.ranks),
-                                  static_cast<std::uint64_t>(rank), spec_.partition);
+  const Progression slice = rank_slice(spec_.work(), rank);
   if (spec_.layout == Layout::Rank) return slice.count;
   return thread_parts(slice, spec_.threads, spec_.partition).at(thread).count;
 }
@@ -150,11 +126,10 @@ std::vector<std::string> DirectoryLayout::rank_directories(int rank) const {
     add_subdirectories(layout_directory(rank, 0), layout_files(rank, 0), out);
     return out;
   }
-  const Progression slice = split(whole_run(spec_.files), static_cast<std::uint64_t>(spec_.ranks),
-                                  static_cast<std::uint64_t>(rank), spec_.partition);
-  if (slice.count == 0) return out;
+  const RankPlan plan = plan_rank(spec_.work(), rank);
+  if (plan.writes.count == 0) return out;
   out.push_back(fmt::format("rank{:0{}}", rank, rank_width_));
-  const std::vector<Progression> parts = thread_parts(slice, spec_.threads, spec_.partition);
+  const std::vector<Progression>& parts = plan.thread_writes;
   for (unsigned t = 0; t < spec_.threads; ++t) {
     add_subdirectories(layout_directory(rank, t), parts[t].count, out);
   }

@@ -7,9 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "mpiwrite/core/directory_layout.hpp"
 #include "mpiwrite/core/file_namer.hpp"
-#include "mpiwrite/core/rank_plan.hpp"
 
 namespace mpiwrite {
 
@@ -17,8 +15,9 @@ namespace {
 
 // The directories each rank of the point creates before its write phase (nothing to say for
 // the default layout, whose files all live in the run directory). Long lists are elided.
-void write_directories(const RunConfig& config, const PointSpec& point, std::ostream& out) {
-  const DirectoryLayout layout(layout_spec(config, point));
+void write_directories(const PointPlan& plan, std::ostream& out) {
+  const DirectoryLayout& layout = plan.layout;
+  const PointSpec& point = plan.spec;
   if (layout.flat()) return;
   constexpr std::size_t kShown = 6;
   for (int rank = 0; rank < point.ranks; ++rank) {
@@ -36,8 +35,9 @@ void write_directories(const RunConfig& config, const PointSpec& point, std::ost
   }
 }
 
-void write_point(const RunConfig& config, const PointSpec& point, FileNamer& namer,
+void write_point(const RunConfig& config, const PointPlan& plan, FileNamer& namer,
                  std::ostream& out) {
+  const PointSpec& point = plan.spec;
   if (config.partition == Partition::Dynamic) {
     fmt::print(out, "every thread of ranks 0..{} takes chunks of {} files on demand from a counter "
                     "on rank 0, until all {} are taken\n",
@@ -45,9 +45,9 @@ void write_point(const RunConfig& config, const PointSpec& point, FileNamer& nam
     return;
   }
   for (int rank = 0; rank < point.ranks; ++rank) {
-    const RankPlan plan = plan_rank(config, point, rank);
+    const RankPlan mine = plan.rank(rank);
     for (unsigned thread = 0; thread < point.threads; ++thread) {
-      const Progression& part = plan.thread_writes[thread];
+      const Progression& part = mine.thread_writes[thread];
       if (part.count == 0) {
         fmt::print(out, "rank {} thread {}: no files\n", rank, thread);
         continue;
@@ -62,11 +62,11 @@ void write_point(const RunConfig& config, const PointSpec& point, FileNamer& nam
 
 }  // namespace
 
-void write_plan(const RunConfig& config, const std::vector<PointSpec>& points,
+void write_plan(const RunConfig& config, const std::vector<PointPlan>& plans,
                 std::ostream& out) {
   FileNamer namer(parse_pattern(config.pattern));
   fmt::print(out, "dry run, nothing is written: {} point(s), {} partition, {} files into {}\n",
-             points.size(), to_string(config.partition), config.files, config.dir);
+             plans.size(), to_string(config.partition), config.files, config.dir);
   const std::vector<Layout>& layouts = config.layouts;
   if (layouts != std::vector<Layout>{Layout::Shared} || config.files_per_dir != 0) {
     std::vector<std::string_view> names;
@@ -78,8 +78,8 @@ void write_plan(const RunConfig& config, const std::vector<PointSpec>& points,
                    : fmt::format(", at most {} files per subdirectory", config.files_per_dir));
   }
   fmt::print(out, "repetitions: {} warm-up + {} timed{}; {}\n", config.warmup, config.repetitions,
-             points.size() > 1 ? " per point" : "",
-             points.size() > 1 ? "points interleaved in shuffled rounds, each repetition in a "
+             plans.size() > 1 ? " per point" : "",
+             plans.size() > 1 ? "points interleaved in shuffled rounds, each repetition in a "
                                  "fresh scratch directory"
              : config.overwrite ? "every repetition rewrites the same files in place"
                                 : "the last timed repetition writes into the directory, every "
@@ -90,14 +90,15 @@ void write_plan(const RunConfig& config, const std::vector<PointSpec>& points,
                config.time_limit_s,
                config.wear_out ? ", then goes on to the largest count any thread reached" : "");
   }
-  for (const PointSpec& point : points) {
+  for (const PointPlan& plan : plans) {
+    const PointSpec& point = plan.spec;
     fmt::print(out, "point {} ({}): {} rank(s) x {} thread(s){}\n", point.label(),
                to_string(point.mode), point.ranks, point.threads,
                point.engine == Engine::Uring
                    ? fmt::format(", io_uring with {} file(s) in flight per thread", point.queue_depth)
                    : "");
-    write_directories(config, point, out);
-    write_point(config, point, namer, out);
+    write_directories(plan, out);
+    write_point(config, plan, namer, out);
   }
 }
 

@@ -17,4 +17,14 @@ Progression split(const Progression& whole, std::uint64_t parts, std::uint64_t p
   return {whole.first + offset * whole.stride, count, whole.stride};
 }
 
+PartPosition part_of(std::uint64_t position, std::uint64_t count, std::uint64_t parts,
+                     Partition partition) {
+  if (partition == Partition::Cyclic) return {position % parts, position / parts};
+  const std::uint64_t base = count / parts;
+  const std::uint64_t extra = count % parts;
+  const std::uint64_t boundary = extra * (base + 1);  // the first `extra` parts end here
+  if (position < boundary) return {position / (base + 1), position % (base + 1)};
+  return {extra + (position - boundary) / base, (position - boundary) % base};
+}
+
 }  // namespace mpiwrite

@@ -101,4 +101,11 @@ std::vector<PointSpec> make_points(const RunConfig& c, int world) {
   return points;
 }
 
+PointSpec world_point(const RunConfig& config, int world_ranks) {
+  PointSpec every_rank;
+  every_rank.ranks = world_ranks;
+  every_rank.threads = config.threads;
+  return every_rank;
+}
+
 }  // namespace mpiwrite

@@ -17,19 +17,24 @@ std::vector<Progression> thread_parts(const Progression& slice, unsigned threads
   return parts;
 }
 
-RankPlan plan_rank(const RunConfig& config, const PointSpec& point, int rank) {
-  const Progression all = whole_run(config.files);
-  const auto ranks = static_cast<std::uint64_t>(point.ranks);
+Progression rank_slice(const WorkSplit& work, int rank) {
+  return split(whole_run(work.files), static_cast<std::uint64_t>(work.ranks),
+               static_cast<std::uint64_t>(rank), work.partition);
+}
+
+RankPlan plan_rank(const WorkSplit& work, int rank) {
+  const Progression all = whole_run(work.files);
+  const auto ranks = static_cast<std::uint64_t>(work.ranks);
   const auto me = static_cast<std::uint64_t>(rank);
   RankPlan plan;
   plan.rank = rank;
-  plan.ranks = point.ranks;
-  plan.dynamic = config.partition == Partition::Dynamic;
+  plan.ranks = work.ranks;
+  plan.dynamic = work.partition == Partition::Dynamic;
   if (plan.dynamic) {
     plan.writes = all;
   } else {
-    plan.writes = split(all, ranks, me, config.partition);
-    plan.thread_writes = thread_parts(plan.writes, point.threads, config.partition);
+    plan.writes = rank_slice(work, rank);
+    plan.thread_writes = thread_parts(plan.writes, work.threads, work.partition);
   }
   plan.verifies = split(all, ranks, (me + 1) % ranks, Partition::Block);
   plan.removes = split(all, ranks, me, Partition::Block);
@@ -44,15 +49,6 @@ unsigned ring_depth(unsigned queue_depth, const RankPlan& plan) {
     for (const Progression& part : plan.thread_writes) most = std::max(most, part.count);
   }
   return static_cast<unsigned>(std::clamp<std::uint64_t>(most, 1, std::max(1u, queue_depth)));
-}
-
-unsigned largest_ring_depth(const RunConfig& config, int ranks, int rank) {
-  unsigned largest = 0;
-  for (const PointSpec& point : make_points(config, ranks)) {
-    if (point.engine != Engine::Uring || rank >= point.ranks) continue;
-    largest = std::max(largest, ring_depth(point.queue_depth, plan_rank(config, point, rank)));
-  }
-  return largest;
 }
 
 }  // namespace mpiwrite

@@ -1,5 +1,5 @@
-// The writers' value types (writer.hpp): the options taken from the configuration, the
-// failure, and the result a writer thread fills and the pool merges.
+// The writers' value types (writer.hpp): the failure, and the result a writer thread fills
+// and the pool merges.
 #include "mpiwrite/engines/writer.hpp"
 
 #include <fmt/format.h>
@@ -7,20 +7,6 @@
 #include <system_error>
 
 namespace mpiwrite {
-
-WriteOptions write_options_from(const RunConfig& c) {
-  WriteOptions o;
-  o.pattern = parse_pattern(c.pattern);
-  o.lines = c.lines;
-  o.text = c.text;
-  o.mode = c.write_mode;
-  o.fsync = c.fsync;
-  o.overwrite = c.overwrite;
-  o.engine = c.engine;
-  o.queue_depth = c.queue_depth;
-  o.threads = c.threads;
-  return o;
-}
 
 std::string WriteFailure::message() const {
   if (!text.empty()) return text;

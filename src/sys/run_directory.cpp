@@ -109,13 +109,11 @@ void check_existing_names(const RunConfig& config, const std::string& dir) {
 // The same in every directory of a layout (without a layout, in DIR alone): a plain run
 // creates each layout directory, so none may exist; --overwrite writes into those that are
 // real directories. Only for a plain run (sweeps and comparisons write into fresh scratch
-// directories), whose one layout validate() guarantees.
-void check_existing_targets(const RunConfig& config, const std::string& dir, int ranks) {
-  PointSpec point;
-  point.ranks = ranks;
-  point.threads = config.threads;
-  point.layout = config.layouts.front();
-  const DirectoryLayout layout(layout_spec(config, point));
+// directories), whose one point `plan` is.
+void check_existing_targets(const RunConfig& config, const std::string& dir,
+                            const PointPlan& plan) {
+  const DirectoryLayout& layout = plan.layout;
+  const int ranks = plan.spec.ranks;
   if (layout.flat()) return check_existing_names(config, dir);
   // Whether a name exists is read from its parent's listing, never looked up: on a network
   // file system a lookup of a missing name leaves a negative entry in this client's cache,
@@ -162,7 +160,7 @@ void check_existing_targets(const RunConfig& config, const std::string& dir, int
 
 }  // namespace
 
-bool check_directory(const RunConfig& config, int ranks) {
+bool check_directory(const RunConfig& config, const std::vector<PointPlan>& plans) {
   const std::string& dir = config.dir;
   struct stat info {};
   if (::lstat(dir.c_str(), &info) == 0 && S_ISLNK(info.st_mode) && ::stat(dir.c_str(), &info) != 0) {
@@ -187,13 +185,16 @@ bool check_directory(const RunConfig& config, int ranks) {
   } else {
     throw IoError(errno, dir, "stat");
   }
-  if (run_kind(config) == RunKind::Run) check_existing_targets(config, absolute_path(dir), ranks);
+  if (run_kind(config) == RunKind::Run) {
+    check_existing_targets(config, absolute_path(dir), plans.front());
+  }
   return false;
 }
 
-PreparedDirectory prepare_directory(const RunConfig& config, int ranks) {
+PreparedDirectory prepare_directory(const RunConfig& config,
+                                    const std::vector<PointPlan>& plans) {
   PreparedDirectory prepared;
-  if (check_directory(config, ranks)) {
+  if (check_directory(config, plans)) {
     if (::mkdir(config.dir.c_str(), 0755) != 0) {
       if (errno == ENOENT) {
         throw UsageError(fmt::format("--dir {}: its parent directory does not exist (mpiwrite "

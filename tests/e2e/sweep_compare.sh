@@ -16,6 +16,9 @@ def check(cond, what):
     if not cond: sys.exit(f"FAIL: {what}")
 check(doc["kind"] == "sweep", "kind")
 points = doc["points"]
+# The context's threads per rank is the points' (the largest), not --threads (1, no point's).
+check(doc["context"]["threads_per_rank"] == 3, "context.threads_per_rank from the points")
+check([p["threads"] for p in points] == [1, 3], "each point's threads")
 check([p["label"] for p in points] == [f"{ranks}x1", f"{ranks}x3"], "points in thread order")
 check(points[0]["summary"]["speedup"] == {"estimate": 1.0, "ci": None}, "speedup against the first point")
 sp = points[1]["summary"]["speedup"]

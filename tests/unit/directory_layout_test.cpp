@@ -8,9 +8,15 @@
 #include <vector>
 
 #include "mpiwrite/core/rank_plan.hpp"
+#include "mpiwrite/core/point_plan.hpp"
 
 namespace mpiwrite {
 namespace {
+
+// The rank plan as the run makes it: from the point's plan (point_plan.hpp).
+RankPlan plan_of(const RunConfig& config, const PointSpec& point, int rank) {
+  return plan_point(config, point).rank(rank);
+}
 
 LayoutSpec spec_of(Layout layout, std::uint64_t per_dir, std::uint64_t files, Partition partition,
                    int ranks, unsigned threads) {
@@ -44,7 +50,7 @@ void check(const LayoutSpec& spec) {
   std::map<std::string, std::uint64_t> files_in;
   std::vector<int> seen(spec.files + 1, 0);
   for (int r = 0; r < spec.ranks; ++r) {
-    const RankPlan plan = plan_rank(config, point_of(spec.ranks, spec.threads), r);
+    const RankPlan plan = plan_of(config, point_of(spec.ranks, spec.threads), r);
     for (unsigned t = 0; t < spec.threads; ++t) {
       const Progression& part = plan.thread_writes.at(t);
       for (std::uint64_t p = 0; p < part.count; ++p) {
@@ -153,7 +159,8 @@ TEST(DirectoryLayout, EachPointHasTheLayoutOfItsOwnNotTheFirstOfTheList) {
   c.layouts = {Layout::Shared, Layout::Thread};
   const std::vector<PointSpec> points = make_points(c, 2);
   for (const PointSpec& p : points) {
-    const LayoutSpec spec = layout_spec(c, p);
+    const PointPlan plan = plan_point(c, p);
+    const LayoutSpec& spec = plan.layout.spec();
     EXPECT_EQ(spec.layout, p.layout) << p.label();
     EXPECT_EQ(spec.files_per_dir, 3u);  // one --files-per-dir for every layout
     EXPECT_EQ(spec.ranks, p.ranks);
@@ -161,7 +168,7 @@ TEST(DirectoryLayout, EachPointHasTheLayoutOfItsOwnNotTheFirstOfTheList) {
   }
   const PointSpec& threaded = points.back();  // 1x2-thread
   ASSERT_EQ(threaded.label(), "1x2-thread");
-  EXPECT_EQ(DirectoryLayout(layout_spec(c, threaded)).rank_directories(0),
+  EXPECT_EQ(plan_point(c, threaded).layout.rank_directories(0),
             (std::vector<std::string>{"rank0", "rank0/thread0", "rank0/thread0/d0",
                                       "rank0/thread0/d1", "rank0/thread1", "rank0/thread1/d0",
                                       "rank0/thread1/d1"}));

@@ -12,7 +12,7 @@ TEST(WritePlan, NamesEveryRankAndThreadWithItsFiles) {
   c.files = 10;
   c.threads = 2;
   std::ostringstream out;
-  write_plan(c, make_points(c, 3), out);
+  write_plan(c, plan_points(c, 3), out);
   const std::string text = out.str();
   EXPECT_NE(text.find("point 3x2 (run): 3 rank(s) x 2 thread(s)"), std::string::npos) << text;
   EXPECT_NE(text.find("rank 0 thread 0: 2 file(s), indices 1..2 step 1 (write1.txt .. write2.txt)"),
@@ -25,7 +25,7 @@ TEST(WritePlan, SaysWhenAThreadHasNothing) {
   c.files = 2;
   c.partition = Partition::Cyclic;
   std::ostringstream out;
-  write_plan(c, make_points(c, 3), out);
+  write_plan(c, plan_points(c, 3), out);
   EXPECT_NE(out.str().find("rank 1 thread 0: 1 file(s), indices 2..2 step 3"), std::string::npos);
   EXPECT_NE(out.str().find("rank 2 thread 0: no files"), std::string::npos);
 }
@@ -36,7 +36,7 @@ TEST(WritePlan, DynamicSaysChunksOnDemandAndSweepsListEveryPoint) {
   c.chunk = 5;
   c.sweep_threads = {1, 4};
   std::ostringstream out;
-  write_plan(c, make_points(c, 2), out);
+  write_plan(c, plan_points(c, 2), out);
   EXPECT_NE(out.str().find("point 2x4 (sweep)"), std::string::npos) << out.str();
   EXPECT_NE(out.str().find("chunks of 5 files on demand"), std::string::npos);
 }
@@ -44,7 +44,7 @@ TEST(WritePlan, DynamicSaysChunksOnDemandAndSweepsListEveryPoint) {
 TEST(WritePlan, TheDefaultLayoutAddsNoLines) {
   RunConfig c;
   std::ostringstream out;
-  write_plan(c, make_points(c, 2), out);
+  write_plan(c, plan_points(c, 2), out);
   EXPECT_EQ(out.str().find("layout"), std::string::npos) << out.str();
   EXPECT_EQ(out.str().find("creates"), std::string::npos) << out.str();
 }
@@ -56,7 +56,7 @@ TEST(WritePlan, PrintsEachRanksDirectories) {
   c.layouts = {Layout::Thread};
   c.dry_run = true;
   std::ostringstream out;
-  write_plan(c, make_points(c, 2), out);
+  write_plan(c, plan_points(c, 2), out);
   EXPECT_NE(out.str().find("layout: thread\n"), std::string::npos) << out.str();
   EXPECT_NE(out.str().find("rank 1 creates 3 directories: rank1, rank1/thread0, rank1/thread1\n"),
             std::string::npos)
@@ -69,7 +69,7 @@ TEST(WritePlan, ElidesLongDirectoryLists) {
   c.files_per_dir = 10;
   c.dry_run = true;
   std::ostringstream out;
-  write_plan(c, make_points(c, 1), out);
+  write_plan(c, plan_points(c, 1), out);
   EXPECT_NE(out.str().find("layout: shared, at most 10 files per subdirectory"), std::string::npos);
   EXPECT_NE(out.str().find("rank 0 creates 10 directories: d0, d1, d2, d3, d4, ... (4 more), d9\n"),
             std::string::npos)

@@ -29,11 +29,12 @@ using testing::TempDir;
 bool uring_available() { return uring_unavailable_reason().empty(); }
 
 WriteOptions options_for(Engine engine, WriteMode mode = WriteMode::Whole) {
-  RunConfig config;
-  config.engine = engine;
-  config.lines = 3;
-  config.write_mode = mode;
-  return write_options_from(config);
+  WriteOptions options;
+  options.pattern = parse_pattern(RunConfig{}.pattern);
+  options.engine = engine;
+  options.lines = 3;
+  options.mode = mode;
+  return options;
 }
 
 // What one engine did with `slice` in `dir` (the engine made and used in this thread, as a

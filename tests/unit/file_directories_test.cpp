@@ -17,6 +17,7 @@
 #include "mpiwrite/sys/run_directory.hpp"
 #include "mpiwrite/sys/verify.hpp"
 #include "temp_dir.hpp"
+#include "mpiwrite/core/point_plan.hpp"
 
 namespace mpiwrite {
 namespace {
@@ -191,6 +192,11 @@ TEST(LayoutFiles, ACreatedRecordIsRemovedFromItsDirectories) {
   EXPECT_TRUE(fs::exists(tmp / (layout.directory_of(3) + "/write3.txt")));
 }
 
+// As the run checks --dir: with its points planned for `ranks` ranks.
+bool check_on(const RunConfig& config, int ranks) {
+  return check_directory(config, plan_points(config, ranks));
+}
+
 TEST(LayoutCheck, APlainRunRefusesExistingLayoutDirectoriesBeforeCreatingAnything) {
   testing::TempDir tmp;
   RunConfig c;
@@ -198,21 +204,21 @@ TEST(LayoutCheck, APlainRunRefusesExistingLayoutDirectoriesBeforeCreatingAnythin
   c.files = 8;
   c.layouts = {Layout::Rank};
   fs::create_directory(c.dir);
-  EXPECT_NO_THROW(check_directory(c, 4));
+  EXPECT_NO_THROW(check_on(c, 4));
   fs::create_directory(tmp / "run/rank3");
-  EXPECT_THROW(check_directory(c, 4), UsageError);
-  EXPECT_NO_THROW(check_directory(c, 3));  // with 3 ranks there is no rank3
+  EXPECT_THROW(check_on(c, 4), UsageError);
+  EXPECT_NO_THROW(check_on(c, 3));  // with 3 ranks there is no rank3
   c.overwrite = true;
-  EXPECT_NO_THROW(check_directory(c, 4));  // a real directory: --overwrite writes into it
+  EXPECT_NO_THROW(check_on(c, 4));  // a real directory: --overwrite writes into it
   std::ofstream(tmp / "run/rank3/write8.txt") << "earlier";
-  EXPECT_NO_THROW(check_directory(c, 4));  // a regular file of its own: rewritten
+  EXPECT_NO_THROW(check_on(c, 4));  // a regular file of its own: rewritten
   c.cleanup = true;
-  EXPECT_THROW(check_directory(c, 4), UsageError);  // ... but not ours to remove
+  EXPECT_THROW(check_on(c, 4), UsageError);  // ... but not ours to remove
   c.cleanup = false;
   fs::remove_all(tmp / "run/rank3");
   fs::create_directory(tmp / "elsewhere");
   fs::create_directory_symlink(tmp / "elsewhere", tmp / "run/rank3");
-  EXPECT_THROW(check_directory(c, 4), UsageError);  // never through a link
+  EXPECT_THROW(check_on(c, 4), UsageError);  // never through a link
 }
 
 }  // namespace

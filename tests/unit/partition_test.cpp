@@ -4,6 +4,8 @@
 
 #include <vector>
 
+#include "mpiwrite/core/config.hpp"
+
 namespace mpiwrite {
 namespace {
 
@@ -64,6 +66,41 @@ TEST(Split, HugeCountsNeedNoMemory) {
   const Progression last = split(all, 1000, 999, Partition::Block);
   EXPECT_EQ(last.last(), kMaxFiles);
   EXPECT_EQ(last.count, kMaxFiles / 1000);
+}
+
+// part_of is split's inverse: every index of every part maps back to that part and position,
+// and every position of the whole to a part that holds it there. Uneven sizes, more parts than
+// positions, and a whole that is itself a part (stride > 1, first > 1) included.
+TEST(PartOf, InvertsSplitForEveryIndexOfEveryPart) {
+  for (Partition partition : {Partition::Block, Partition::Cyclic}) {
+    for (const Progression whole : {whole_run(0), whole_run(1), whole_run(7), whole_run(40),
+                                    Progression{3, 13, 4}}) {
+      for (std::uint64_t parts = 1; parts <= 45; ++parts) {
+        std::uint64_t covered = 0;
+        for (std::uint64_t part = 0; part < parts; ++part) {
+          const Progression mine = split(whole, parts, part, partition);
+          covered += mine.count;
+          for (std::uint64_t i = 0; i < mine.count; ++i) {
+            const std::uint64_t position = (mine.at(i) - whole.first) / whole.stride;
+            ASSERT_EQ(part_of(position, whole.count, parts, partition), (PartPosition{part, i}))
+                << to_string(partition) << " count " << whole.count << " parts " << parts;
+          }
+        }
+        EXPECT_EQ(covered, whole.count);
+        for (std::uint64_t position = 0; position < whole.count; ++position) {
+          const PartPosition p = part_of(position, whole.count, parts, partition);
+          ASSERT_LT(p.part, parts);
+          EXPECT_EQ(split(whole, parts, p.part, partition).at(p.position), whole.at(position));
+        }
+      }
+    }
+  }
+}
+
+TEST(PartOf, HugeCountsStayExact) {
+  const PartPosition last = part_of(kMaxFiles - 1, kMaxFiles, 7, Partition::Block);
+  EXPECT_EQ(split(whole_run(kMaxFiles), 7, last.part, Partition::Block).at(last.position),
+            kMaxFiles);
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
 #include "mpiwrite/core/rank_plan.hpp"
+#include "mpiwrite/core/point_plan.hpp"
 
 #include <gtest/gtest.h>
 
@@ -6,6 +7,11 @@
 
 namespace mpiwrite {
 namespace {
+
+// The rank plan as the run makes it: from the point's plan (point_plan.hpp).
+RankPlan plan_of(const RunConfig& config, const PointSpec& point, int rank) {
+  return plan_point(config, point).rank(rank);
+}
 
 // Marks every index a progression holds; each must end up marked exactly once.
 void mark(const Progression& part, std::vector<int>& seen) {
@@ -41,7 +47,7 @@ TEST(PlanRank, RanksAndThreadsWriteEveryIndexExactlyOnce) {
           std::vector<int> by_rank(files + 1, 0), by_thread(files + 1, 0);
           for (int r = 0; r < ranks; ++r) {
             const RankPlan plan =
-                plan_rank(config_of(files, partition), point_of(ranks, threads), r);
+                plan_of(config_of(files, partition), point_of(ranks, threads), r);
             EXPECT_FALSE(plan.dynamic);
             ASSERT_EQ(plan.thread_writes.size(), threads);
             mark(plan.writes, by_rank);
@@ -64,7 +70,7 @@ TEST(PlanRank, VerifyCoversEveryFileOnceAndNeverByItsBlockWriter) {
       std::vector<int> writer(files + 1, -1);
       std::vector<RankPlan> plans;
       for (int r = 0; r < ranks; ++r) {
-        plans.push_back(plan_rank(config_of(files, Partition::Block), point_of(ranks, 2), r));
+        plans.push_back(plan_of(config_of(files, Partition::Block), point_of(ranks, 2), r));
         const Progression& w = plans.back().writes;
         for (std::uint64_t i = 0; i < w.count; ++i) writer[w.at(i)] = r;
       }
@@ -84,7 +90,7 @@ TEST(PlanRank, VerifyCoversEveryFileOnceAndNeverByItsBlockWriter) {
 
 TEST(PlanRank, VerifyAndRemovalDoNotDependOnThePartition) {
   for (Partition partition : {Partition::Block, Partition::Cyclic, Partition::Dynamic}) {
-    const RankPlan plan = plan_rank(config_of(10, partition), point_of(4, 3), 1);
+    const RankPlan plan = plan_of(config_of(10, partition), point_of(4, 3), 1);
     EXPECT_EQ(plan.verifies, (Progression{7, 2, 1}));  // block 2 of 10 in 4
     EXPECT_EQ(plan.removes, (Progression{4, 3, 1}));   // block 1
   }
@@ -96,7 +102,7 @@ TEST(PlanRank, RemovalCoversEveryNameExactlyOnce) {
       for (int ranks = 1; ranks <= 7; ++ranks) {
         std::vector<int> seen(files + 1, 0);
         for (int r = 0; r < ranks; ++r) {
-          mark(plan_rank(config_of(files, partition), point_of(ranks, 1), r).removes, seen);
+          mark(plan_of(config_of(files, partition), point_of(ranks, 1), r).removes, seen);
         }
         SCOPED_TRACE(testing::Message() << "files " << files << " ranks " << ranks);
         expect_each_once(seen, "removal");
@@ -106,14 +112,14 @@ TEST(PlanRank, RemovalCoversEveryNameExactlyOnce) {
 }
 
 TEST(PlanRank, DynamicWritesEveryFileOnDemandWithNoThreadParts) {
-  const RankPlan plan = plan_rank(config_of(12, Partition::Dynamic), point_of(3, 4), 2);
+  const RankPlan plan = plan_of(config_of(12, Partition::Dynamic), point_of(3, 4), 2);
   EXPECT_TRUE(plan.dynamic);
   EXPECT_EQ(plan.writes, whole_run(12));
   EXPECT_TRUE(plan.thread_writes.empty());
 }
 
 TEST(PlanRank, CyclicSlicesAndThreads) {
-  const RankPlan plan = plan_rank(config_of(10, Partition::Cyclic), point_of(2, 2), 1);
+  const RankPlan plan = plan_of(config_of(10, Partition::Cyclic), point_of(2, 2), 1);
   EXPECT_EQ(plan.writes, (Progression{2, 5, 2}));  // 2 4 6 8 10
   ASSERT_EQ(plan.thread_writes.size(), 2u);
   EXPECT_EQ(plan.thread_writes[0], (Progression{2, 3, 4}));  // 2 6 10
@@ -129,15 +135,15 @@ TEST(ThreadParts, OneThreadWritesTheSliceAsItIs) {
 // -t 1024 -q 4096 for 100 files needs 1 slot a thread, not 4096.
 TEST(RingDepth, IsTheQueueDepthBoundedByTheFilesOfTheBusiestThread) {
   const RunConfig block = config_of(100, Partition::Block);
-  EXPECT_EQ(ring_depth(4096, plan_rank(block, point_of(1, 1024), 0)), 1u);  // 0 or 1 each
-  EXPECT_EQ(ring_depth(4096, plan_rank(block, point_of(1, 1), 0)), 100u);
-  EXPECT_EQ(ring_depth(8, plan_rank(block, point_of(1, 1), 0)), 8u);  // the option, when fewer
-  EXPECT_EQ(ring_depth(4096, plan_rank(block, point_of(4, 3), 0)), 9u);  // 25 files: 9, 8, 8
-  EXPECT_EQ(ring_depth(4096, plan_rank(config_of(2, Partition::Cyclic), point_of(4, 1), 3)), 1u);
+  EXPECT_EQ(ring_depth(4096, plan_of(block, point_of(1, 1024), 0)), 1u);  // 0 or 1 each
+  EXPECT_EQ(ring_depth(4096, plan_of(block, point_of(1, 1), 0)), 100u);
+  EXPECT_EQ(ring_depth(8, plan_of(block, point_of(1, 1), 0)), 8u);  // the option, when fewer
+  EXPECT_EQ(ring_depth(4096, plan_of(block, point_of(4, 3), 0)), 9u);  // 25 files: 9, 8, 8
+  EXPECT_EQ(ring_depth(4096, plan_of(config_of(2, Partition::Cyclic), point_of(4, 1), 3)), 1u);
   // Dynamic: one thread may take every file of the run.
-  EXPECT_EQ(ring_depth(4096, plan_rank(config_of(100, Partition::Dynamic), point_of(4, 8), 1)),
+  EXPECT_EQ(ring_depth(4096, plan_of(config_of(100, Partition::Dynamic), point_of(4, 8), 1)),
             100u);
-  EXPECT_EQ(ring_depth(16, plan_rank(config_of(100, Partition::Dynamic), point_of(4, 8), 1)), 16u);
+  EXPECT_EQ(ring_depth(16, plan_of(config_of(100, Partition::Dynamic), point_of(4, 8), 1)), 16u);
 }
 
 }  // namespace

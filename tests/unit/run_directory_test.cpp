@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "mpiwrite/core/errors.hpp"
+#include "mpiwrite/core/point_plan.hpp"
 #include "mpiwrite/sys/posix_file.hpp"
 #include "temp_dir.hpp"
 
@@ -17,6 +18,12 @@ namespace {
 
 using testing::TempDir;
 namespace fs = std::filesystem;
+
+// As the run calls them: with the run's points planned (one rank).
+PreparedDirectory prepare_for(const RunConfig& config) {
+  return prepare_directory(config, plan_points(config, 1));
+}
+bool check_for(const RunConfig& config) { return check_directory(config, plan_points(config, 1)); }
 
 RunConfig config_in(const std::string& dir) {
   RunConfig c;
@@ -27,13 +34,13 @@ RunConfig config_in(const std::string& dir) {
 
 TEST(PrepareDirectory, CreatesAMissingDirectoryButNotItsParents) {
   TempDir tmp;
-  const PreparedDirectory made = prepare_directory(config_in(tmp / "new"));
+  const PreparedDirectory made = prepare_for(config_in(tmp / "new"));
   EXPECT_TRUE(made.created);
   EXPECT_TRUE(fs::is_directory(tmp / "new"));
   EXPECT_EQ(made.path, fs::canonical(tmp / "new").string());
   EXPECT_FALSE(made.filesystem.empty());
   try {
-    prepare_directory(config_in(tmp / "missing/child"));
+    prepare_for(config_in(tmp / "missing/child"));
     FAIL() << "created a parent";
   } catch (const UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("parent directory does not exist"), std::string::npos);
@@ -44,10 +51,10 @@ TEST(PrepareDirectory, CreatesAMissingDirectoryButNotItsParents) {
 TEST(PrepareDirectory, RejectsAFileOrAnExistingTargetName) {
   TempDir tmp;
   testing::write_text(tmp / "plain", "x");
-  EXPECT_THROW(prepare_directory(config_in(tmp / "plain")), UsageError);
+  EXPECT_THROW(prepare_for(config_in(tmp / "plain")), UsageError);
   fs::create_symlink(tmp / "nowhere", tmp / "dangling");
   try {
-    prepare_directory(config_in(tmp / "dangling"));
+    prepare_for(config_in(tmp / "dangling"));
     FAIL() << "accepted a dangling link";
   } catch (const UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("dangling symbolic link"), std::string::npos);
@@ -57,15 +64,15 @@ TEST(PrepareDirectory, RejectsAFileOrAnExistingTargetName) {
   testing::write_text(tmp / "write11.txt", "outside --files");
   testing::write_text(tmp / "write07.txt", "leading zero: not a generated name");
   RunConfig c = config_in(tmp.path());
-  EXPECT_THROW(prepare_directory(c), UsageError);
+  EXPECT_THROW(prepare_for(c), UsageError);
   c.overwrite = true;
-  EXPECT_NO_THROW(prepare_directory(c));
+  EXPECT_NO_THROW(prepare_for(c));
   c.overwrite = false;
   c.files = 9;
-  EXPECT_NO_THROW(prepare_directory(c));  // write10 is not a name of a 9-file run
+  EXPECT_NO_THROW(prepare_for(c));  // write10 is not a name of a 9-file run
   c.files = 10;
   c.sweep_threads = {1, 2};
-  EXPECT_NO_THROW(prepare_directory(c));  // a sweep writes only into scratch directories
+  EXPECT_NO_THROW(prepare_for(c));  // a sweep writes only into scratch directories
   EXPECT_EQ(testing::read_file(tmp / "write10.txt"), "mine");
 }
 
@@ -110,21 +117,21 @@ TEST(FindTrash, OnlyDirectoriesNamedLikeAGivenUpScratchRoot) {
 TEST(CheckDirectory, HasNoSideEffectAndRefusesWhatOverwriteMustNotTouch) {
   TempDir tmp;
   RunConfig c = config_in(tmp / "new");
-  EXPECT_TRUE(check_directory(c));  // missing: the run would create it
+  EXPECT_TRUE(check_for(c));  // missing: the run would create it
   EXPECT_FALSE(fs::exists(tmp / "new"));
   c = config_in(tmp.path());
   c.overwrite = true;
   testing::write_text(tmp / "outside", "x");
   fs::create_hard_link(tmp / "outside", tmp / "write2.txt");
-  EXPECT_THROW(check_directory(c), UsageError);
+  EXPECT_THROW(check_for(c), UsageError);
   fs::remove(tmp / "write2.txt");
   fs::create_symlink(tmp / "outside", tmp / "write2.txt");
-  EXPECT_THROW(check_directory(c), UsageError);
+  EXPECT_THROW(check_for(c), UsageError);
   fs::remove(tmp / "write2.txt");
   testing::write_text(tmp / "write2.txt", "the user's");
-  EXPECT_FALSE(check_directory(c));  // a regular file of its own: --overwrite may rewrite it
+  EXPECT_FALSE(check_for(c));  // a regular file of its own: --overwrite may rewrite it
   c.cleanup = true;
-  EXPECT_THROW(check_directory(c), UsageError);  // ... but --cleanup could not remove it
+  EXPECT_THROW(check_for(c), UsageError);  // ... but --cleanup could not remove it
 }
 
 TEST(UnlinkIfSame, NeverRemovesWhatWasPutAtTheNameSince) {

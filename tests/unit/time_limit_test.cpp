@@ -9,9 +9,15 @@
 #include "mpiwrite/core/rank_plan.hpp"
 #include "mpiwrite/core/run_report.hpp"
 #include "mpiwrite/core/wear_out.hpp"
+#include "mpiwrite/core/point_plan.hpp"
 
 namespace mpiwrite {
 namespace {
+
+// The rank plan as the run makes it: from the point's plan (point_plan.hpp).
+RankPlan plan_of(const RunConfig& config, const PointSpec& point, int rank) {
+  return plan_point(config, point).rank(rank);
+}
 
 CliOutcome parse(std::vector<const char*> words) {
   words.insert(words.begin(), "mpiwrite");
@@ -63,7 +69,7 @@ TEST(WearOut, ACyclicPartGoesOnAtItsStride) {
   c.files = 20;
   c.threads = 2;
   c.partition = Partition::Cyclic;
-  const RankPlan plan = plan_rank(c, PointSpec{2, 2, PointMode::Run}, 1);
+  const RankPlan plan = plan_of(c, PointSpec{2, 2, PointMode::Run}, 1);
   // Rank 1's threads hold 2, 6, 10, 14, 18 and 4, 8, 12, 16, 20 (cyclic over 4 writers).
   const std::vector<Progression> rest = wear_out_parts(plan.thread_writes, {1, 3}, 3);
   EXPECT_EQ(rest[0].count, 2u);

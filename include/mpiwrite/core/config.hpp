@@ -8,22 +8,9 @@
 #include <string_view>
 #include <vector>
 
-namespace mpiwrite {
+#include "mpiwrite/core/option_enums.hpp"
 
-// Block and Cyclic split the files up front; Dynamic hands them out in chunks of --chunk on
-// demand from a shared counter, so a faster rank or thread takes more.
-enum class Partition { Block, Cyclic, Dynamic };
-enum class WriteMode { Line, Whole };  // Line: one write() per line (the seed); Whole: one write()
-enum class Format { Table, Markdown, Csv, Json };
-// Posix: blocking system calls, one file in flight per thread. Uring: io_uring, --queue-depth
-// files in flight per thread (docs/uring.md). Null: no I/O at all, mpiwrite's own overhead.
-enum class Engine { Posix, Uring, Null };
-// Where the files live (core/directory_layout.hpp): all in the run directory, a directory per
-// rank, or one per writer thread.
-enum class Layout { Shared, Rank, Thread };
-// How --progress shows itself (docs/metrics.md, "Live progress"): auto: one line rewritten in
-// place when rank 0's standard error is a terminal, else plain lines; tty / lines: forced.
-enum class ProgressStyle { Auto, Tty, Lines };
+namespace mpiwrite {
 
 // Documented limits (docs/errors.md). They keep sizes and products far from overflow.
 inline constexpr std::uint64_t kMaxFiles = 1'000'000'000'000;  // 10^12
@@ -117,12 +104,5 @@ struct RunConfig {
 void validate(const RunConfig& config);
 // The rules that need the number of ranks (known on rank 0 after MPI starts).
 void validate_for_world(const RunConfig& config, int ranks);
-
-std::string_view to_string(Partition value);
-std::string_view to_string(WriteMode value);
-std::string_view to_string(Format value);
-std::string_view to_string(Engine value);
-std::string_view to_string(Layout value);
-std::string_view to_string(ProgressStyle value);
 
 }  // namespace mpiwrite

@@ -25,11 +25,13 @@
 #include <vector>
 
 #include "mpiwrite/core/config.hpp"
-#include "mpiwrite/core/points.hpp"
+#include "mpiwrite/core/rank_plan.hpp"
 
 namespace mpiwrite {
 
-// The slice of the configuration and the point a layout needs.
+// The slice of the configuration and the point a layout needs (made by plan_point,
+// point_plan.hpp: its layout, ranks and threads; the run's files, partition and
+// --files-per-dir).
 struct LayoutSpec {
   Layout layout = Layout::Shared;
   std::uint64_t files_per_dir = 0;  // 0: no subdirectories
@@ -37,11 +39,9 @@ struct LayoutSpec {
   Partition partition = Partition::Block;
   int ranks = 1;
   unsigned threads = 1;
+  // The split of the files it follows: the rank plan's (rank_plan.hpp).
+  WorkSplit work() const { return {files, partition, ranks, threads}; }
 };
-
-// The layout of `point` under `config` (its layout, ranks and threads; the run's files,
-// partition and --files-per-dir).
-LayoutSpec layout_spec(const RunConfig& config, const PointSpec& point);
 
 // Which directory holds a file, as numbers: cheap to compute for every file (no string), so
 // that writers only build a path when the directory changes.
@@ -71,6 +71,7 @@ class DirectoryLayout {
   // Precondition: files > 0, ranks > 0, threads > 0; no dynamic partition unless shared.
   explicit DirectoryLayout(const LayoutSpec& spec);
 
+  const LayoutSpec& spec() const { return spec_; }
   // Whether every file lives in the run directory itself (the default: nothing to create).
   bool flat() const;
   FileLocation locate(std::uint64_t index) const;  // 1 <= index <= files

@@ -6,10 +6,11 @@
 #include <vector>
 
 #include "mpiwrite/core/config.hpp"
-#include "mpiwrite/core/points.hpp"
+#include "mpiwrite/core/point_plan.hpp"
 
 namespace mpiwrite {
 
-void write_plan(const RunConfig& config, const std::vector<PointSpec>& points, std::ostream& out);
+// `plans`: the run's points (plan_points), the same plans a real run would write by.
+void write_plan(const RunConfig& config, const std::vector<PointPlan>& plans, std::ostream& out);
 
 }  // namespace mpiwrite

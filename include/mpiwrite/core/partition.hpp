@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "mpiwrite/core/config.hpp"
+#include "mpiwrite/core/option_enums.hpp"
 
 namespace mpiwrite {
 
@@ -27,5 +27,19 @@ inline Progression whole_run(std::uint64_t files) { return {1, files, 1}; }
 // Precondition: parts > 0, part < parts.
 Progression split(const Progression& whole, std::uint64_t parts, std::uint64_t part,
                   Partition partition);
+
+// Where position `position` (0-based) of a whole of `count` positions falls when it is split
+// into `parts` parts: which part, and where in it (0-based).
+struct PartPosition {
+  std::uint64_t part = 0;
+  std::uint64_t position = 0;
+  bool operator==(const PartPosition&) const = default;
+};
+
+// The inverse of split(): split(whole, parts, p.part, partition).at(p.position) is
+// whole.at(position) for p = part_of(position, whole.count, parts, partition). Block or
+// Cyclic only. Precondition: parts > 0, position < count.
+PartPosition part_of(std::uint64_t position, std::uint64_t count, std::uint64_t parts,
+                     Partition partition);
 
 }  // namespace mpiwrite

@@ -50,5 +50,8 @@ RunKind run_kind(const RunConfig& config);
 
 // Precondition: validate() and validate_for_world() accepted config.
 std::vector<PointSpec> make_points(const RunConfig& config, int world_ranks);
+// Not a measured point: every rank of the world with --threads, the point removal plans by
+// (each rank removes its block of the run's names, whichever point wrote them).
+PointSpec world_point(const RunConfig& config, int world_ranks);
 
 }  // namespace mpiwrite

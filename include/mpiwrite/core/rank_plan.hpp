@@ -1,16 +1,25 @@
 #pragma once
 // Who writes, reads back and removes which files: the one place that decides it. Each rank
-// computes its own plan from the configuration (nothing is scattered from rank 0), and so do
-// the dry run and the static work source. Pure.
+// computes its own plan from its point's plan (point_plan.hpp; nothing is scattered from rank
+// 0), and so do the dry run, the static work source and the directory layout. Pure.
 
 #include <cstdint>
 #include <vector>
 
-#include "mpiwrite/core/config.hpp"
+#include "mpiwrite/core/option_enums.hpp"
 #include "mpiwrite/core/partition.hpp"
-#include "mpiwrite/core/points.hpp"
 
 namespace mpiwrite {
+
+// What a point's split of the files depends on: the run's files 1..files, its partition, and
+// the point's ranks and threads per rank.
+struct WorkSplit {
+  std::uint64_t files = 0;
+  Partition partition = Partition::Block;
+  int ranks = 1;
+  unsigned threads = 1;
+  bool operator==(const WorkSplit&) const = default;
+};
 
 // What rank `rank` of a point of `ranks` ranks does with the run's files 1..files.
 struct RankPlan {
@@ -33,8 +42,11 @@ struct RankPlan {
   Progression removes;
 };
 
-// Precondition: 0 <= rank < point.ranks; validate() accepted config.
-RankPlan plan_rank(const RunConfig& config, const PointSpec& point, int rank);
+// Precondition: 0 <= rank < work.ranks, work.threads > 0. Made through PointPlan::rank.
+RankPlan plan_rank(const WorkSplit& work, int rank);
+// Block or cyclic: the files rank `rank` of `work` writes (its plan's `writes`), without its
+// threads' parts. Precondition: as plan_rank, and a static partition.
+Progression rank_slice(const WorkSplit& work, int rank);
 
 // How many files one writer thread of this plan's rank keeps in flight at most with
 // --queue-depth `queue_depth` (docs/uring.md, "Ring sizing"): no more than the files the thread
@@ -42,10 +54,6 @@ RankPlan plan_rank(const RunConfig& config, const PointSpec& point, int rank);
 // fixed-file table and name buffers are sized by it, not by the option alone: -t 1024 -q 4096
 // for 100 files sized 4 million slots a rank (4.7 GiB) for 100 files.
 unsigned ring_depth(unsigned queue_depth, const RankPlan& plan);
-// The largest ring_depth of any uring point of the run on world rank `rank` of `ranks`: the
-// fixed-file table its largest ring registers. 0 when no point of the rank uses io_uring.
-unsigned largest_ring_depth(const RunConfig& config, int ranks, int rank);
-
 // `slice` cut into one part per writer thread (`threads` > 0), block or cyclic: the parts
 // cover every index of `slice` exactly once.
 std::vector<Progression> thread_parts(const Progression& slice, unsigned threads,

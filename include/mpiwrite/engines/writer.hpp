@@ -16,6 +16,7 @@
 #include "mpiwrite/core/config.hpp"
 #include "mpiwrite/core/created_files.hpp"
 #include "mpiwrite/core/directory_layout.hpp"
+#include "mpiwrite/core/engine_options.hpp"
 #include "mpiwrite/core/file_namer.hpp"
 #include "mpiwrite/core/histogram.hpp"
 #include "mpiwrite/core/operation_latency.hpp"
@@ -25,24 +26,16 @@
 
 namespace mpiwrite {
 
-// The slice of RunConfig the writers need.
-struct WriteOptions {
-  FilePattern pattern;
-  std::uint64_t lines = 100;
-  std::string text = "Hello, world!";
-  WriteMode mode = WriteMode::Line;
-  bool fsync = false;
-  bool overwrite = false;  // rewrite an existing file (open_for_overwrite) instead of O_EXCL
-  Engine engine = Engine::Posix;
-  unsigned queue_depth = 1;  // files in flight per thread (uring engine)
-  unsigned threads = 1;
+// What a rank's writer needs: its point's engine options (PointPlan::engine, the same on
+// every rank of the point), with queue_depth this rank's ring depth, and what only this rank
+// knows.
+struct WriteOptions : EngineOptions {
   // This rank writes no file (its plan gives every thread an empty share): --write-mode whole
   // then keeps no copy of the file's content (up to 1 GiB) for writes that never come.
   bool writes_nothing = false;
   std::uint64_t per_file_delay_us = 0;  // --slow-rank: sleep before each close, inside the timing
   const std::atomic<int>* interrupt = nullptr;  // non-zero: stop before the next file
 };
-WriteOptions write_options_from(const RunConfig& config);
 
 // Directories a writer thread opens before the timed phase (FileDirectories::preopen): half
 // the descriptor limit (RLIMIT_NOFILE, often 1024-4096 on clusters) shared by the rank's

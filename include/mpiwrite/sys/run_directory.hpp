@@ -16,6 +16,7 @@
 #include "mpiwrite/core/created_files.hpp"
 #include "mpiwrite/core/directory_layout.hpp"
 #include "mpiwrite/core/file_namer.hpp"
+#include "mpiwrite/core/point_plan.hpp"
 #include "mpiwrite/sys/held_directory.hpp"
 #include "mpiwrite/sys/posix_file.hpp"
 #include "mpiwrite/core/partition.hpp"
@@ -39,13 +40,15 @@ struct PreparedDirectory {
 // outside DIR or block), or any such name at all with --cleanup (which removes only what this
 // run created). Returns whether DIR is missing (the run creates it). Throws IoError when DIR
 // could not be created or read for another reason (permission, read-only).
-// With a layout (--layout, --files-per-dir) for `ranks` ranks, the same for its directories:
-// a plain run refuses any that exists already, --overwrite takes only real directories (no
-// link) and checks the names in them as in DIR.
-bool check_directory(const RunConfig& config, int ranks = 1);
+// `plans`: the run's points (plan_points). A plain run's one point with a layout (--layout,
+// --files-per-dir): the same for its directories: a plain run refuses any that exists
+// already, --overwrite takes only real directories (no link) and checks the names in them as
+// in DIR.
+bool check_directory(const RunConfig& config, const std::vector<PointPlan>& plans);
 
 // check_directory, then creates DIR if missing (not its parents).
-PreparedDirectory prepare_directory(const RunConfig& config, int ranks = 1);
+PreparedDirectory prepare_directory(const RunConfig& config,
+                                    const std::vector<PointPlan>& plans);
 
 // mkdir without parents; throws IoError (EEXIST included: a scratch name is never reused).
 void make_directory(const std::string& path, unsigned mode = 0755);
