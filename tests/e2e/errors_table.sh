@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Bad input, from the table in docs/errors.md: every row of its first table
-# (| case | arguments | exit | message contains |) is one run of mpiwrite under mpiexec with
-# RANKS ranks, checked for: the exit code of the row, exactly one line starting
-# "mpiwrite: error:" on standard error that contains the row's text, nothing on standard
-# output, and nothing created, changed or deleted in the row's scratch directory (which is
-# also mpiexec's working directory). Adding a row to the table adds a test.
+# Bad input, from the table in docs/errors.md: the rows of its first table
+# (| case | arguments | exit | message contains | checked by |) whose "checked by" says e2e are
+# each one run of mpiwrite under mpiexec with RANKS ranks, checked for: the exit code of the
+# row, exactly one line starting "mpiwrite: error:" on standard error that contains the row's
+# text, nothing on standard output, and nothing created, changed or deleted in the row's
+# scratch directory (which is also mpiexec's working directory). The rows marked unit only are
+# those the options alone decide: tests/unit/errors_table_test.cpp checks them in
+# milliseconds (ERRORS_TABLE_ALL=1 runs them here too). Adding a row adds a test.
 #
 # Placeholders (fresh for every row, see docs/errors.md): {dir} {file} {dangling} {missing}
 # {taken} {linked} {fifo} {hardlinked} {subdir} {takenlink} {nl} {xN}. A row without -d/--dir gets "-d {dir}" in front of its arguments.
@@ -20,16 +22,18 @@ source "$(dirname "$0")/lib.sh"
 DOC=${ERRORS_DOC:-$(cd "$(dirname "$0")/../.." && pwd)/docs/errors.md}
 JOBS=${ERRORS_TABLE_JOBS:-6}
 ONLY=${ERRORS_TABLE_ROWS:-}
+ALL=${ERRORS_TABLE_ALL:-}
 [[ $JOBS =~ ^[1-9][0-9]*$ ]] || fail "ERRORS_TABLE_JOBS must be a whole number >= 1"
 [ -r "$DOC" ] || fail "cannot read $DOC"
 # mpiexec runs in each row's scratch directory: MPIWRITE must not depend on the cwd.
 if [[ $MPIWRITE == */* && $MPIWRITE != /* ]]; then MPIWRITE=$(cd "$(dirname "$MPIWRITE")" && pwd)/$(basename "$MPIWRITE"); fi
 
-# The rows, as NUL-separated fields: case, exit, message, argc, args...
-python3 - "$DOC" >"$WORK/rows" <<'PY'
+# The rows to run here (marked e2e, or every row with ALL), as NUL-separated fields: case,
+# exit, message, argc, args...
+python3 - "$DOC" "$ALL" >"$WORK/rows" <<'PY'
 import re, shlex, sys
-path = sys.argv[1]
-header = ["case", "arguments", "exit", "message contains"]
+path, everything = sys.argv[1], sys.argv[2]
+header = ["case", "arguments", "exit", "message contains", "checked by"]
 def cells(line):
     line = line.strip()
     if not (line.startswith("|") and line.endswith("|")):
@@ -52,9 +56,9 @@ with open(path, encoding="utf-8") as f:
         else:
             if c is None:
                 break
-            if len(c) != 4:
-                sys.exit(f"{path}:{number}: {len(c)} cells, expected 4")
-            name, args, status, message = c
+            if len(c) != 5:
+                sys.exit(f"{path}:{number}: {len(c)} cells, expected 5")
+            name, args, status, message, checked_by = c
             try:
                 argv = shlex.split(code(args))
             except ValueError as e:
@@ -64,7 +68,10 @@ with open(path, encoding="utf-8") as f:
             message = code(message)
             if not name or not message:
                 sys.exit(f"{path}:{number}: empty case or message")
-            rows.append([name, status, message, str(len(argv))] + argv)
+            if checked_by not in ("unit", "e2e", "unit, e2e"):
+                sys.exit(f"{path}:{number}: checked by {checked_by!r}, not unit, e2e or both")
+            if "e2e" in checked_by or everything:
+                rows.append([name, status, message, str(len(argv))] + argv)
 if not rows:
     sys.exit(f"{path}: no table with the header | {' | '.join(header)} |")
 for row in rows:
