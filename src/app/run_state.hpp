@@ -4,7 +4,6 @@
 // values, except where a member says otherwise.
 
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <optional>
 #include <string>
