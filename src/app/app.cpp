@@ -20,6 +20,7 @@
 #include "mpiwrite/core/dry_run.hpp"
 #include "mpiwrite/core/point_plan.hpp"
 #include "mpiwrite/engines/uring_support.hpp"
+#include "mpiwrite/engines/writer.hpp"
 #include "mpiwrite/mpi/comm.hpp"
 #include "mpiwrite/sys/held_directory.hpp"
 #include "mpiwrite/sys/interrupt.hpp"
@@ -68,7 +69,7 @@ class Coordinator {
     // --dir renamed or replaced during the run: the run's own files went through the held
     // descriptor, but the name no longer leads to them (exit 1, the report still printed).
     // (A --dir the run made and --cleanup removed was checked by its removal.)
-    const bool gone = run_.config.cleanup && run_.directory.created;
+    const bool gone = run_.ledger.removes_run_directory();
     const bool same = !removed || gone || phases_.root_step([&] {
       expect_same_directory(run_.directory.path, run_.directory.identity);
     }, "checking that --dir is still the run's directory") == kExitOk;
@@ -169,6 +170,9 @@ class Coordinator {
     run_.seed = comm::broadcast_u64(world_, c.seed.value_or(ticks));
     run_.scratch_root = scratch_root_path(run_.directory.path, run_.run_id);
     run_.schedule.emplace(c, run_.points, run_.directory.path, run_.scratch_root, run_.seed);
+    run_.ledger = CreationLedger(*run_.schedule, run_.directory.path, creates_files(c.engine),
+                                 c.cleanup);
+    if (run_.directory.created) run_.ledger.run_directory_made();
     run_.pattern = parse_pattern(c.pattern);
     // Removal spans every step, whichever point: each rank plans as one of all the ranks.
     run_.world_plan = plan_point(c, world_point(c, world_.size())).rank(world_.rank());
@@ -212,7 +216,7 @@ class Coordinator {
   // exist yet (the scratch root comes with the first step); rank 0 removes it if it made it,
   // is asked to clean up, and it is still the directory it made and empty.
   int give_up_set_up() {
-    if (run_.config.cleanup && run_.directory.created) {
+    if (run_.ledger.removes_run_directory()) {
       phases_.root_step([&] { remove_held_directory(run_.directory.path, run_.directory.identity); });
     }
     return kExitIo;

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <optional>
 #include <vector>
 
 #include "mpiwrite/sys/held_directory.hpp"
@@ -21,7 +22,7 @@ namespace {
 // Rank 0: renames the scratch root to its trash name, in the held --dir and only while the
 // name is still the root's; returns what is to be removed, relative to the held --dir.
 std::string give_up_scratch(const RunState& run) {
-  if (!run.scratch_root_made) return {};
+  if (!run.ledger.scratch_root()) return {};
   const std::string name = run.scratch_name();
   const std::string trash = trash_path(name);
   const int dir = run.directory.fd.get();
@@ -43,24 +44,22 @@ void start_background_removal(const RunState& run, const std::string& trash, std
   }
 }
 
-// Every rank, --cleanup: its share of what the run wrote into --dir, without stopping at the
-// signal (it came already). Returns whether every rank succeeded.
-bool empty_directory(const RunState& run, PhaseAgreement& phases) {
+// Every rank, --cleanup: its share of what the run wrote into --dir (`item`), without stopping
+// at the signal (it came already). Returns whether every rank succeeded.
+bool empty_directory(const RunState& run, const RemovalItem& item, PhaseAgreement& phases) {
   std::string failure;
   phases.enter("removing the run's files from --dir");
-  if (!run.dir_files_removed) {
-    guarded([&] { remove_written(run, 0, run.directory.path, run.dir_complete, nullptr); },
-            failure);
-  }
+  if (!run.dir_files_removed) guarded([&] { remove_written(run, item, nullptr); }, failure);
   if (!phases.agree_after("removing the run's files from --dir", failure)) return false;
   phases.enter("removing the layout directories from --dir");
   // The layout directories this rank made go in the background (10^6 of them outlast the
   // launcher's kill), else here.
   guarded([&] {
-    const std::vector<std::string> last_first(run.dir_layout_made.rbegin(),
-                                              run.dir_layout_made.rend());
+    const std::vector<std::string> none;
+    const std::vector<std::string>& made = item.made != nullptr ? *item.made : none;
+    const std::vector<std::string> last_first(made.rbegin(), made.rend());
     if (!remove_directories_in_background(run.directory.fd.get(), last_first).empty()) {
-      remove_layout_directories_of(run, 0, run.directory.path, false);
+      remove_layout_directories_of(run, item);
     }
   }, failure);
   return phases.agree_after("removing the layout directories from --dir", failure);
@@ -90,7 +89,7 @@ int finish_interrupted(RunState& run, PhaseAgreement& phases, RunReport& report,
     if (phases.root() && run.config.output.empty()) report.saved_copy = interrupted_copy_path(run);
     // In --dir: through its held descriptor; beside it: through --dir's parent, held since
     // --dir was made.
-    const bool in_dir = !(run.config.cleanup && run.directory.created);
+    const bool in_dir = !run.ledger.removes_run_directory();
     code = phases.root_step([&] {
       if (in_dir) {
         publish_report(report, run.config, out, run.output_dir, run.directory.fd.get());
@@ -100,16 +99,14 @@ int finish_interrupted(RunState& run, PhaseAgreement& phases, RunReport& report,
       }
     }, "writing the report");
   }
-  const RunConfig& c = run.config;
   bool dir_emptied = true;
-  if (c.cleanup && c.engine != Engine::Null &&
-      (run.dir_complete || run.incomplete_in(run.directory.path))) {
-    dir_emptied = empty_directory(run, phases);
+  if (const std::optional<RemovalItem> dir = run.ledger.dir_item(); dir && dir->holds_anything()) {
+    dir_emptied = empty_directory(run, *dir, phases);
   }
   // --dir itself, if mpiwrite made it, goes once the trash inside it is gone: a second
   // background rm after the first (rm -rf of what is already gone is harmless), then rmdir,
   // which leaves a directory that still holds anything.
-  if (c.cleanup && run.directory.created && dir_emptied && phases.root()) {
+  if (run.ledger.removes_run_directory() && dir_emptied && phases.root()) {
     const std::string problem = remove_in_background(
         trash.empty() ? std::vector<std::string>{} : std::vector{trash}, run.directory.path,
         {run.directory.fd.get(), identity_text(run.directory.identity)});

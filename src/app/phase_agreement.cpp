@@ -69,28 +69,28 @@ bool PhaseAgreement::agree(const std::string& local_failure) {
   return agreement.all_ok;
 }
 
-bool PhaseAgreement::timed_phase(const TimedPhase& phase) {
+bool PhaseAgreement::timed_phase(TimedPhase& phase) {
   std::string failure;
-  if (phase.comm != nullptr && *phase.comm) {
-    enter("the barrier before the " + phase.name);
+  if (phase.comm() != nullptr && *phase.comm()) {
+    enter("the barrier before the " + phase.name());
     // The phase's ranks start it together. The quiet barrier is the wait --timeout can name
     // ranks in; MPI's own barrier then releases every rank within microseconds (all have
     // arrived, so its busy poll is short), where the quiet one's sleeps would skew the starts.
-    comm::quiet_barrier(*phase.comm);
-    phase.comm->barrier();
-    enter("the " + phase.name);
-    if (phase.before) phase.before();
+    comm::quiet_barrier(*phase.comm());
+    phase.comm()->barrier();
+    enter("the " + phase.name());
+    phase.before();
     PhaseClock clock;
     clock.start_ns = now_ns();
     phase.work(failure);
     clock.end_ns = now_ns();
-    enter("the figures after the " + phase.name);
-    if (phase.after) phase.after(clock, failure);
-    return agree_after("the " + phase.name, failure);
+    enter("the figures after the " + phase.name());
+    phase.after(clock, failure);
+    return agree_after("the " + phase.name(), failure);
   }
   // A rank outside the phase (a smaller point of a comparison) waits here through the phase's
   // three steps on its ranks (barrier, work, figures), each with its own --timeout.
-  enter("the agreement after the " + phase.name + " (outside its point)", 3);
+  enter("the agreement after the " + phase.name() + " (outside its point)", 3);
   return agree(failure);
 }
 

@@ -14,6 +14,7 @@
 #include <memory>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "mpiwrite/core/common_clock.hpp"
@@ -51,17 +52,33 @@ struct PhaseClock {
   std::int64_t end_ns = 0;
 };
 
-// One timed phase of the ranks of `comm`. A rank outside it (comm null or a null
-// communicator) only takes part in the agreement, which is over the world.
-struct TimedPhase {
+// One timed phase of the ranks of `comm()` (write, verify, removal): a class with its state
+// as members, whose result the caller reads after PhaseAgreement::timed_phase ran it. A rank
+// outside it (comm() null or a null communicator) only takes part in the agreement, which is
+// over the world. A new phase is one new file deriving from this.
+class TimedPhase {
+ public:
+  virtual ~TimedPhase() = default;
+  TimedPhase(const TimedPhase&) = delete;
+  TimedPhase& operator=(const TimedPhase&) = delete;
+
   // "write phase of 4x1 rep 2": the watchdog's steps are "the barrier before the NAME",
   // "the NAME", "the figures after the NAME" and "the agreement after the NAME".
-  std::string name;
-  const boost::mpi::communicator* comm = nullptr;
-  std::function<void()> before;                    // after the barrier, untimed
-  std::function<void(std::string& failure)> work;  // timed; records what fails
+  const std::string& name() const { return name_; }
+  const boost::mpi::communicator* comm() const { return comm_; }
+
+  virtual void before() {}                      // after the barrier, untimed
+  virtual void work(std::string& failure) = 0;  // timed; records what fails
   // After the watchdog is disarmed, untimed: collective over comm (the gathers of figures).
-  std::function<void(const PhaseClock&, std::string& failure)> after;
+  virtual void after(const PhaseClock& /*clock*/, std::string& /*failure*/) {}
+
+ protected:
+  TimedPhase(std::string name, const boost::mpi::communicator* comm)
+      : name_(std::move(name)), comm_(comm) {}
+
+ private:
+  std::string name_;
+  const boost::mpi::communicator* comm_;
 };
 
 class PhaseAgreement {
@@ -101,7 +118,7 @@ class PhaseAgreement {
   }
 
   // Runs `phase` (see TimedPhase) and returns whether every rank of the world succeeded.
-  bool timed_phase(const TimedPhase& phase);
+  bool timed_phase(TimedPhase& phase);
 
   // The signal (SIGINT, SIGTERM) any rank got, or 0: all ranks learn it together.
   int agree_on_signal();

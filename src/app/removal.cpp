@@ -24,61 +24,29 @@ namespace {
 
 bool signalled() { return interrupt_signal().load() != 0; }
 
-// Every rank: the files of every executed scratch step and, with `clean_dir`, of --dir.
-// A directory that fails stops only itself: the others are still removed, and the first
-// failure is reported.
-void remove_every_file(const RunState& run, bool clean_dir, std::uint64_t& removed,
-                       std::string& failure, ProgressTick* tick) {
-  if (run.config.engine == Engine::Null) return;  // the null engine created no file to remove
-  auto remove_in = [&](std::size_t point, const std::string& dir, bool all) {
+// Every rank: the run's files of every directory the ledger lists. A directory that fails
+// stops only itself: the others are still removed, and the first failure is reported.
+void remove_every_file(const RunState& run, std::uint64_t& removed, std::string& failure,
+                       ProgressTick* tick) {
+  run.ledger.for_each_removal_item([&](const RemovalItem& item) {
     // A signal stops the phase at once, not after visiting every directory (a comparison of
     // 10^5 repetitions has that many), so the report goes out before the launcher's kill; the
     // rest goes to the background removal (finish_interrupted).
-    if (signalled()) return;
+    if (signalled() || item.files == RemoveFiles::None) return;
     std::string problem;
-    guarded([&] { removed += remove_written(run, point, dir, all, &interrupt_signal(), tick); },
-            problem);
+    guarded([&] { removed += remove_written(run, item, &interrupt_signal(), tick); }, problem);
     if (failure.empty()) failure = problem;
-  };
-  run.for_each_executed_step([&](const Step& step) {
-    if (step.scratch) remove_in(step.point, step.dir, !run.incomplete_in(step.dir));
   });
-  if (clean_dir) remove_in(0, run.directory.path, run.dir_complete);  // a plain run: one point
-}
-
-// Every rank: the names remove_every_file visits (--progress's total), without visiting them.
-std::uint64_t names_to_remove(const RunState& run, bool clean_dir) {
-  if (run.config.engine == Engine::Null) return 0;
-  std::uint64_t names = 0;
-  auto count_in = [&](const std::string& dir, bool all) {
-    if (const auto limited = run.limited_steps.find(dir); all && limited != run.limited_steps.end()) {
-      names += limited->second.files_taken();  // --time-limit cut it short: its records
-    } else if (all) {
-      names += run.world_plan.removes.count;
-    } else if (run.incomplete) {
-      for (const Progression& part : run.incomplete->mine.taken) names += part.count;
-    }
-  };
-  run.for_each_executed_step([&](const Step& step) {
-    if (step.scratch) count_in(step.dir, !run.incomplete_in(step.dir));
-  });
-  if (clean_dir) count_in(run.directory.path, run.dir_complete);
-  return names;
 }
 
 // Every rank, after every rank's files: its layout directories, every one tried (as above).
-void remove_every_layout_directory(const RunState& run, bool clean_dir, std::string& failure) {
-  auto remove_in = [&](std::size_t point, const std::string& dir, bool scratch) {
-    if (signalled()) return;
+void remove_every_layout_directory(const RunState& run, std::string& failure) {
+  run.ledger.for_each_removal_item([&](const RemovalItem& item) {
+    if (signalled() || item.directories == RemoveDirectories::None) return;
     std::string problem;
-    guarded([&] { remove_layout_directories_of(run, point, dir, scratch, &interrupt_signal()); },
-            problem);
+    guarded([&] { remove_layout_directories_of(run, item, &interrupt_signal()); }, problem);
     if (failure.empty()) failure = problem;
-  };
-  run.for_each_executed_step([&](const Step& step) {
-    if (step.scratch) remove_in(step.point, step.dir, true);
   });
-  if (clean_dir) remove_in(0, run.directory.path, false);
 }
 
 // Rank 0: the directories the run made, every one tried; throws the first failure.
@@ -98,10 +66,10 @@ void remove_directories(RunState& run) {
       throw IoError(errno, dir, "remove directory");
     }
   };
-  run.for_each_executed_step([&](const Step& step) {
-    if (step.scratch) rmdir_or_note([&] { remove_step(step.dir); });
+  run.ledger.for_each_removal_item([&](const RemovalItem& item) {
+    if (item.scratch) rmdir_or_note([&] { remove_step(item.dir); });
   });
-  if (run.scratch_root_made && !signalled()) {
+  if (run.ledger.scratch_root() && !signalled()) {
     unlock_scratch_root(run.scratch_fd.get(), run.scratch_lock);
     rmdir_or_note([&] {
       const std::string name = run.scratch_name();
@@ -111,7 +79,7 @@ void remove_directories(RunState& run) {
       }
     });
   }
-  if (run.config.cleanup && run.directory.created) {
+  if (run.ledger.removes_run_directory()) {
     rmdir_or_note([&] { remove_held_directory(run.directory.path, run.directory.identity); });
   }
   if (!first.empty()) throw std::runtime_error(first);
@@ -119,94 +87,104 @@ void remove_directories(RunState& run) {
 
 }  // namespace
 
-std::uint64_t remove_written(const RunState& run, std::size_t point, const std::string& dir,
-                             bool all, const std::atomic<int>* stop, ProgressTick* tick) {
-  const DirectoryLayout& layout = run.layout_of(point);
+std::uint64_t remove_written(const RunState& run, const RemovalItem& item,
+                             const std::atomic<int>* stop, ProgressTick* tick) {
+  if (item.files == RemoveFiles::None) return 0;
+  const DirectoryLayout& layout = run.layout_of(item.point);
   const DirectoryLayout* where = layout.flat() ? nullptr : &layout;
-  if (const auto limited = run.limited_steps.find(dir); all && limited != run.limited_steps.end()) {
-    return remove_created(run.at(dir), run.pattern, limited->second, stop, where, tick);
+  if (item.files == RemoveFiles::Records) {
+    return remove_created(run.at(item.dir), run.pattern, *item.records, stop, where, tick);
   }
-  if (all) {
-    return remove_files(run.at(dir), run.pattern, run.world_plan.removes, stop,
-                        run.config.overwrite, where, tick);
-  }
-  return remove_created(run.at(dir), run.pattern, run.incomplete->mine, stop, where, tick);
+  return remove_files(run.at(item.dir), run.pattern, run.world_plan.removes, stop,
+                      run.config.overwrite, where, tick);
 }
 
-void remove_layout_directories_of(const RunState& run, std::size_t point, const std::string& dir,
-                                  bool scratch, const std::atomic<int>* stop) {
-  if (!scratch) {
-    remove_layout_directories(run.at(dir), run.dir_layout_made, stop);
+void remove_layout_directories_of(const RunState& run, const RemovalItem& item,
+                                  const std::atomic<int>* stop) {
+  if (item.directories == RemoveDirectories::Listed) {
+    remove_layout_directories(run.at(item.dir), *item.made, stop);
     return;
   }
-  const PointSpec& spec = run.points[point];
-  const DirectoryLayout& layout = run.layout_of(point);
+  if (item.directories != RemoveDirectories::Layout) return;
+  const PointSpec& spec = run.points[item.point];
+  const DirectoryLayout& layout = run.layout_of(item.point);
   const int rank = run.world_rank;
   if (layout.flat() || rank >= spec.ranks) return;
-  remove_layout_directories(run.at(dir), layout.rank_directories(rank), stop);
+  remove_layout_directories(run.at(item.dir), layout.rank_directories(rank), stop);
 }
 
+namespace {
+
+// The timed part of the removal: every rank's share of the run's files (the directories go
+// after it, untimed). Its figures go into report.cleanup on rank 0.
+class RemovalPhase final : public TimedPhase {
+ public:
+  RemovalPhase(RunState& run, PhaseAgreement& phases, RunReport& report)
+      : TimedPhase("removal phase", &phases.world()), run_(run), phases_(phases),
+        report_(report) {}
+
+  void before() override {
+    if (!run_.progress.on()) return;
+    live_.emplace(run_.progress, run_.progress_out.get(), phases_.world(),
+                  ProgressSubject{ProgressPhase::Removal, "", false, 0, 0},
+                  run_.ledger.names_to_remove(run_.world_plan.removes.count));
+    tick_.emplace([this](std::uint64_t files) { live_->poll(visited_ += files); });
+  }
+  void work(std::string& failure) override {
+    remove_every_file(run_, removed_, failure, tick_ ? &*tick_ : nullptr);
+    if (tick_) tick_->flush();
+    run_.dir_files_removed = run_.ledger.cleans_dir() && failure.empty() && !signalled();
+  }
+  void after(const PhaseClock& clock, std::string& failure) override {
+    if (live_) guarded([&] { live_->finish(visited_); }, failure);
+    const double elapsed_s = phases_.span_on_root(phases_.world(), clock);
+    removed_ = comm::sum_to_root(phases_.world(), removed_);
+    report_.cleanup = {true, elapsed_s, removed_, false, true};
+  }
+
+ private:
+  RunState& run_;
+  PhaseAgreement& phases_;
+  RunReport& report_;
+  std::uint64_t removed_ = 0;
+  std::optional<PhaseProgress> live_;
+  std::optional<ProgressTick> tick_;
+  std::uint64_t visited_ = 0;
+};
+
+// A signal after a part of the removal: cut short, not failed (the report said "FAILED" with
+// no error before); what is left becomes trash (finish_interrupted).
+bool cut_short_by_signal(RunState& run, PhaseAgreement& phases, RunReport& report) {
+  if (!interrupted_now(run, phases)) return false;
+  report.cleanup.failed = false;
+  return true;
+}
+
+}  // namespace
+
 bool remove_files_and_directories(RunState& run, PhaseAgreement& phases, RunReport& report) {
-  const RunConfig& c = run.config;
-  const bool clean_dir = c.cleanup && (run.dir_complete || run.incomplete_in(run.directory.path));
-  if (!run.scratch_root_made && !clean_dir && !(c.cleanup && run.directory.created)) return true;
-  std::uint64_t removed = 0;
-  std::optional<PhaseProgress> live;
-  std::optional<ProgressTick> tick;
-  std::uint64_t visited = 0;
-  TimedPhase phase;
-  phase.name = "removal phase";
-  phase.comm = &phases.world();
-  phase.before = [&] {
-    if (!run.progress.on()) return;
-    live.emplace(run.progress, run.progress_out.get(), phases.world(),
-                 ProgressSubject{ProgressPhase::Removal, "", false, 0, 0},
-                 names_to_remove(run, clean_dir));
-    tick.emplace([&](std::uint64_t files) { live->poll(visited += files); });
-  };
-  phase.work = [&](std::string& failure) {
-    remove_every_file(run, clean_dir, removed, failure, tick ? &*tick : nullptr);
-    if (tick) tick->flush();
-    run.dir_files_removed = clean_dir && failure.empty() && !signalled();
-  };
-  phase.after = [&](const PhaseClock& clock, std::string& failure) {
-    if (live) guarded([&] { live->finish(visited); }, failure);
-    const double elapsed_s = phases.span_on_root(phases.world(), clock);
-    removed = comm::sum_to_root(phases.world(), removed);
-    report.cleanup = {true, elapsed_s, removed, false, true};
-  };
-  const bool layouts = c.engine != Engine::Null;  // the null engine made no directory
+  if (!run.ledger.anything_to_remove()) return true;
+  RemovalPhase phase(run, phases, report);
   if (!phases.timed_phase(phase)) {
     // Some file could not be removed (said): each rank still removes the layout directories
     // that are empty; the ones that hold what is left stay, without a message of their own.
     std::string already_said;
     phases.enter("removing the empty layout directories");
-    if (layouts) remove_every_layout_directory(run, clean_dir, already_said);
+    remove_every_layout_directory(run, already_said);
     return false;
   }
-  if (interrupted_now(run, phases)) {
-    report.cleanup.failed = false;  // cut short, and the rest goes to the background
-    return true;
-  }
+  if (cut_short_by_signal(run, phases, report)) return true;
   // Untimed: the layouts' directories, each rank its own, now that no file is left in them.
   std::string failure;
   phases.enter("removing layout directories");
-  if (layouts) remove_every_layout_directory(run, clean_dir, failure);
+  remove_every_layout_directory(run, failure);
   if (!phases.agree_after("removing layout directories", failure)) return false;
-  // Interrupted while the layouts' directories went: cut short, not failed (the report said
-  // "FAILED" with no error before); what is left becomes trash (finish_interrupted).
-  if (interrupted_now(run, phases)) {
-    report.cleanup.failed = false;
-    return true;
-  }
+  if (cut_short_by_signal(run, phases, report)) return true;
   if (phases.root_step([&] { remove_directories(run); }, "removing the scratch directories") !=
       kExitOk) {
     return false;
   }
-  if (interrupted_now(run, phases)) {
-    report.cleanup.failed = false;
-    return true;
-  }
+  interrupted_now(run, phases);  // a signal now: the removal completed all the same
   report.cleanup.failed = false;
   return true;
 }

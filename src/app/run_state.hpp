@@ -4,14 +4,13 @@
 // values, except where a member says otherwise.
 
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "mpiwrite/core/config.hpp"
-#include "mpiwrite/core/created_files.hpp"
+#include "mpiwrite/core/creation_ledger.hpp"
 #include "mpiwrite/core/directory_layout.hpp"
 #include "mpiwrite/core/file_namer.hpp"
 #include "mpiwrite/core/point_plan.hpp"
@@ -26,13 +25,6 @@
 #include "phase_agreement.hpp"
 
 namespace mpiwrite {
-
-// The step whose write phase did not complete on every rank (it failed or was interrupted),
-// with what this rank's writers created in it.
-struct IncompleteStep {
-  std::string dir;
-  CreatedFiles mine;
-};
 
 struct RunState {
   RunConfig config;
@@ -57,33 +49,21 @@ struct RunState {
   // step after): step directories are reached from it, never by a path (held_directory.hpp).
   UniqueFd scratch_fd;
   DirectoryIdentity scratch_identity;  // rank 0: what the root's name must still lead to
-  bool root_made = false;          // rank 0 made the scratch root
   UniqueFd scratch_lock;           // rank 0's flock on it: a later run sees whether we live
-  bool scratch_root_made = false;  // the same, known on every rank
-  std::uint64_t executed = 0;      // steps whose directory was made (removal walks them again)
-  std::optional<IncompleteStep> incomplete;
-  // The steps --time-limit cut short (on any rank), by directory, with what this rank's
-  // writers created in each: removal and --verify go by these, since not every name exists.
-  // One entry per such step (a few progressions per writer thread; one per chunk taken with
-  // --partition dynamic), kept until the removal.
-  std::map<std::string, CreatedFiles> limited_steps;
-  bool dir_complete = false;  // a step that wrote into --dir completed: every name there is ours
-  bool dir_touched = false;   // a step began writing into --dir
+  // What the run created on this rank: the steps record into it, removal and the interrupt
+  // path read it (core/creation_ledger.hpp).
+  CreationLedger ledger;
   // This rank's share of the run's files in --dir is removed (its removal loop ran to the end
   // with no signal): the interrupt path then goes straight to the layout directories, whose
   // hand-off to the background must come before the launcher's kill (a second pass over
   // 200,000 names in as many directories took longer, and left ~93,000 directories).
   bool dir_files_removed = false;
-  // The layout directories this rank made in --dir (not those that were there already): with
-  // --cleanup, removed after the files. A scratch step's are all the run's (its directory is).
-  std::vector<std::string> dir_layout_made;
   int interrupted = 0;        // the signal every rank agreed on, or 0
   // --progress: the interval is the same on every rank (each joins the rounds), the style is
   // rank 0's; rank 0 prints through progress_out (null elsewhere and when off).
   ProgressSettings progress;
   std::unique_ptr<ProgressOutput> progress_out;
 
-  bool incomplete_in(const std::string& dir) const { return incomplete && incomplete->dir == dir; }
   // Where a step's directory `dir` (as the schedule names it) is reached: --dir itself through
   // its held descriptor, a scratch step's directory from the held scratch root.
   DirectoryAt at(const std::string& dir) const {
@@ -99,16 +79,6 @@ struct RunState {
   std::string scratch_name() const { return scratch_root.substr(directory.path.size() + 1); }
   // The layout of point `point` (flat: every file in the step's directory).
   const DirectoryLayout& layout_of(std::size_t point) const { return plans[point].layout; }
-
-  // Calls visit(step) for every step whose directory the run made or wrote into, in order:
-  // the schedule walked again from the same seed, rather than a list that would grow with the
-  // repetitions.
-  template <typename Visit>
-  void for_each_executed_step(Visit&& visit) const {
-    StepSchedule again(config, points, directory.path, scratch_root, seed);
-    Step step;
-    for (std::uint64_t i = 0; i < executed && again.next(step); ++i) visit(step);
-  }
 };
 
 // Whether a rank got SIGINT, SIGTERM or SIGHUP; all ranks learn it together, at a step boundary.

@@ -1,11 +1,10 @@
 #pragma once
 // The steps of a run: every repetition of every point in the schedule's order, each a timed
-// write phase and, with --verify, a timed read-back phase. Ranks outside a step's point wait
-// at its phase boundaries.
+// write phase (write_phase.hpp) and, with --verify, a timed read-back phase (verify_phase.hpp).
+// Ranks outside a step's point wait at its phase boundaries. What each step creates is
+// recorded in the run's creation ledger (RunState::ledger), and only recorded.
 
-#include <chrono>
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -13,10 +12,8 @@
 #include "mpiwrite/core/repetition_figures.hpp"
 #include "mpiwrite/core/run_report.hpp"
 #include "mpiwrite/core/schedule.hpp"
-#include "mpiwrite/engines/writer.hpp"
 #include "mpiwrite/sys/verify.hpp"
 #include "phase_agreement.hpp"
-#include "phase_progress.hpp"
 #include "point_resources.hpp"
 #include "run_state.hpp"
 
@@ -32,24 +29,15 @@ class StepRunner {
   bool run_all();
 
  private:
+  bool make_step_directory(const Step& step);
   void make_scratch_directory(const std::string& dir);
   bool hold_scratch_root();
   bool run_step(const Step& step);
+  bool make_layout(const Step& step, PointHandles& h);
   void make_layout_directories(const Step& step, const PointHandles& h);
-  bool write(const Step& step, PointHandles& h, std::optional<RepetitionFigures>& figures,
-             bool& cut_short);
-  // What --progress needs to go on showing a write phase through its wear-out.
-  struct WearOutProgress {
-    const ThreadPool::Poll& poll;
-    std::chrono::microseconds poll_every;
-    std::optional<PhaseProgress>& live;
-    std::uint64_t& files_before;
-  };
-  void wear_out(PointHandles& h, const WearOutProgress& shown,
-                SliceResult& result, std::string& failure);
-  bool verify(const Step& step, PointHandles& h, std::optional<RepetitionFigures>& figures,
-              const CreatedFiles* written);
-  ProgressSubject subject_of(const Step& step, ProgressPhase phase) const;
+  bool open_directories(const Step& step, PointHandles& h, bool exclusive);
+  bool verify(const Step& step, PointHandles& h, bool cut_short,
+              std::optional<RepetitionFigures>& figures);
 
   RunState& run_;
   PhaseAgreement& phases_;

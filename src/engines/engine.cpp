@@ -57,6 +57,8 @@ std::unique_ptr<FileEngine> make_engine(const WriteOptions& options, const FileR
   throw std::logic_error("make_engine: unknown engine");
 }
 
+bool creates_files(Engine engine) { return engine != Engine::Null; }
+
 void record_failure(SliceResult& result, std::atomic<bool>& stop, WriteFailure failure) {
   if (!result.failure) result.failure = std::move(failure);
   stop.store(true, std::memory_order_relaxed);

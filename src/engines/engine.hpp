@@ -122,8 +122,9 @@ class FileEngine {
                    SliceResult& result, std::atomic<bool>& stop) = 0;
 };
 
-// The one choice of engine: options.engine. Call it in the thread that will use the engine
-// (the uring engine's ring belongs to it). `recipe` must outlive the engine. Throws IoError
+// The one choice of engine: options.engine (the one switch on it; creates_files, writer.hpp,
+// says beside it what each engine leaves on disk). Call it in the thread that will use the
+// engine (the uring engine's ring belongs to it). `recipe` must outlive the engine. Throws IoError
 // if the engine cannot start.
 std::unique_ptr<FileEngine> make_engine(const WriteOptions& options, const FileRecipe& recipe);
 

@@ -24,7 +24,7 @@ namespace {
 class PoolWriter final : public Writer {
  public:
   explicit PoolWriter(const WriteOptions& options)
-      : recipe_(options), null_engine_(options.engine == Engine::Null),
+      : recipe_(options), null_engine_(!creates_files(options.engine)),
         workers_(options.threads),
         pool_(options.threads, [this](unsigned) {
           if (::unshare(CLONE_FILES) == 0) private_tables_.fetch_add(1);

@@ -1,7 +1,10 @@
 // The posix and null engines: for each index, open → write(s) → [fsync] → close, timed per
-// file and per operation (null: the same without the system calls). This is the hot path: no
-// allocation, one name formatted into a reused buffer, four clock reads per file (one more
-// with --fsync, one more after --slow-rank's sleep), no virtual call.
+// file and per operation (null: the same without the system calls). One loop for both
+// (write_chunks): the chunks, the stop, the deadline, the clock reads and the records are the
+// same; only a file's own calls differ (PosixFile, NullFile), and those are inlined into the
+// loop. This is the hot path: no allocation, one name formatted into a reused buffer, four
+// clock reads per file (one more with --fsync, one more after --slow-rank's sleep), no
+// virtual call.
 #include "posix_engine.hpp"
 
 #include <cerrno>
@@ -13,55 +16,41 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-}  // namespace
+// A posix file: its directory's descriptor while it is written, and its system calls.
+class PosixFile {
+ public:
+  static constexpr bool kCreatesFiles = true;
 
-void PosixEngine::run(const WriteTarget& target, WorkSource& source, unsigned thread,
-                      SliceResult& result, std::atomic<bool>& stop) {
-  FileNamer namer(recipe_.pattern);
-  Progression chunk;
-  while (!stop.load(std::memory_order_relaxed) && !result.time_limited &&
-         source.next(thread, chunk)) {
-    write_part(target, chunk, namer, result, stop);
-  }
-}
+  PosixFile(const FileRecipe& recipe, const WriteTarget& target)
+      : recipe_(recipe), target_(target), directories_(*target.directories) {}
 
-void PosixEngine::write_part(const WriteTarget& target, const Progression& part,
-                             FileNamer& namer, SliceResult& result,
-                             std::atomic<bool>& stop) const {
-  // Whatever way this returns, the files it took are recorded: a prefix of `part`, less the one
-  // that failed (its open failed, or it was removed again).
-  std::uint64_t i = 0;
-  struct RecordTaken {
-    const Progression& part;
-    const std::uint64_t& taken;
-    CreatedFiles& created;
-    ~RecordTaken() { created.take({part.first, taken, part.stride}); }
-  } record{part, i, result.created};
-  FileDirectories& directories = *target.directories;
-  for (; i < part.count; ++i) {
-    if (stop.load(std::memory_order_relaxed) || recipe_.interrupted()) return;
-    const std::uint64_t index = part.at(i);
-    const char* name = namer.name(index);
-    // The file's directory (opened here when the layout moves on to a new one: a phase cost,
-    // outside the file's own time). Throws IoError: FileEngine::write records it.
-    const FileDirectories::Handle dir = directories.acquire(index);
-    struct Release {
-      FileDirectories& directories;
-      const FileDirectories::Handle& dir;
-      ~Release() { directories.release(dir); }
-    } release{directories, dir};
-    FileTimes t;
-    t.start = Clock::now();
-    // --time-limit: the file's own start clock says whether it may still be taken (no clock
-    // read of its own); the files before it are the writer's prefix.
-    if (t.start >= target.deadline) {
-      result.time_limited = true;
-      return;
-    }
-    UniqueFd fd(recipe_.open(target, dir.fd, name));
+  // The file's directory, held while the file is written (opened here when the layout moves
+  // on to a new one: a phase cost, outside the file's own time). Throws IoError:
+  // FileEngine::write records it.
+  class Directory {
+   public:
+    Directory(FileDirectories& directories, std::uint64_t index)
+        : directories_(directories), handle_(directories.acquire(index)) {}
+    ~Directory() { directories_.release(handle_); }
+    Directory(const Directory&) = delete;
+    Directory& operator=(const Directory&) = delete;
+    int fd() const { return handle_.fd; }
+    const std::string& path() const { return directories_.path(handle_); }
+
+   private:
+    FileDirectories& directories_;
+    const FileDirectories::Handle handle_;
+  };
+  Directory directory(std::uint64_t index) { return Directory(directories_, index); }
+
+  // From the open to the close, with the clock reads of `t` after start. False: it failed
+  // (recorded, and the file removed again).
+  bool write(const Directory& dir, const char* name, FileTimes& t, SliceResult& result,
+             std::atomic<bool>& stop) const {
+    UniqueFd fd(recipe_.open(target_, dir.fd(), name));
     if (!fd) {
-      return record_failure(result, stop,
-                            file_failure(directories.path(dir), name, "open", errno));
+      record_failure(result, stop, file_failure(dir.path(), name, "open", errno));
+      return false;
     }
     t.opened = Clock::now();
     int error = 0;
@@ -91,46 +80,37 @@ void PosixEngine::write_part(const WriteTarget& target, const Progression& part,
       operation = "close";
     }
     if (error != 0) {
-      // A file this run could not complete is not left looking like output: removed, also with
-      // --overwrite (its earlier content went when it was emptied) — if the name still is
-      // this file, and not something put there since.
-      unlink_if_same(dir.fd, name, fd.get());
-      return record_failure(result, stop,
-                            file_failure(directories.path(dir), name, operation, error));
+      // A file this run could not complete is not left looking like output: removed, also
+      // with --overwrite (its earlier content went when it was emptied) — if the name still
+      // is this file, and not something put there since.
+      unlink_if_same(dir.fd(), name, fd.get());
+      record_failure(result, stop, file_failure(dir.path(), name, operation, error));
+      return false;
     }
     t.end = Clock::now();
-    record_file(result, t, recipe_.fsync);
-    ++result.files;
-    publish_files_done(target, result.files);
-    result.bytes += recipe_.file_bytes;
+    return true;
   }
-}
 
-void NullEngine::run(const WriteTarget& target, WorkSource& source, unsigned thread,
-                     SliceResult& result, std::atomic<bool>& stop) {
-  FileNamer namer(recipe_.pattern);
-  Progression chunk;
-  while (!stop.load(std::memory_order_relaxed) && !result.time_limited &&
-         source.next(thread, chunk)) {
-    write_part(target, chunk, namer, result, stop);
-  }
-}
+ private:
+  const FileRecipe& recipe_;
+  const WriteTarget& target_;
+  FileDirectories& directories_;
+};
 
 // Everything but the system calls: naming, the clock reads and histograms of a posix file (its
 // operations' too), so that the null engine measures mpiwrite's own per-file cost. It creates
-// nothing, so it records nothing taken.
-void NullEngine::write_part(const WriteTarget& target, const Progression& part,
-                            FileNamer& namer, SliceResult& result,
-                            std::atomic<bool>& stop) const {
-  for (std::uint64_t i = 0; i < part.count; ++i) {
-    if (stop.load(std::memory_order_relaxed) || recipe_.interrupted()) return;
-    FileTimes t;
-    t.start = Clock::now();
-    if (t.start >= target.deadline) {  // --time-limit, as the posix engine
-      result.time_limited = true;
-      return;
-    }
-    const char* name = namer.name(part.at(i));
+// nothing, so it records nothing taken, and opens no directory.
+class NullFile {
+ public:
+  static constexpr bool kCreatesFiles = false;
+
+  NullFile(const FileRecipe& recipe, const WriteTarget& /*target*/) : recipe_(recipe) {}
+
+  struct Directory {};
+  Directory directory(std::uint64_t /*index*/) const { return {}; }
+
+  bool write(const Directory& /*dir*/, const char* name, FileTimes& t, SliceResult& /*result*/,
+             std::atomic<bool>& /*stop*/) const {
     asm volatile("" : : "r"(name) : "memory");  // keep the name from being optimized away
     t.opened = Clock::now();                      // where posix opens
     t.written = t.synced = Clock::now();          // where posix writes
@@ -141,11 +121,73 @@ void NullEngine::write_part(const WriteTarget& target, const Progression& part,
       t.closing = Clock::now();
     }
     t.end = Clock::now();                         // where posix closes
-    record_file(result, t, recipe_.fsync);
+    return true;
+  }
+
+ private:
+  const FileRecipe& recipe_;
+};
+
+// The files of `part` in order, until a failure, a stop, an interrupt or the deadline.
+// Whatever way this returns, the files a creating engine took are recorded: a prefix of
+// `part`, less the one that failed (its open failed, or it was removed again).
+template <typename File>
+void write_part(File& file, const FileRecipe& recipe, const WriteTarget& target,
+                const Progression& part, FileNamer& namer, SliceResult& result,
+                std::atomic<bool>& stop) {
+  std::uint64_t i = 0;
+  struct RecordTaken {
+    const Progression& part;
+    const std::uint64_t& taken;
+    CreatedFiles* created;
+    ~RecordTaken() {
+      if (created != nullptr) created->take({part.first, taken, part.stride});
+    }
+  } record{part, i, File::kCreatesFiles ? &result.created : nullptr};
+  for (; i < part.count; ++i) {
+    if (stop.load(std::memory_order_relaxed) || recipe.interrupted()) return;
+    const std::uint64_t index = part.at(i);
+    const char* name = namer.name(index);
+    const typename File::Directory dir = file.directory(index);
+    FileTimes t;
+    t.start = Clock::now();
+    // --time-limit: the file's own start clock says whether it may still be taken (no clock
+    // read of its own); the files before it are the writer's prefix.
+    if (t.start >= target.deadline) {
+      result.time_limited = true;
+      return;
+    }
+    if (!file.write(dir, name, t, result, stop)) return;
+    record_file(result, t, recipe.fsync);
     ++result.files;
     publish_files_done(target, result.files);
-    result.bytes += recipe_.file_bytes;
+    result.bytes += recipe.file_bytes;
   }
+}
+
+// The one loop of the posix and null engines: every chunk the source hands thread `thread`.
+template <typename File>
+void write_chunks(const FileRecipe& recipe, const WriteTarget& target, WorkSource& source,
+                  unsigned thread, SliceResult& result, std::atomic<bool>& stop) {
+  File file(recipe, target);
+  FileNamer namer(recipe.pattern);
+  Progression chunk;
+  while (!stop.load(std::memory_order_relaxed) && !result.time_limited &&
+         source.next(thread, chunk)) {
+    write_part(file, recipe, target, chunk, namer, result, stop);
+  }
+}
+
+}  // namespace
+
+void PosixEngine::run(const WriteTarget& target, WorkSource& source, unsigned thread,
+                      SliceResult& result, std::atomic<bool>& stop) {
+  write_chunks<PosixFile>(recipe_, target, source, thread, result, stop);
+}
+
+void NullEngine::run(const WriteTarget& target, WorkSource& source, unsigned thread,
+                     SliceResult& result, std::atomic<bool>& stop) {
+  write_chunks<NullFile>(recipe_, target, source, thread, result, stop);
 }
 
 }  // namespace mpiwrite

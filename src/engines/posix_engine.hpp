@@ -1,6 +1,7 @@
 #pragma once
 // The posix engine (blocking system calls, one file at a time) and the null engine (no I/O:
-// mpiwrite's own per-file cost). Private to src/engines; made by make_engine.
+// mpiwrite's own per-file cost): one loop, a file's own calls apart (posix_engine.cpp).
+// Private to src/engines; made by make_engine.
 
 #include <atomic>
 
@@ -17,9 +18,6 @@ class PosixEngine final : public FileEngine {
            std::atomic<bool>& stop) override;
 
  private:
-  void write_part(const WriteTarget& target, const Progression& part, FileNamer& namer,
-                  SliceResult& result, std::atomic<bool>& stop) const;
-
   const FileRecipe& recipe_;
 };
 
@@ -32,10 +30,6 @@ class NullEngine final : public FileEngine {
            std::atomic<bool>& stop) override;
 
  private:
-  void write_part(const WriteTarget& target, const Progression& part, FileNamer& namer,
-                  SliceResult& result,
-                  std::atomic<bool>& stop) const;
-
   const FileRecipe& recipe_;
 };
 

@@ -199,6 +199,29 @@ TEST(Run, ARegularFileAsDirectoryGivesExitTwoOnEveryRank) {
 
 // The one shape of the write, verify and removal phases: the work runs on the phase's ranks
 // between the clock readings, and every rank of the world learns the verdict.
+class TestPhase final : public TimedPhase {
+ public:
+  TestPhase(const boost::mpi::communicator& some, PhaseAgreement& phases)
+      : TimedPhase("test", &some), some_(some), phases_(phases) {}
+  void before() override { before_ran = true; }
+  void work(std::string& failure) override {
+    ran = true;
+    if (fail && world.rank() == 0) failure = "boom";
+  }
+  void after(const PhaseClock& clock, std::string& failure) override {
+    after_ran = true;
+    EXPECT_LE(clock.start_ns, clock.end_ns);
+    EXPECT_GE(phases_.span_on_root(some_, clock), 0.0);  // collective over the phase
+    EXPECT_EQ(failure, fail && world.rank() == 0 ? "boom" : "");
+  }
+  bool fail = true;
+  bool ran = false, before_ran = false, after_ran = false;
+
+ private:
+  const boost::mpi::communicator& some_;
+  PhaseAgreement& phases_;
+};
+
 TEST(TimedPhase, AFailingRankFailsEveryRankAndRankZeroSaysSoOnce) {
   std::ostringstream err;
   PhaseAgreement phases(world, err);
@@ -206,30 +229,15 @@ TEST(TimedPhase, AFailingRankFailsEveryRankAndRankZeroSaysSoOnce) {
   // A phase of all ranks but the last (the whole world on one rank).
   const boost::mpi::communicator some =
       world.split(world.size() == 1 || world.rank() < last ? 0 : MPI_UNDEFINED);
-  bool ran = false, before = false, after = false;
-  TimedPhase phase;
-  phase.name = "test";
-  phase.comm = &some;
-  phase.before = [&] { before = true; };
-  phase.work = [&](std::string& failure) {
-    ran = true;
-    if (world.rank() == 0) failure = "boom";
-  };
-  phase.after = [&](const PhaseClock& clock, std::string& failure) {
-    after = true;
-    EXPECT_LE(clock.start_ns, clock.end_ns);
-    EXPECT_GE(phases.span_on_root(some, clock), 0.0);  // collective over the phase
-    EXPECT_EQ(failure, world.rank() == 0 ? "boom" : "");
-  };
+  TestPhase phase(some, phases);
   EXPECT_FALSE(phases.timed_phase(phase));  // every rank, in the phase or not
   const bool inside = static_cast<bool>(some);
-  EXPECT_EQ(ran, inside);
-  EXPECT_EQ(before, inside);
-  EXPECT_EQ(after, inside);
+  EXPECT_EQ(phase.ran, inside);
+  EXPECT_EQ(phase.before_ran, inside);
+  EXPECT_EQ(phase.after_ran, inside);
   EXPECT_EQ(err.str(), world.rank() == 0 ? "mpiwrite: error: rank 0: boom\n" : "");
 
-  phase.work = [](std::string&) {};
-  phase.after = nullptr;
+  phase.fail = false;
   EXPECT_TRUE(phases.timed_phase(phase));
 }
 

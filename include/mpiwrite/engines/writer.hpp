@@ -117,4 +117,8 @@ class Writer {
 // Throws IoError if the engine cannot start (the uring engine's ring, in each worker).
 std::unique_ptr<Writer> make_writer(const WriteOptions& options);
 
+// Whether `engine` creates files and directories (the null engine creates none): what the
+// run's creation ledger is told, beside make_engine's one switch on the engine.
+bool creates_files(Engine engine);
+
 }  // namespace mpiwrite
