@@ -22,7 +22,7 @@ PointResources::PointResources(const boost::mpi::communicator& world, const RunC
     } else {
       first_with_ranks.emplace(spec.ranks, points_.size());
       h.comm = world_.split(world_.rank() < spec.ranks ? 0 : MPI_UNDEFINED);
-      if (h.comm && config_.partition == Partition::Dynamic) make_counter(h, failure);
+      if (h.comm && point.split.partition == Partition::Dynamic) make_counter(h, failure);
     }
     if (h.comm) {
       h.plan = point.rank(h.comm.rank());

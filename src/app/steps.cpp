@@ -165,7 +165,7 @@ bool StepRunner::open_directories(const Step& step, PointHandles& h, bool exclus
   if (h.comm) {
     guarded([&] {
       resources_.ready_writer(step.point);  // may free another point's writer
-      h.writer->open_target(run_.from_dir(step.dir), exclusive, h.layout ? &*h.layout : nullptr,
+      h.writer->open_target(run_.from_dir(step.dir), exclusive, h.layout,
                             h.counter ? nullptr : &h.plan.thread_writes);
     }, failure);
   }

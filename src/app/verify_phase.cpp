@@ -33,7 +33,7 @@ void VerifyPhase::before() {
 
 void VerifyPhase::work(std::string& failure) {
   guarded([&] {
-    const DirectoryLayout* layout = h_.layout ? &*h_.layout : nullptr;
+    const DirectoryLayout* layout = h_.layout;
     ProgressTick* ticks = tick_ ? &*tick_ : nullptr;
     const DirectoryAt dir = run_.at(step_.dir);
     result_ = theirs_ ? verifier_.verify(dir, theirs_->taken, &interrupt_signal(), 3, layout, ticks)

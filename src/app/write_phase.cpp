@@ -47,7 +47,7 @@ WriteOutcome WritePhase::run() {
 
 void WritePhase::before() {
   if (h_.counter) {
-    h_.counter->begin(run_.points[step_.point].threads, run_.config.chunk, h_.plan.writes.count);
+    h_.counter->begin(run_.plans[step_.point].split.threads, run_.config.chunk, h_.plan.writes.count);
   }
   if (run_.progress.on()) start_progress();
 }
