@@ -46,8 +46,8 @@ void* __libc_pvalloc(std::size_t size);
 namespace {
 
 struct Counters {
-  std::atomic<std::uint64_t> malloc_calls{0}, calloc_calls{0}, realloc_calls{0},
-      aligned_calls{0}, bytes{0};
+  std::atomic<std::uint64_t> malloc_calls{0}, calloc_calls{0}, realloc_calls{0}, aligned_calls{0},
+      bytes{0};
 };
 constinit Counters counters;
 

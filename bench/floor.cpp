@@ -72,7 +72,10 @@ void write_files(const Job& job, Range range) {
     char* end = std::to_chars(name + 5, name + 5 + 20, index).ptr;
     std::memcpy(end, ".txt", 5);
     const int fd = ::openat(job.dir_fd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (fd < 0) { std::perror(name); std::_Exit(1); }
+    if (fd < 0) {
+      std::perror(name);
+      std::_Exit(1);
+    }
     bool ok = true;
     if (job.line_mode) {
       for (std::uint64_t i = 0; i < job.lines && ok; ++i) {
@@ -81,7 +84,10 @@ void write_files(const Job& job, Range range) {
     } else {
       ok = write_all(fd, job.whole->data(), job.whole->size());
     }
-    if (!ok || ::close(fd) != 0) { std::perror(name); std::_Exit(1); }
+    if (!ok || ::close(fd) != 0) {
+      std::perror(name);
+      std::_Exit(1);
+    }
   }
 }
 
@@ -111,14 +117,19 @@ void wait_until(std::atomic<unsigned>& counter, unsigned wanted) {
 }
 
 // One forked process: the part `mine` of the files, on `threads` threads.
-[[noreturn]] void run_process(const std::string& dir, const Job& base, Range mine,
-                              unsigned threads, unsigned long idle, int go_fd, int result_fd) {
+[[noreturn]] void run_process(const std::string& dir, const Job& base, Range mine, unsigned threads,
+                              unsigned long idle, int go_fd, int result_fd) {
   Job job = base;
   job.dir_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (job.dir_fd < 0) { std::perror(dir.c_str()); std::_Exit(1); }
+  if (job.dir_fd < 0) {
+    std::perror(dir.c_str());
+    std::_Exit(1);
+  }
 
   for (unsigned long k = idle; k > 0; --k) {
-    std::thread([] { for (;;) ::pause(); }).detach();  // ended by _Exit
+    std::thread([] {
+      for (;;) ::pause();
+    }).detach();  // ended by _Exit
   }
 
   // Threads are started, and parked on an atomic (a futex wait), before the start signal; each
@@ -189,12 +200,18 @@ int main(int argc, char** argv) {
   const unsigned long idle = idle_threads();
 
   int go[2], results[2];
-  if (::pipe(go) != 0 || ::pipe(results) != 0) { std::perror("pipe"); return 1; }
+  if (::pipe(go) != 0 || ::pipe(results) != 0) {
+    std::perror("pipe");
+    return 1;
+  }
   std::fflush(nullptr);
   unsigned forked = 0;
   for (unsigned p = 0; p < processes; ++p) {
     const pid_t pid = ::fork();
-    if (pid < 0) { std::perror("fork"); break; }
+    if (pid < 0) {
+      std::perror("fork");
+      break;
+    }
     if (pid == 0) {
       run_process(dir, job, block({1, files}, processes, p), static_cast<unsigned>(threads), idle,
                   go[0], results[1]);

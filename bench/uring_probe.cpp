@@ -44,7 +44,8 @@ struct Options {
   long files = 0, lines = 0;
   bool whole = false;
   unsigned depth = 1;
-  bool skip = false, coop = false, defer = false, async = false, regbuf = false, sqpoll = false, spin = false;
+  bool skip = false, coop = false, defer = false, async = false, regbuf = false, sqpoll = false,
+       spin = false;
 };
 
 class Probe {
@@ -79,11 +80,14 @@ class Probe {
       params.flags |= IORING_SETUP_SQPOLL;
       params.sq_thread_idle = 10;  // ms
     }
-    if (int r = io_uring_queue_init_params(std::bit_ceil(o_.depth * (writes_ + 2)), &ring_, &params); r < 0) {
+    if (int r =
+            io_uring_queue_init_params(std::bit_ceil(o_.depth * (writes_ + 2)), &ring_, &params);
+        r < 0) {
       die("io_uring_setup", -r);
     }
     if (o_.variant != "regular") {
-      if (int r = io_uring_register_files_sparse(&ring_, o_.depth); r < 0) die("register files", -r);
+      if (int r = io_uring_register_files_sparse(&ring_, o_.depth); r < 0)
+        die("register files", -r);
     }
     if (o_.regbuf) {
       iovec buffer{const_cast<char*>(buffer_), length_};
@@ -205,8 +209,9 @@ class Probe {
 
 int main(int argc, char** argv) {
   if (argc < 7) {
-    std::fprintf(stderr, "usage: mpiwrite_uring_probe DIR FILES LINES line|whole QD "
-                         "posix|regular|split|direct [skip coop defer async regbuf sqpoll spin]\n");
+    std::fprintf(stderr,
+                 "usage: mpiwrite_uring_probe DIR FILES LINES line|whole QD "
+                 "posix|regular|split|direct [skip coop defer async regbuf sqpoll spin]\n");
     return 2;
   }
   Options o;
@@ -218,8 +223,14 @@ int main(int argc, char** argv) {
   o.variant = argv[6];
   for (int i = 7; i < argc; ++i) {
     const std::string m = argv[i];
-    bool* flag = m == "skip" ? &o.skip : m == "coop" ? &o.coop : m == "defer" ? &o.defer
-               : m == "async" ? &o.async : m == "regbuf" ? &o.regbuf : m == "sqpoll" ? &o.sqpoll : m == "spin" ? &o.spin : nullptr;
+    bool* flag = m == "skip"     ? &o.skip
+                 : m == "coop"   ? &o.coop
+                 : m == "defer"  ? &o.defer
+                 : m == "async"  ? &o.async
+                 : m == "regbuf" ? &o.regbuf
+                 : m == "sqpoll" ? &o.sqpoll
+                 : m == "spin"   ? &o.spin
+                                 : nullptr;
     if (flag == nullptr) {
       std::fprintf(stderr, "mpiwrite_uring_probe: unknown modifier %s\n", argv[i]);
       return 2;

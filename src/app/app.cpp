@@ -70,9 +70,11 @@ class Coordinator {
     // descriptor, but the name no longer leads to them (exit 1, the report still printed).
     // (A --dir the run made and --cleanup removed was checked by its removal.)
     const bool gone = run_.ledger.removes_run_directory();
-    const bool same = !removed || gone || phases_.root_step([&] {
-      expect_same_directory(run_.directory.path, run_.directory.identity);
-    }, "checking that --dir is still the run's directory") == kExitOk;
+    const bool same =
+        !removed || gone ||
+        phases_.root_step(
+            [&] { expect_same_directory(run_.directory.path, run_.directory.identity); },
+            "checking that --dir is still the run's directory") == kExitOk;
     phases_.enter("gathering the peak memory for the report");
     gather_peak_memory(world_, report_);
     const int code = phases_.root_step(
@@ -121,8 +123,7 @@ class Coordinator {
     phases_.enter("checking --engine uring on every rank");
     std::string reason = uring_unavailable_reason();
     if (reason.empty()) {  // what the rings will register, known before the run
-      reason = fixed_file_limit_problem(
-          largest_ring_depth(run_.plans, world_.rank()));
+      reason = fixed_file_limit_problem(largest_ring_depth(run_.plans, world_.rank()));
     }
     const std::vector<std::string> reasons = comm::gather_strings(world_, reason);
     const std::vector<std::string> hosts = comm::gather_host_names(world_);
@@ -134,14 +135,16 @@ class Coordinator {
 
   // The same checks of --dir as a real run (nothing is created), then the plan.
   int dry_run() {
-    const int code = phases_.root_step([&] { check_directory(run_.config, run_.plans); },
-                                       "checking --dir");
+    const int code =
+        phases_.root_step([&] { check_directory(run_.config, run_.plans); }, "checking --dir");
     if (code != kExitOk) return code;
-    return phases_.root_step([&] {
-      std::ostringstream plan;
-      write_plan(run_.config, run_.plans, plan);
-      write_standard_output(plan.str(), out_);
-    }, "writing the plan");
+    return phases_.root_step(
+        [&] {
+          std::ostringstream plan;
+          write_plan(run_.config, run_.plans, plan);
+          write_standard_output(plan.str(), out_);
+        },
+        "writing the plan");
   }
 
   // Rank 0 checks the outputs and makes --dir; every rank then learns the directory, the run
@@ -150,18 +153,20 @@ class Coordinator {
     const auto started = std::chrono::system_clock::now();
     const auto ticks = static_cast<std::uint64_t>(started.time_since_epoch().count());
     RunConfig& c = run_.config;
-    int code = phases_.root_step([&] {
-      // Before --dir is created: a bad -o costs nothing. -o's directory is held from now on.
-      run_.output_dir = check_output_path(c);
-      check_standard_output(c);
-      run_.directory = prepare_directory(c, run_.plans);
-      if (run_.output_dir.deferred) run_.output_dir = hold_output_directory(c.output);
-      if (c.output.empty() && c.cleanup && run_.directory.created) {
-        run_.copy_dir = hold_parent_of(run_.directory.path, run_.directory.identity);
-      }
-      run_.run_id = fmt::format("{:x}-{:x}", ::getpid(), ticks);
-      if (!run_.directory.created) remove_earlier_trash(run_.directory.path, err_);
-    }, "preparing --dir");
+    int code = phases_.root_step(
+        [&] {
+          // Before --dir is created: a bad -o costs nothing. -o's directory is held from now on.
+          run_.output_dir = check_output_path(c);
+          check_standard_output(c);
+          run_.directory = prepare_directory(c, run_.plans);
+          if (run_.output_dir.deferred) run_.output_dir = hold_output_directory(c.output);
+          if (c.output.empty() && c.cleanup && run_.directory.created) {
+            run_.copy_dir = hold_parent_of(run_.directory.path, run_.directory.identity);
+          }
+          run_.run_id = fmt::format("{:x}-{:x}", ::getpid(), ticks);
+          if (!run_.directory.created) remove_earlier_trash(run_.directory.path, err_);
+        },
+        "preparing --dir");
     if (code != kExitOk) return code;
     phases_.enter("learning the run's directory and seed");
     comm::broadcast_string(world_, run_.directory.path);
@@ -170,8 +175,8 @@ class Coordinator {
     run_.seed = comm::broadcast_u64(world_, c.seed.value_or(ticks));
     run_.scratch_root = scratch_root_path(run_.directory.path, run_.run_id);
     run_.schedule.emplace(c, run_.points, run_.directory.path, run_.scratch_root, run_.seed);
-    run_.ledger = CreationLedger(*run_.schedule, run_.directory.path, creates_files(c.engine),
-                                 c.cleanup);
+    run_.ledger =
+        CreationLedger(*run_.schedule, run_.directory.path, creates_files(c.engine), c.cleanup);
     if (run_.directory.created) run_.ledger.run_directory_made();
     run_.pattern = parse_pattern(c.pattern);
     // Removal spans every step, whichever point: each rank plans as one of all the ranks.
@@ -201,13 +206,15 @@ class Coordinator {
     const std::uint64_t inode = comm::broadcast_u64(world_, d.identity.inode);
     std::string failure;
     if (!root_) {
-      guarded([&] {
-        d.fd = open_at(DirectoryAt(d.path));
-        d.identity = identity_of(d.fd.get(), d.path);
-        if (host == host_name() && (d.identity.device != device || d.identity.inode != inode)) {
-          throw DirectoryReplaced(d.path);
-        }
-      }, failure);
+      guarded(
+          [&] {
+            d.fd = open_at(DirectoryAt(d.path));
+            d.identity = identity_of(d.fd.get(), d.path);
+            if (host == host_name() && (d.identity.device != device || d.identity.inode != inode)) {
+              throw DirectoryReplaced(d.path);
+            }
+          },
+          failure);
     }
     return phases_.agree(failure);
   }
@@ -217,7 +224,8 @@ class Coordinator {
   // is asked to clean up, and it is still the directory it made and empty.
   int give_up_set_up() {
     if (run_.ledger.removes_run_directory()) {
-      phases_.root_step([&] { remove_held_directory(run_.directory.path, run_.directory.identity); });
+      phases_.root_step(
+          [&] { remove_held_directory(run_.directory.path, run_.directory.identity); });
     }
     return kExitIo;
   }
@@ -265,8 +273,8 @@ class Coordinator {
 
 }  // namespace
 
-int run(int argc, const char* const* argv, const boost::mpi::communicator& world,
-        std::ostream& out, std::ostream& err) {
+int run(int argc, const char* const* argv, const boost::mpi::communicator& world, std::ostream& out,
+        std::ostream& err) {
   return Coordinator(world, out, err).run(argc, argv);
 }
 

@@ -38,8 +38,10 @@ void start_background_removal(const RunState& run, const std::string& trash, std
   if (trash.empty()) return;
   const std::string problem = remove_in_background({trash}, {}, {run.directory.fd.get(), {}});
   if (!problem.empty()) {
-    err << fmt::format("mpiwrite: warning: could not start removing {} in the background ({}); "
-                       "remove it by hand\n", run.directory.path + "/" + trash, problem)
+    err << fmt::format(
+               "mpiwrite: warning: could not start removing {} in the background ({}); "
+               "remove it by hand\n",
+               run.directory.path + "/" + trash, problem)
         << std::flush;
   }
 }
@@ -54,14 +56,16 @@ bool empty_directory(const RunState& run, const RemovalItem& item, PhaseAgreemen
   phases.enter("removing the layout directories from --dir");
   // The layout directories this rank made go in the background (10^6 of them outlast the
   // launcher's kill), else here.
-  guarded([&] {
-    const std::vector<std::string> none;
-    const std::vector<std::string>& made = item.made != nullptr ? *item.made : none;
-    const std::vector<std::string> last_first(made.rbegin(), made.rend());
-    if (!remove_directories_in_background(run.directory.fd.get(), last_first).empty()) {
-      remove_layout_directories_of(run, item);
-    }
-  }, failure);
+  guarded(
+      [&] {
+        const std::vector<std::string> none;
+        const std::vector<std::string>& made = item.made != nullptr ? *item.made : none;
+        const std::vector<std::string> last_first(made.rbegin(), made.rend());
+        if (!remove_directories_in_background(run.directory.fd.get(), last_first).empty()) {
+          remove_layout_directories_of(run, item);
+        }
+      },
+      failure);
   return phases.agree_after("removing the layout directories from --dir", failure);
 }
 
@@ -90,14 +94,16 @@ int finish_interrupted(RunState& run, PhaseAgreement& phases, RunReport& report,
     // In --dir: through its held descriptor; beside it: through --dir's parent, held since
     // --dir was made.
     const bool in_dir = !run.ledger.removes_run_directory();
-    code = phases.root_step([&] {
-      if (in_dir) {
-        publish_report(report, run.config, out, run.output_dir, run.directory.fd.get());
-      } else {
-        publish_report(report, run.config, out, run.output_dir, run.copy_dir.fd.get(),
-                       &run.copy_dir);
-      }
-    }, "writing the report");
+    code = phases.root_step(
+        [&] {
+          if (in_dir) {
+            publish_report(report, run.config, out, run.output_dir, run.directory.fd.get());
+          } else {
+            publish_report(report, run.config, out, run.output_dir, run.copy_dir.fd.get(),
+                           &run.copy_dir);
+          }
+        },
+        "writing the report");
   }
   bool dir_emptied = true;
   if (const std::optional<RemovalItem> dir = run.ledger.dir_item(); dir && dir->holds_anything()) {

@@ -21,7 +21,9 @@ std::int64_t now_ns() {
 }
 
 PhaseAgreement::PhaseAgreement(const mpi::communicator& world, std::ostream& err)
-    : world_(world), root_(world.rank() == 0), err_(err),
+    : world_(world),
+      root_(world.rank() == 0),
+      err_(err),
       host_(boost::mpi::environment::processor_name()) {}
 
 void PhaseAgreement::start_watchdog(unsigned timeout_s) {
@@ -35,9 +37,10 @@ void PhaseAgreement::start_watchdog(unsigned timeout_s) {
       waited = e.for_.size() == 1 ? fmt::format("; waited for rank {}", e.for_[0])
                                   : fmt::format("; waited for ranks {}", fmt::join(e.for_, ", "));
     }
-    err_ << fmt::format("mpiwrite: error: rank {} ({}): {} has not finished after {} s "
-                        "(--timeout {}){}; aborting the job\n",
-                        world_.rank(), host_, e.step, timeout_s, timeout_s, waited)
+    err_ << fmt::format(
+                "mpiwrite: error: rank {} ({}): {} has not finished after {} s "
+                "(--timeout {}){}; aborting the job\n",
+                world_.rank(), host_, e.step, timeout_s, timeout_s, waited)
          << std::flush;
     MPI_Abort(MPI_COMM_WORLD, kExitTimeout);
   });
@@ -101,8 +104,8 @@ void PhaseAgreement::put_clocks_on_one_axis() {
   std::vector<int> domains = root_ ? mpiwrite::clock_domains(boot_ids) : std::vector<int>{};
   domains = comm::broadcast_ints(world_, std::move(domains));
   // A domain is numbered by its first rank, so the domains are the ranks that lead one.
-  clock_domains_ = static_cast<int>(std::count_if(
-      domains.begin(), domains.end(), [r = 0](int d) mutable { return d == r++; }));
+  clock_domains_ = static_cast<int>(
+      std::count_if(domains.begin(), domains.end(), [r = 0](int d) mutable { return d == r++; }));
   if (clock_domains_ > 1) clock_offsets_ = comm::measure_clock_offsets(world_, domains, now_ns);
 }
 

@@ -8,7 +8,9 @@ namespace mpiwrite {
 PhaseProgress::PhaseProgress(const ProgressSettings& settings, ProgressOutput* out,
                              const boost::mpi::communicator& comm, ProgressSubject subject,
                              std::uint64_t local_total, std::mutex* mpi_lock)
-    : interval_s_(settings.interval_s), out_(out), local_total_(local_total),
+    : interval_s_(settings.interval_s),
+      out_(out),
+      local_total_(local_total),
       rounds_(comm, mpi_lock) {
   const double start = now_s();
   next_s_ = start + interval_s_;
@@ -43,7 +45,8 @@ std::chrono::microseconds PhaseProgress::poll(std::uint64_t local_files) {
     return kInFlight;
   }
   // Until the next tick, at most poll_every() (the tick is on this rank's clock).
-  const auto until = std::chrono::microseconds(static_cast<std::int64_t>((next_s_ - now) * 1e6) + 1);
+  const auto until =
+      std::chrono::microseconds(static_cast<std::int64_t>((next_s_ - now) * 1e6) + 1);
   return std::clamp(until, kInFlight, poll_every());
 }
 

@@ -57,9 +57,9 @@ class PhaseProgress {
   std::uint64_t local_total_;
   comm::ProgressRounds rounds_;
   std::optional<ProgressMeter> meter_;  // rank 0
-  double next_s_;           // when the next round starts
+  double next_s_;                       // when the next round starts
   double round_started_s_ = 0;
-  unsigned lines_ = 0;      // rank 0: shown in this phase
+  unsigned lines_ = 0;  // rank 0: shown in this phase
 };
 
 }  // namespace mpiwrite

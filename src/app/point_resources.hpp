@@ -29,8 +29,8 @@ namespace mpiwrite {
 
 // One point, on one rank.
 struct PointHandles {
-  boost::mpi::communicator comm;     // ranks 0..p-1 of the world; null on the others
-  RankPlan plan;                     // on the point's ranks
+  boost::mpi::communicator comm;  // ranks 0..p-1 of the world; null on the others
+  RankPlan plan;                  // on the point's ranks
   // On the point's ranks, unless flat (all in the dir): the point's plan's, which outlives it.
   const DirectoryLayout* layout = nullptr;
   Writer* writer = nullptr;          // on the point's ranks while its writer is alive
@@ -81,7 +81,7 @@ class PointResources {
   const boost::mpi::communicator& world_;
   const RunConfig& config_;
   const std::vector<PointPlan>& plans_;
-  std::vector<WriterKey> keys_;  // each point's, on its ranks
+  std::vector<WriterKey> keys_;              // each point's, on its ranks
   std::map<WriterKey, LiveWriter> writers_;  // the live ones
   std::uint64_t uses_ = 0;
   std::optional<bool> private_fd_tables_;  // the first writer's answer

@@ -14,8 +14,8 @@
 #include "mpiwrite/core/errors.hpp"
 #include "mpiwrite/mpi/comm.hpp"
 #include "mpiwrite/sys/held_directory.hpp"
-#include "mpiwrite/sys/layout_directories.hpp"
 #include "mpiwrite/sys/interrupt.hpp"
+#include "mpiwrite/sys/layout_directories.hpp"
 #include "phase_progress.hpp"
 
 namespace mpiwrite {
@@ -120,8 +120,7 @@ namespace {
 class RemovalPhase final : public TimedPhase {
  public:
   RemovalPhase(RunState& run, PhaseAgreement& phases, RunReport& report)
-      : TimedPhase("removal phase", &phases.world()), run_(run), phases_(phases),
-        report_(report) {}
+      : TimedPhase("removal phase", &phases.world()), run_(run), phases_(phases), report_(report) {}
 
   void before() override {
     if (!run_.progress.on()) return;

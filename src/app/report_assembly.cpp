@@ -22,10 +22,14 @@ namespace {
 
 const char* report_extension(Format format) {
   switch (format) {
-    case Format::Table: return "txt";
-    case Format::Markdown: return "md";
-    case Format::Csv: return "csv";
-    case Format::Json: return "json";
+    case Format::Table:
+      return "txt";
+    case Format::Markdown:
+      return "md";
+    case Format::Csv:
+      return "csv";
+    case Format::Json:
+      return "json";
   }
   return "txt";
 }
@@ -75,9 +79,9 @@ void gather_peak_memory(const boost::mpi::communicator& world, RunReport& report
 
 std::string interrupted_copy_path(const RunState& run) {
   const bool dir_goes = run.config.cleanup && run.directory.created;
-  const std::string where =
-      dir_goes ? std::filesystem::path(run.directory.path).parent_path().string()
-               : run.directory.path;
+  const std::string where = dir_goes
+                                ? std::filesystem::path(run.directory.path).parent_path().string()
+                                : run.directory.path;
   return fmt::format("{}/mpiwrite-interrupted-{}.{}", where, run.run_id,
                      report_extension(run.config.format));
 }

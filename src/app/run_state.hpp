@@ -44,12 +44,12 @@ struct RunState {
   RankPlan world_plan;
   int world_rank = 0;
 
-  std::string scratch_root;        // DIR/.mpiwrite-<run id>: every scratch directory is in it
+  std::string scratch_root;  // DIR/.mpiwrite-<run id>: every scratch directory is in it
   // The scratch root, held once made (rank 0 from its mkdir, every other rank from the first
   // step after): step directories are reached from it, never by a path (held_directory.hpp).
   UniqueFd scratch_fd;
   DirectoryIdentity scratch_identity;  // rank 0: what the root's name must still lead to
-  UniqueFd scratch_lock;           // rank 0's flock on it: a later run sees whether we live
+  UniqueFd scratch_lock;               // rank 0's flock on it: a later run sees whether we live
   // What the run created on this rank: the steps record into it, removal and the interrupt
   // path read it (core/creation_ledger.hpp).
   CreationLedger ledger;
@@ -58,7 +58,7 @@ struct RunState {
   // hand-off to the background must come before the launcher's kill (a second pass over
   // 200,000 names in as many directories took longer, and left ~93,000 directories).
   bool dir_files_removed = false;
-  int interrupted = 0;        // the signal every rank agreed on, or 0
+  int interrupted = 0;  // the signal every rank agreed on, or 0
   // --progress: the interval is the same on every rank (each joins the rounds), the style is
   // rank 0's; rank 0 prints through progress_out (null elsewhere and when off).
   ProgressSettings progress;

@@ -59,8 +59,8 @@ bool StepRunner::make_step_directory(const Step& step) {
 // Both in held directories: the root in --dir's descriptor, the step's in the root's.
 void StepRunner::make_scratch_directory(const std::string& dir) {
   if (!run_.scratch_fd) {
-    run_.scratch_fd = make_directory_at(run_.directory.fd.get(), run_.scratch_name(),
-                                        run_.scratch_root, 0700);
+    run_.scratch_fd =
+        make_directory_at(run_.directory.fd.get(), run_.scratch_name(), run_.scratch_root, 0700);
     run_.scratch_identity = identity_of(run_.scratch_fd.get(), run_.scratch_root);
     run_.scratch_lock = lock_scratch_root(run_.scratch_fd.get());  // held until this process ends
   }
@@ -75,9 +75,7 @@ void StepRunner::make_scratch_directory(const std::string& dir) {
 bool StepRunner::hold_scratch_root() {
   std::string failure;
   if (!run_.scratch_fd) {
-    guarded([&] {
-      run_.scratch_fd = open_at(run_.from_dir(run_.scratch_root), true);
-    }, failure);
+    guarded([&] { run_.scratch_fd = open_at(run_.from_dir(run_.scratch_root), true); }, failure);
   }
   return phases_.agree(failure);
 }
@@ -90,8 +88,8 @@ bool StepRunner::run_step(const Step& step) {
   // --overwrite --cleanup: the first step into --dir finds none of its names (checked before
   // the run), so it creates them all with O_EXCL: a file put at a name meanwhile is refused,
   // not rewritten and then removed as if it were the run's.
-  const bool exclusive = run_.config.overwrite && run_.config.cleanup && !step.scratch &&
-                         !run_.ledger.dir_touched();
+  const bool exclusive =
+      run_.config.overwrite && run_.config.cleanup && !step.scratch && !run_.ledger.dir_touched();
   run_.ledger.step_started(step);
   if (!make_layout(step, h)) return false;
   // A signal stops the making at once (10^6 directories take minutes): the step is cut
@@ -110,8 +108,7 @@ bool StepRunner::run_step(const Step& step) {
   } else {
     run_.ledger.step_completed();
   }
-  if (run_.config.verify && step.timed &&
-      !verify(step, h, written.cut_short, written.figures)) {
+  if (run_.config.verify && step.timed && !verify(step, h, written.cut_short, written.figures)) {
     return false;
   }
   if (interrupted_now(run_, phases_)) return true;  // verified only in part: discarded too
@@ -146,9 +143,8 @@ void StepRunner::make_layout_directories(const Step& step, const PointHandles& h
   std::vector<std::string> made;
   const bool existing_ok = run_.config.overwrite && !step.scratch;
   try {
-    mpiwrite::make_layout_directories(run_.at(step.dir),
-                                      h.layout->rank_directories(h.comm.rank()), made,
-                                      existing_ok, &interrupt_signal());
+    mpiwrite::make_layout_directories(run_.at(step.dir), h.layout->rank_directories(h.comm.rank()),
+                                      made, existing_ok, &interrupt_signal());
   } catch (...) {
     run_.ledger.layout_directories_made(step, std::move(made));
     throw;
@@ -163,11 +159,13 @@ bool StepRunner::open_directories(const Step& step, PointHandles& h, bool exclus
   const std::string opening = "opening the directories of " + label_of(run_, step);
   phases_.enter(opening);
   if (h.comm) {
-    guarded([&] {
-      resources_.ready_writer(step.point);  // may free another point's writer
-      h.writer->open_target(run_.from_dir(step.dir), exclusive, h.layout,
-                            h.counter ? nullptr : &h.plan.thread_writes);
-    }, failure);
+    guarded(
+        [&] {
+          resources_.ready_writer(step.point);  // may free another point's writer
+          h.writer->open_target(run_.from_dir(step.dir), exclusive, h.layout,
+                                h.counter ? nullptr : &h.plan.thread_writes);
+        },
+        failure);
   }
   return phases_.agree_after(opening, failure);
 }

@@ -21,8 +21,7 @@ namespace mpiwrite {
 
 class StepRunner {
  public:
-  StepRunner(RunState& run, PhaseAgreement& phases, PointResources& resources,
-             RunReport& report);
+  StepRunner(RunState& run, PhaseAgreement& phases, PointResources& resources, RunReport& report);
 
   // Every step until the last, a failure (false) or a signal (run.interrupted). Rank 0's
   // report gets the timed repetitions and their summary.

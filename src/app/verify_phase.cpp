@@ -12,7 +12,12 @@ namespace mpiwrite {
 VerifyPhase::VerifyPhase(const RunState& run, PhaseAgreement& phases, PointHandles& h,
                          const Step& step, FileVerifier& verifier, const CreatedFiles* written)
     : TimedPhase("verify phase of " + label_of(run, step), &h.comm),
-      run_(run), phases_(phases), h_(h), step_(step), verifier_(verifier), written_(written) {}
+      run_(run),
+      phases_(phases),
+      h_(h),
+      step_(step),
+      verifier_(verifier),
+      written_(written) {}
 
 VerifyOutcome VerifyPhase::run() {
   if (written_ != nullptr && h_.comm) {
@@ -32,21 +37,24 @@ void VerifyPhase::before() {
 }
 
 void VerifyPhase::work(std::string& failure) {
-  guarded([&] {
-    const DirectoryLayout* layout = h_.layout;
-    ProgressTick* ticks = tick_ ? &*tick_ : nullptr;
-    const DirectoryAt dir = run_.at(step_.dir);
-    result_ = theirs_ ? verifier_.verify(dir, theirs_->taken, &interrupt_signal(), 3, layout, ticks)
-                      : verifier_.verify(dir, h_.plan.verifies, &interrupt_signal(), 3, layout,
-                                         ticks);
-  }, failure);
+  guarded(
+      [&] {
+        const DirectoryLayout* layout = h_.layout;
+        ProgressTick* ticks = tick_ ? &*tick_ : nullptr;
+        const DirectoryAt dir = run_.at(step_.dir);
+        result_ =
+            theirs_
+                ? verifier_.verify(dir, theirs_->taken, &interrupt_signal(), 3, layout, ticks)
+                : verifier_.verify(dir, h_.plan.verifies, &interrupt_signal(), 3, layout, ticks);
+      },
+      failure);
 }
 
 void VerifyPhase::after(const PhaseClock& clock, std::string& failure) {
   if (live_) guarded([&] { live_->finish(result_.checked); }, failure);
   if (failure.empty() && result_.mismatches != 0) {
-    failure = fmt::format("verify: {} of {} files wrong: {}", result_.mismatches,
-                          result_.checked, fmt::join(result_.problems, "; "));
+    failure = fmt::format("verify: {} of {} files wrong: {}", result_.mismatches, result_.checked,
+                          fmt::join(result_.problems, "; "));
   }
   outcome_.figures = {phases_.span_on_root(h_.comm, clock),
                       comm::sum_to_root(h_.comm, result_.checked),

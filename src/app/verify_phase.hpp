@@ -18,7 +18,7 @@
 namespace mpiwrite {
 
 struct VerifyOutcome {
-  bool ok = false;       // every rank of the world succeeded (and found every file right)
+  bool ok = false;        // every rank of the world succeeded (and found every file right)
   VerifyFigures figures;  // rank 0: the point's (the slowest rank's time, the sums)
 };
 

@@ -14,7 +14,10 @@ namespace mpiwrite {
 WritePhase::WritePhase(const RunState& run, PhaseAgreement& phases, PointHandles& h,
                        const Step& step)
     : TimedPhase("write phase of " + label_of(run, step), &h.comm),
-      run_(run), phases_(phases), h_(h), step_(step) {
+      run_(run),
+      phases_(phases),
+      h_(h),
+      step_(step) {
   make_source();
   poll_ = counter_progress_;
 }
@@ -47,7 +50,8 @@ WriteOutcome WritePhase::run() {
 
 void WritePhase::before() {
   if (h_.counter) {
-    h_.counter->begin(run_.plans[step_.point].split.threads, run_.config.chunk, h_.plan.writes.count);
+    h_.counter->begin(run_.plans[step_.point].split.threads, run_.config.chunk,
+                      h_.plan.writes.count);
   }
   if (run_.progress.on()) start_progress();
 }
@@ -73,9 +77,10 @@ void WritePhase::work(std::string& failure) {
   using Clock = std::chrono::steady_clock;
   const double limit_s = run_.config.time_limit_s;
   const Clock::time_point deadline =
-      limit_s > 0 ? Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                       std::chrono::duration<double>(limit_s))
-                  : Clock::time_point::max();
+      limit_s > 0
+          ? Clock::now() +
+                std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(limit_s))
+          : Clock::time_point::max();
   guarded([&] { result_ = h_.writer->write(source, poll_, poll_every_, deadline); }, failure);
   files_at_limit_ = result_.files;
   if (run_.config.wear_out) wear_out(failure);
@@ -92,10 +97,12 @@ void WritePhase::wear_out(std::string& failure) {
   // share the point's communicator); the phase's progress then goes on through the wear-out.
   const std::uint64_t mine = failed ? 0 : *std::max_element(written.begin(), written.end());
   std::uint64_t target = 0;
-  guarded([&] {
-    if (live_) live_->settle(result_.files);
-    target = comm::max_u64(h_.comm, mine);
-  }, failure);
+  guarded(
+      [&] {
+        if (live_) live_->settle(result_.files);
+        target = comm::max_u64(h_.comm, mine);
+      },
+      failure);
   const std::vector<Progression> parts = wear_out_parts(h_.plan.thread_writes, written, target);
   std::uint64_t more_files = 0;
   for (const Progression& part : parts) more_files += failed ? 0 : part.count;
@@ -129,10 +136,10 @@ void WritePhase::gather_figures(const PhaseClock& clock) {
   const RankClockSample mine{h_.comm.rank(), clock.start_ns, clock.end_ns, result_.files,
                              result_.bytes};
   const std::vector<RankClockSample> all = comm::gather_clock_samples(h_.comm, mine);
-  comm::reduce_histograms(h_.comm, {&result_.latency, &result_.operations[Operation::Create],
-                                    &result_.operations[Operation::Writes],
-                                    &result_.operations[Operation::Fsync],
-                                    &result_.operations[Operation::Close]});
+  comm::reduce_histograms(
+      h_.comm, {&result_.latency, &result_.operations[Operation::Create],
+                &result_.operations[Operation::Writes], &result_.operations[Operation::Fsync],
+                &result_.operations[Operation::Close]});
   std::optional<RepetitionFigures>& figures = outcome_.figures;
   if (phases_.root() && step_.timed) {
     figures = summarize_repetition(step_.number, phases_.on_one_axis(all), result_.latency);

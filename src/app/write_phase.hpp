@@ -27,7 +27,7 @@ struct WriteOutcome {
   bool ok = false;         // every rank of the world succeeded
   bool cut_short = false;  // every rank: --time-limit stopped a writer of the point
   std::optional<RepetitionFigures> figures;  // rank 0, for a timed step
-  CreatedFiles created;    // what this rank's writers created (the ledger's records)
+  CreatedFiles created;  // what this rank's writers created (the ledger's records)
 };
 
 class WritePhase final : public TimedPhase {
@@ -53,8 +53,8 @@ class WritePhase final : public TimedPhase {
   PhaseAgreement& phases_;
   PointHandles& h_;
   const Step& step_;
-  std::optional<StaticSource> fixed_;              // block and cyclic
-  std::optional<SharedCounterSource> dynamic_;     // --partition dynamic
+  std::optional<StaticSource> fixed_;           // block and cyclic
+  std::optional<SharedCounterSource> dynamic_;  // --partition dynamic
   ThreadPool::Poll counter_progress_;  // MPI progress for the dynamic counter, every 50 µs
   ThreadPool::Poll poll_;              // what the main thread does while its writers write
   std::chrono::microseconds poll_every_{50};

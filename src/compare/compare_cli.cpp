@@ -65,9 +65,10 @@ bool parse_seed(const std::string& text, std::uint64_t& value) {
 CompareCliOutcome parse_compare_command_line(int argc, const char* const* argv) {
   CompareCliOutcome outcome;
   CompareOptions& o = outcome.options;
-  CLI::App app{"mpiwrite-compare: is NEW faster than OLD? Compares two mpiwrite JSON reports "
-               "point by point, with medians, intervals and a test.",
-               "mpiwrite-compare"};
+  CLI::App app{
+      "mpiwrite-compare: is NEW faster than OLD? Compares two mpiwrite JSON reports "
+      "point by point, with medians, intervals and a test.",
+      "mpiwrite-compare"};
   app.set_version_flag("--version", std::string("mpiwrite-compare ") + kVersion);
   app.get_formatter()->column_width(30);
   app.footer(footer());

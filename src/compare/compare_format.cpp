@@ -28,7 +28,8 @@ std::string raw(std::string_view s) { return std::string(s); }
 // the key says so beside the default it counts with.
 std::string value_text(const WorkloadValue& v) {
   // (fmt: GCC 12 warns falsely about "\"" + std::string, -Wrestrict)
-  std::string text = v.value.is_string() ? fmt::format("\"{}\"", v.value.get<std::string>()) : v.value.dump();
+  std::string text =
+      v.value.is_string() ? fmt::format("\"{}\"", v.value.get<std::string>()) : v.value.dump();
   return v.absent ? text + " (absent: the default)" : text;
 }
 
@@ -99,7 +100,8 @@ Messages messages(const ReportComparison& c, const Quote& quote) {
   if (c.points.empty()) m.notes.push_back("no point is in both reports");
   if (c.old_report.kind != c.new_report.kind) {
     m.notes.push_back(fmt::format("the reports are of different kinds: {} (old), {} (new)",
-                                  or_unknown(c.old_report.kind, quote), or_unknown(c.new_report.kind, quote)));
+                                  or_unknown(c.old_report.kind, quote),
+                                  or_unknown(c.new_report.kind, quote)));
   }
   if (c.old_report.file == c.new_report.file) {
     m.notes.push_back("old and new are the same file: every point is compared with itself");
@@ -111,18 +113,20 @@ Messages messages(const ReportComparison& c, const Quote& quote) {
   }
   if (c.hosts_differ) {
     m.notes.push_back(fmt::format("the hosts differ: {} (old); {} (new)",
-                                  joined(c.old_report.hosts, quote), joined(c.new_report.hosts, quote)));
+                                  joined(c.old_report.hosts, quote),
+                                  joined(c.new_report.hosts, quote)));
   }
   for (const PointComparison& p : c.points) {
     if (p.verdict != CompareVerdict::NotComparable) continue;
-    m.warnings.push_back(fmt::format("point {}: not compared: {}", point_name(p.new_side, quote),
-                                     p.not_comparable));
+    m.warnings.push_back(
+        fmt::format("point {}: not compared: {}", point_name(p.new_side, quote), p.not_comparable));
   }
   for (const ReportAbout* a : {&c.old_report, &c.new_report}) {
     if (a->interrupted.empty()) continue;
-    m.notes.push_back(fmt::format("the {} run was interrupted ({}): only the repetitions it "
-                                  "completed are compared",
-                                  a == &c.old_report ? "old" : "new", quote(a->interrupted)));
+    m.notes.push_back(
+        fmt::format("the {} run was interrupted ({}): only the repetitions it "
+                    "completed are compared",
+                    a == &c.old_report ? "old" : "new", quote(a->interrupted)));
   }
   return m;
 }
@@ -166,8 +170,7 @@ Grid points_grid(const ReportComparison& c) {
                          fmt::format("{}", p.new_side.repetitions), seconds(p.old_side.median_s),
                          interval(p.old_side.median_ci, "{:.6f}"), seconds(p.new_side.median_s),
                          interval(p.new_side.median_ci, "{:.6f}"),
-                         p.ratio ? number(*p.ratio, "{:.3f}") : "-",
-                         interval(p.ratio_ci, "{:.3f}"),
+                         p.ratio ? number(*p.ratio, "{:.3f}") : "-", interval(p.ratio_ci, "{:.3f}"),
                          p.p_value ? fmt::format("{:.3g}", *p.p_value) : "-", verdict_text(p)});
   }
   return grid;
@@ -176,7 +179,8 @@ Grid points_grid(const ReportComparison& c) {
 Grid unmatched_grid(const ReportComparison& c) {
   Grid grid{{"only in", "mode", "point", "repetitions"}, {}};
   for (const UnmatchedPoint& u : c.unmatched) {
-    grid.rows.push_back({u.in_old ? "old" : "new", u.mode, u.label, fmt::format("{}", u.repetitions)});
+    grid.rows.push_back(
+        {u.in_old ? "old" : "new", u.mode, u.label, fmt::format("{}", u.repetitions)});
   }
   return grid;
 }
@@ -229,10 +233,10 @@ Json interval_json(const std::optional<Interval>& i) {
   return {{"low", i->low}, {"high", i->high}, {"level", i->level}};
 }
 
-
-
 Json about_json(const ReportAbout& a) {
-  const auto text_or_null = [](const std::string& s) { return s.empty() ? Json(nullptr) : Json(s); };
+  const auto text_or_null = [](const std::string& s) {
+    return s.empty() ? Json(nullptr) : Json(s);
+  };
   return {{"file", a.file},
           {"schema_version", a.schema_version},
           {"kind", text_or_null(a.kind)},
@@ -263,15 +267,16 @@ void write_json(const ReportComparison& c, std::ostream& out) {
   }
   Json points = Json::array();
   for (const PointComparison& p : c.points) {
-    points.push_back({{"old", side_json(p.old_side)},
-                      {"new", side_json(p.new_side)},
-                      {"ratio", {{"estimate", optional_json(p.ratio)}, {"ci", interval_json(p.ratio_ci)}}},
-                      {"p_value", optional_json(p.p_value)},
-                      {"exact", optional_json(p.exact)},
-                      {"prob_new_faster", optional_json(p.prob_new_faster)},
-                      {"verdict", verdict_name(p.verdict)},
-                      {"repetitions_needed", optional_json(p.repetitions_needed)},
-                      {"not_comparable", p.not_comparable.empty() ? Json(nullptr) : Json(p.not_comparable)}});
+    points.push_back(
+        {{"old", side_json(p.old_side)},
+         {"new", side_json(p.new_side)},
+         {"ratio", {{"estimate", optional_json(p.ratio)}, {"ci", interval_json(p.ratio_ci)}}},
+         {"p_value", optional_json(p.p_value)},
+         {"exact", optional_json(p.exact)},
+         {"prob_new_faster", optional_json(p.prob_new_faster)},
+         {"verdict", verdict_name(p.verdict)},
+         {"repetitions_needed", optional_json(p.repetitions_needed)},
+         {"not_comparable", p.not_comparable.empty() ? Json(nullptr) : Json(p.not_comparable)}});
   }
   Json unmatched = Json::array();
   for (const UnmatchedPoint& u : c.unmatched) {
@@ -290,7 +295,9 @@ void write_json(const ReportComparison& c, std::ostream& out) {
         {"noise_threshold", kNoiseThreshold},
         {"median_ci", "order statistics"},
         {"ratio", "median new / median old"},
-        {"ratio_ci", "percentile bootstrap of the ratio of medians; above 5e7 draws the large-sample delta method"},
+        {"ratio_ci",
+         "percentile bootstrap of the ratio of medians; above 5e7 draws the large-sample delta "
+         "method"},
         {"bootstrap_resamples", kBootstrapResamples},
         {"seed", c.seed},
         {"test", "Mann-Whitney U of new against old, two-sided"}}},
@@ -309,18 +316,27 @@ void write_json(const ReportComparison& c, std::ostream& out) {
 
 const char* to_string(CompareFormat format) {
   switch (format) {
-    case CompareFormat::Table: return "table";
-    case CompareFormat::Markdown: return "markdown";
-    case CompareFormat::Json: return "json";
+    case CompareFormat::Table:
+      return "table";
+    case CompareFormat::Markdown:
+      return "markdown";
+    case CompareFormat::Json:
+      return "json";
   }
   return "?";
 }
 
 void write_comparison(const ReportComparison& comparison, CompareFormat format, std::ostream& out) {
   switch (format) {
-    case CompareFormat::Table: write_table(comparison, out); break;
-    case CompareFormat::Markdown: write_markdown(comparison, out); break;
-    case CompareFormat::Json: write_json(comparison, out); break;
+    case CompareFormat::Table:
+      write_table(comparison, out);
+      break;
+    case CompareFormat::Markdown:
+      write_markdown(comparison, out);
+      break;
+    case CompareFormat::Json:
+      write_json(comparison, out);
+      break;
   }
 }
 

@@ -1,21 +1,21 @@
 // mpiwrite-compare OLD.json NEW.json: wiring only. Command line, read both files, compare,
 // print; every failure becomes one line on standard error and an exit code here.
+#include <fcntl.h>
+#include <unistd.h>
 #include <cerrno>
 #include <cstring>
 #include <exception>
-#include <fcntl.h>
-#include <unistd.h>
 
-#include <memory>
 #include <iostream>
+#include <memory>
 #include <string>
 #include <string_view>
 
 #include "mpiwrite/compare/compare_cli.hpp"
 #include "mpiwrite/compare/compare_format.hpp"
-#include "mpiwrite/core/errors.hpp"
 #include "mpiwrite/compare/report_comparison.hpp"
 #include "mpiwrite/compare/report_reading.hpp"
+#include "mpiwrite/core/errors.hpp"
 #include "mpiwrite/core/text_escape.hpp"
 
 namespace {
@@ -32,11 +32,13 @@ bool starts_json(char c) {
 // Text that cannot start JSON is refused at its first byte, and anything over 1 GiB.
 std::string read_file(const std::string& path) {
   const auto refuse = [&](int error) {
-    return mpiwrite::UsageError(mpiwrite::printable(path) + ": cannot read: " + std::strerror(error));
+    return mpiwrite::UsageError(mpiwrite::printable(path) +
+                                ": cannot read: " + std::strerror(error));
   };
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) throw refuse(errno);
-  const std::unique_ptr<const int, void (*)(const int*)> closer(&fd, [](const int* f) { ::close(*f); });
+  const std::unique_ptr<const int, void (*)(const int*)> closer(&fd,
+                                                                [](const int* f) { ::close(*f); });
   std::string text;
   char buffer[1 << 16];
   while (true) {

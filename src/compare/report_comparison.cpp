@@ -1,8 +1,8 @@
 #include "mpiwrite/compare/report_comparison.hpp"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <cmath>
-#include <fmt/format.h>
 
 #include "mpiwrite/core/verdict.hpp"
 
@@ -22,11 +22,16 @@ SideFigures side_figures(const ReportPoint& p) {
 
 CompareVerdict from_outcome(Outcome outcome) {
   switch (outcome) {
-    case Outcome::AFaster: return CompareVerdict::Faster;  // a = new
-    case Outcome::BFaster: return CompareVerdict::Slower;
-    case Outcome::NoDifference: return CompareVerdict::NoDifference;
-    case Outcome::BelowNoise: return CompareVerdict::BelowNoise;
-    case Outcome::TooFewRepetitions: return CompareVerdict::TooFewRepetitions;
+    case Outcome::AFaster:
+      return CompareVerdict::Faster;  // a = new
+    case Outcome::BFaster:
+      return CompareVerdict::Slower;
+    case Outcome::NoDifference:
+      return CompareVerdict::NoDifference;
+    case Outcome::BelowNoise:
+      return CompareVerdict::BelowNoise;
+    case Outcome::TooFewRepetitions:
+      return CompareVerdict::TooFewRepetitions;
   }
   return CompareVerdict::NoDifference;
 }
@@ -73,10 +78,11 @@ PointComparison compare_point(const ReportPoint& old_point, const ReportPoint& n
     // out would keep only the faster ones.
     if (p->without_time == 0) continue;
     drop_non_finite(c);
-    return not_comparable(std::move(c), fmt::format("{} has {} repetition{} cut short by --time-limit before "
-                                                    "the first file, whose time for all files is unknown",
-                                                    p == &old_point ? "old" : "new", p->without_time,
-                                                    p->without_time == 1 ? "" : "s"));
+    return not_comparable(std::move(c),
+                          fmt::format("{} has {} repetition{} cut short by --time-limit before "
+                                      "the first file, whose time for all files is unknown",
+                                      p == &old_point ? "old" : "new", p->without_time,
+                                      p->without_time == 1 ? "" : "s"));
   }
   for (const ReportPoint* p : {&old_point, &new_point}) {
     // read_report() refuses such a time; a ReportInput made otherwise gets no verdict from
@@ -85,8 +91,9 @@ PointComparison compare_point(const ReportPoint& old_point, const ReportPoint& n
                                         [](double t) { return std::isfinite(t) && t > 0; });
     if (measurable) continue;
     drop_non_finite(c);
-    return not_comparable(std::move(c), fmt::format("{} has a time that is 0 s or not a finite number",
-                                                    p == &old_point ? "old" : "new"));
+    return not_comparable(std::move(c),
+                          fmt::format("{} has a time that is 0 s or not a finite number",
+                                      p == &old_point ? "old" : "new"));
   }
   if (old_point.times.empty() || new_point.times.empty()) {
     // An interrupted run may list a point it never measured: nothing to test.
@@ -128,12 +135,18 @@ std::vector<std::string> host_set(const std::vector<std::string>& hosts) {
 
 const char* verdict_name(CompareVerdict verdict) {
   switch (verdict) {
-    case CompareVerdict::Faster: return "faster";
-    case CompareVerdict::Slower: return "slower";
-    case CompareVerdict::NoDifference: return "no significant difference";
-    case CompareVerdict::BelowNoise: return "below noise threshold";
-    case CompareVerdict::TooFewRepetitions: return "too few repetitions";
-    case CompareVerdict::NotComparable: return "not comparable";
+    case CompareVerdict::Faster:
+      return "faster";
+    case CompareVerdict::Slower:
+      return "slower";
+    case CompareVerdict::NoDifference:
+      return "no significant difference";
+    case CompareVerdict::BelowNoise:
+      return "below noise threshold";
+    case CompareVerdict::TooFewRepetitions:
+      return "too few repetitions";
+    case CompareVerdict::NotComparable:
+      return "not comparable";
   }
   return "?";
 }
@@ -170,7 +183,8 @@ ReportComparison compare_reports(const ReportInput& old_report, const ReportInpu
     }
   }
 
-  for (std::size_t k = 0; k < old_report.about.workload.size() && k < new_report.about.workload.size(); ++k) {
+  for (std::size_t k = 0;
+       k < old_report.about.workload.size() && k < new_report.about.workload.size(); ++k) {
     const WorkloadValue& old_value = old_report.about.workload[k];
     const WorkloadValue& new_value = new_report.about.workload[k];
     if (old_value.value != new_value.value) {

@@ -79,8 +79,8 @@ std::string restore_bytes(const std::string& s) {
   std::string out;
   for (std::size_t at = 0; at < s.size(); ++at) {
     const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[at + k]); };
-    if (at + 3 < s.size() && byte(0) == 0xF4 && byte(1) == 0x8F && (byte(2) == 0xBE || byte(2) == 0xBF) &&
-        byte(3) >= 0x80 && byte(3) <= 0xBF) {
+    if (at + 3 < s.size() && byte(0) == 0xF4 && byte(1) == 0x8F &&
+        (byte(2) == 0xBE || byte(2) == 0xBF) && byte(3) >= 0x80 && byte(3) <= 0xBF) {
       const unsigned cp = 0x10F000u | ((byte(2) & 0x3Fu) << 6) | (byte(3) & 0x3Fu);
       out += static_cast<char>(cp - kByteBase);
       at += 3;
@@ -159,8 +159,8 @@ class Reader {
   }
   // A whole number 0 .. 2^53 (1.0 or 1e2 are not: mpiwrite writes counts as integers).
   std::uint64_t count(const Json& value, const std::string& field) const {
-    const bool whole = value.is_number_unsigned() ||
-                       (value.is_number_integer() && value.get<std::int64_t>() >= 0);
+    const bool whole =
+        value.is_number_unsigned() || (value.is_number_integer() && value.get<std::int64_t>() >= 0);
     if (!whole || value.get<std::uint64_t>() > kLargestCount) {
       expected(field, "a whole number of 0 or more, at most 2^53", value);
     }
@@ -198,18 +198,28 @@ class Reader {
 void check_config_value(const Reader& reader, const WorkloadKey& key, const Json& value) {
   const std::string field = at("config.", key.name);
   switch (key.kind) {
-    case ConfigKind::Count: reader.count(value, field); break;
-    case ConfigKind::Seconds: reader.duration(value, field); break;
+    case ConfigKind::Count:
+      reader.count(value, field);
+      break;
+    case ConfigKind::Seconds:
+      reader.duration(value, field);
+      break;
     case ConfigKind::Text:
-    case ConfigKind::Name: reader.text(value, field); break;
-    case ConfigKind::Flag: reader.flag(value, field); break;
+    case ConfigKind::Name:
+      reader.text(value, field);
+      break;
+    case ConfigKind::Flag:
+      reader.flag(value, field);
+      break;
     case ConfigKind::Names:
       reader.array(value, field);
-      for (std::size_t i = 0; i < value.size(); ++i) reader.text(value[i], fmt::format("{}[{}]", field, i));
+      for (std::size_t i = 0; i < value.size(); ++i)
+        reader.text(value[i], fmt::format("{}[{}]", field, i));
       break;
     case ConfigKind::Ranks:
       reader.array(value, field);
-      for (std::size_t i = 0; i < value.size(); ++i) reader.count(value[i], fmt::format("{}[{}]", field, i));
+      for (std::size_t i = 0; i < value.size(); ++i)
+        reader.count(value[i], fmt::format("{}[{}]", field, i));
       break;
   }
 }
@@ -246,8 +256,8 @@ std::vector<std::string> host_names(const Json& doc, const Reader& reader) {
 // --time-limit before its first file. A cut-short repetition's makespan is scaled to the asked
 // files at its own rate, as mpiwrite compares its own points (docs/metrics.md "Time-limited
 // write phases").
-std::optional<double> repetition_time(const Json& rep, const char* time_key, const std::string& path,
-                                      const Reader& reader) {
+std::optional<double> repetition_time(const Json& rep, const char* time_key,
+                                      const std::string& path, const Reader& reader) {
   const double seconds = reader.seconds(reader.member(rep, time_key, path), at(path, time_key));
   const Json* limit = Reader::optional(rep, "time_limit");
   if (!limit) return seconds;
@@ -271,7 +281,8 @@ std::optional<double> repetition_time(const Json& rep, const char* time_key, con
 Json parse(std::string_view text, const Reader& reader) {
   // Refuses an array or object deeper than kMaxNesting as soon as it opens: nlohmann's
   // parser is iterative, but copying, dumping and walking a document recurse.
-  const Json::parser_callback_t depth_check = [&reader](int depth, Json::parse_event_t event, Json&) {
+  const Json::parser_callback_t depth_check = [&reader](int depth, Json::parse_event_t event,
+                                                        Json&) {
     const bool opens =
         event == Json::parse_event_t::object_start || event == Json::parse_event_t::array_start;
     if (opens && depth >= kMaxNesting) {
@@ -305,8 +316,9 @@ ReportInput read_report(std::string_view text, const std::string& file) {
   if (version == doc.end()) reader.refuse("not an mpiwrite report (no schema_version)");
   if (!version->is_number_integer() || version->get<long>() < kOldestComparableSchema ||
       version->get<long>() > kNewestComparableSchema) {
-    reader.refuse(fmt::format("schema_version {} is not supported (mpiwrite-compare reads {} and {})",
-                              printable(got(*version)), kOldestComparableSchema, kNewestComparableSchema));
+    reader.refuse(
+        fmt::format("schema_version {} is not supported (mpiwrite-compare reads {} and {})",
+                    printable(got(*version)), kOldestComparableSchema, kNewestComparableSchema));
   }
   ReportInput input;
   ReportAbout& about = input.about;
@@ -331,9 +343,12 @@ ReportInput read_report(std::string_view text, const std::string& file) {
     const Json& p = reader.object(points[i], path);
     const std::string p_at = path + ".";
     ReportPoint point{reader.text(reader.member(p, "mode", p_at), p_at + "mode"),
-                      reader.text(reader.member(p, "label", p_at), p_at + "label"), {}, 0};
+                      reader.text(reader.member(p, "label", p_at), p_at + "label"),
+                      {},
+                      0};
     if (!seen.emplace(point.mode, point.label).second) {
-      reader.refuse(fmt::format("two points are {} {}", printable(point.mode), printable(point.label)));
+      reader.refuse(
+          fmt::format("two points are {} {}", printable(point.mode), printable(point.label)));
     }
     const Json& reps = reader.array(reader.member(p, "repetitions", p_at), p_at + "repetitions");
     for (std::size_t k = 0; k < reps.size(); ++k) {

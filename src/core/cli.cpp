@@ -1,13 +1,13 @@
 #include "mpiwrite/core/cli.hpp"
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 
-#include <cmath>
-#include <optional>
+#include <algorithm>
 #include <cctype>
 #include <charconv>
-#include <algorithm>
+#include <cmath>
+#include <optional>
 #include <sstream>
 
 #include "mpiwrite/core/cli_errors.hpp"
@@ -97,9 +97,9 @@ std::vector<T> number_list(const std::string& option, const std::vector<std::str
       const std::size_t comma = std::min(text.find(',', start), text.size());
       const std::string item = text.substr(start, comma - start);
       if (item.empty()) {
-        throw CLI::ValidationError(
-            option, text.empty() ? std::string("an empty value; ") + example
-                         : "'" + text + "' has an empty item; " + example);
+        throw CLI::ValidationError(option, text.empty()
+                                               ? std::string("an empty value; ") + example
+                                               : "'" + text + "' has an empty item; " + example);
       }
       std::uint64_t value = 0;
       if (std::string problem = whole_number_problem(item, min, max, value); !problem.empty()) {
@@ -143,14 +143,16 @@ std::vector<Layout> layout_list(const std::vector<std::string>& texts) {
       std::string item = text.substr(start, comma - start);
       if (item.empty()) {
         throw CLI::ValidationError(
-            "--layout", text.empty() ? std::string("an empty value; give layouts like shared,rank")
-                                     : "'" + text + "' has an empty item; give layouts like shared,rank");
+            "--layout", text.empty()
+                            ? std::string("an empty value; give layouts like shared,rank")
+                            : "'" + text + "' has an empty item; give layouts like shared,rank");
       }
       if (std::string problem = known(item); !problem.empty()) {
         throw CLI::ValidationError("--layout", problem);
       }
       const Layout layout = from_name(item, all);
-      if (std::find(layouts.begin(), layouts.end(), layout) == layouts.end()) layouts.push_back(layout);
+      if (std::find(layouts.begin(), layouts.end(), layout) == layouts.end())
+        layouts.push_back(layout);
       if (comma == text.size()) break;
       start = comma + 1;
     }
@@ -162,9 +164,11 @@ std::vector<Layout> layout_list(const std::vector<std::string>& texts) {
 // What is written, where, by whom and how.
 void add_write_options(CLI::App& app, RunConfig& c, EnumText& e) {
   app.add_option("-n,--files", c.files, "Number of files, named by 1-based global index")
-      ->capture_default_str()->check(whole_number(1, kMaxFiles));
+      ->capture_default_str()
+      ->check(whole_number(1, kMaxFiles));
   app.add_option("-l,--lines", c.lines, "Lines per file")
-      ->capture_default_str()->check(whole_number(1, kMaxLines));
+      ->capture_default_str()
+      ->check(whole_number(1, kMaxLines));
   app.add_option("--text", c.text, "Text of every line (a newline is added)")
       ->capture_default_str();
   app.add_option("-d,--dir", c.dir, "Directory for the files (created if missing, not its parents)")
@@ -172,23 +176,28 @@ void add_write_options(CLI::App& app, RunConfig& c, EnumText& e) {
   app.add_option("--pattern", c.pattern, "File name pattern; {} is the 1-based index")
       ->capture_default_str();
   app.add_option("-t,--threads", c.threads, "Writer threads per rank (1 = sequential)")
-      ->capture_default_str()->check(whole_number(1, kMaxThreads));
+      ->capture_default_str()
+      ->check(whole_number(1, kMaxThreads));
   app.add_option("--partition", e.partition,
                  "How files are split across ranks and threads (dynamic: chunks on demand)")
       ->capture_default_str()
       ->check(choices({Partition::Block, Partition::Cyclic, Partition::Dynamic}));
   app.add_option("--chunk", c.chunk, "Files per hand-out with --partition dynamic")
-      ->capture_default_str()->check(whole_number(1, kMaxFiles));
+      ->capture_default_str()
+      ->check(whole_number(1, kMaxFiles));
   app.add_option("--write-mode", e.write_mode,
                  "line: one write() per line (the seed); whole: one write() per file")
-      ->capture_default_str()->check(choices({WriteMode::Line, WriteMode::Whole}));
+      ->capture_default_str()
+      ->check(choices({WriteMode::Line, WriteMode::Whole}));
   app.add_option("--engine", e.engine,
                  "posix: blocking system calls; uring: io_uring, --queue-depth files in flight "
                  "per thread; null: no I/O (mpiwrite's own overhead)")
-      ->capture_default_str()->check(choices({Engine::Posix, Engine::Uring, Engine::Null}));
+      ->capture_default_str()
+      ->check(choices({Engine::Posix, Engine::Uring, Engine::Null}));
   app.add_option("-q,--queue-depth", c.queue_depth,
                  "Files in flight per thread with --engine uring")
-      ->capture_default_str()->check(whole_number(1, kMaxQueueDepth));
+      ->capture_default_str()
+      ->check(whole_number(1, kMaxQueueDepth));
   app.add_flag("--fsync", c.fsync, "fsync() each file before close, inside the timed phase");
   app.add_option("--layout", e.layouts,
                  "shared: all files in DIR; rank: a subdirectory per rank; thread: one per writer "
@@ -203,14 +212,17 @@ void add_write_options(CLI::App& app, RunConfig& c, EnumText& e) {
 // What to repeat, report, compare and check.
 void add_run_options(CLI::App& app, RunConfig& c, EnumText& e) {
   app.add_option("-r,--repetitions", c.repetitions, "Timed repetitions")
-      ->capture_default_str()->check(whole_number(1, kMaxRepetitions));
+      ->capture_default_str()
+      ->check(whole_number(1, kMaxRepetitions));
   app.add_option("--warmup", c.warmup, "Untimed repetitions before the timed ones")
-      ->capture_default_str()->check(whole_number(0, kMaxRepetitions));
+      ->capture_default_str()
+      ->check(whole_number(0, kMaxRepetitions));
   app.add_flag("--overwrite", c.overwrite,
                "Truncate and rewrite the same files every repetition (the seed's re-run) "
                "instead of creating fresh ones");
-  app.add_flag("--cleanup", c.cleanup, "Remove the files (and DIR, if mpiwrite created it) "
-                                       "after the last repetition");
+  app.add_flag("--cleanup", c.cleanup,
+               "Remove the files (and DIR, if mpiwrite created it) "
+               "after the last repetition");
   app.add_option("--format", e.format, "Report format")
       ->capture_default_str()
       ->check(choices({Format::Table, Format::Markdown, Format::Csv, Format::Json}));
@@ -218,15 +230,17 @@ void add_run_options(CLI::App& app, RunConfig& c, EnumText& e) {
   app.add_option("-o,--output", c.output,
                  "Also write the report to FILE (a regular file atomically; a device, FIFO or "
                  "/dev/stdout in place)")
-      ->check(CLI::Validator([](const std::string& v) { return v.empty() ? "must not be empty" : ""; },
-                             "FILE"));
+      ->check(CLI::Validator(
+          [](const std::string& v) { return v.empty() ? "must not be empty" : ""; }, "FILE"));
   app.add_flag("--per-rank", c.per_rank, "Add per-rank rows to table, markdown and csv");
-  app.add_flag("--dry-run", c.dry_run, "Print which rank and thread writes which files; write nothing");
+  app.add_flag("--dry-run", c.dry_run,
+               "Print which rank and thread writes which files; write nothing");
   app.add_flag("--verify", c.verify,
                "Read every file back after each timed write phase (by another rank) and check it");
   app.add_option("--timeout", c.timeout_s,
                  "Seconds a rank's phase may run before it aborts the job (0: no limit)")
-      ->capture_default_str()->check(whole_number(0, kMaxTimeoutS));
+      ->capture_default_str()
+      ->check(whole_number(0, kMaxTimeoutS));
   app.add_option("--time-limit", c.time_limit_s,
                  "Seconds after which a rank's writers take no new file in a write phase "
                  "(stonewalling); the report counts what was written")
@@ -261,7 +275,8 @@ void add_run_options(CLI::App& app, RunConfig& c, EnumText& e) {
   app.add_option("--slow-rank", e.slow_ranks,
                  "Make these ranks sleep --slow-delay-us after every file (to test imbalance)");
   app.add_option("--slow-delay-us", c.slow_delay_us, "Delay per file on a --slow-rank, in µs")
-      ->capture_default_str()->check(whole_number(0, kMaxSlowDelayUs));
+      ->capture_default_str()
+      ->check(whole_number(0, kMaxSlowDelayUs));
 }
 
 // Live progress on rank 0's standard error (docs/metrics.md, "Live progress").
@@ -278,7 +293,9 @@ void add_progress_options(CLI::App& app, RunConfig& c, EnumText& e) {
          "Print progress on stderr every SECONDS (0: off). Alone: every 1 s on a terminal, "
          "10 s otherwise. Not given: every 1 s when stderr is a terminal and the report is "
          "not JSON, else off")
-      ->expected(0, 1)->default_str(kProgressBareText)->type_name("[SECONDS]");
+      ->expected(0, 1)
+      ->default_str(kProgressBareText)
+      ->type_name("[SECONDS]");
   app.add_option("--progress-style", e.progress_style,
                  "tty: one line rewritten in place; lines: a line per interval; auto: tty "
                  "when stderr is a terminal (never under mpirun, which pipes it)")
@@ -295,12 +312,12 @@ void fill_config(const CLI::App& app, const EnumText& text, RunConfig& c) {
   c.engine = from_name(text.engine, {Engine::Posix, Engine::Uring, Engine::Null});
   c.format = from_name(text.format, {Format::Table, Format::Markdown, Format::Csv, Format::Json});
   c.layouts = layout_list(text.layouts);
-  c.progress_style = from_name(
-      text.progress_style, {ProgressStyle::Auto, ProgressStyle::Tty, ProgressStyle::Lines});
+  c.progress_style = from_name(text.progress_style,
+                               {ProgressStyle::Auto, ProgressStyle::Tty, ProgressStyle::Lines});
   c.sweep_threads = number_list<unsigned>("--sweep-threads", text.sweep_threads, 1, kMaxThreads,
                                           "give thread counts like 1,2,4");
-  c.slow_ranks = number_list<int>("--slow-rank", text.slow_ranks, 0, 1u << 30,
-                                  "give ranks like 0,3");
+  c.slow_ranks =
+      number_list<int>("--slow-rank", text.slow_ranks, 0, 1u << 30, "give ranks like 0,3");
   validate(c);
   // Again with what the command line named: `--chunk 8` without dynamic is the default's
   // value, yet given, and does nothing.
@@ -314,9 +331,10 @@ void fill_config(const CLI::App& app, const EnumText& text, RunConfig& c) {
 
 CliOutcome parse_command_line(int argc, const char* const* argv) {
   CliOutcome outcome;
-  CLI::App app{"mpiwrite: create many small files from MPI ranks and threads, and time it.\n"
-               "Run it under mpirun (mpirun -np 4 mpiwrite) or as a plain process.",
-               "mpiwrite"};
+  CLI::App app{
+      "mpiwrite: create many small files from MPI ranks and threads, and time it.\n"
+      "Run it under mpirun (mpirun -np 4 mpiwrite) or as a plain process.",
+      "mpiwrite"};
   app.set_version_flag("--version", std::string("mpiwrite ") + kVersion);
   app.get_formatter()->column_width(34);
   EnumText text;

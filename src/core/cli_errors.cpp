@@ -8,8 +8,7 @@
 
 namespace mpiwrite {
 
-std::string usage_message(std::string_view program, std::string_view what,
-                          std::string_view hint) {
+std::string usage_message(std::string_view program, std::string_view what, std::string_view hint) {
   std::string message(program);
   message += ": error: ";
   message += printable(what);

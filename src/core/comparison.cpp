@@ -14,7 +14,8 @@ std::uint64_t stream(std::uint64_t seed, std::uint64_t index) {
   return seed ^ (0x9e3779b97f4a7c15ULL * (index + 1));
 }
 
-std::vector<std::string> series_warnings(const SeriesSummary& m, const std::vector<double>& values) {
+std::vector<std::string> series_warnings(const SeriesSummary& m,
+                                         const std::vector<double>& values) {
   std::vector<std::string> warnings;
   if (m.count >= 2 && m.cv > kHighVariation) {
     warnings.push_back(fmt::format(
@@ -69,8 +70,9 @@ void summarize_rates(PointReport& p) {
   // makespan, each repetition's own rate).
   const bool limited = p.time_limited() && last.files > 0;
   const double files = static_cast<double>(limited ? last.limit.files_asked : p.files);
-  const double bytes = limited ? files * static_cast<double>(last.bytes) / static_cast<double>(last.files)
-                               : static_cast<double>(p.bytes);
+  const double bytes =
+      limited ? files * static_cast<double>(last.bytes) / static_cast<double>(last.files)
+              : static_cast<double>(p.bytes);
   const SeriesSummary& over = limited ? p.compared : p.makespan;
   p.files_per_s = rates(files, over);
   p.mib_per_s = rates(bytes / (1024.0 * 1024.0), over);
@@ -145,13 +147,15 @@ void summarize_points(std::vector<PointReport>& points, std::uint64_t seed) {
     if (!base.measured() || !p.measured() || base.compared.median <= 0 || p.compared.median <= 0) {
       continue;
     }
-    const double scale = static_cast<double>(p.spec.concurrency()) /
-                         static_cast<double>(base.spec.concurrency());
+    const double scale =
+        static_cast<double>(p.spec.concurrency()) / static_cast<double>(base.spec.concurrency());
     p.speedup = base.compared.median / p.compared.median;
     p.efficiency = *p.speedup / scale;
     if (i == 0) continue;  // the baseline against itself is 1, exactly
     p.speedup_ci = ratio_of_medians_interval(base_values, p.compared_times(), stream(seed, i));
-    if (p.speedup_ci) p.efficiency_ci = Interval{p.speedup_ci->low / scale, p.speedup_ci->high / scale, p.speedup_ci->level};
+    if (p.speedup_ci)
+      p.efficiency_ci =
+          Interval{p.speedup_ci->low / scale, p.speedup_ci->high / scale, p.speedup_ci->level};
   }
 }
 
@@ -207,7 +211,9 @@ std::uint64_t row_stream(const ComparisonRow& row) {
 // the test of the fastest against the runner-up.
 void decide_row(ComparisonRow& row, const std::vector<PointReport>& points, std::uint64_t seed) {
   const std::pair<const char*, const std::optional<ModeCell>*> modes[] = {
-      {"processes", &row.processes}, {"threads", &row.threads}, {"hybrid", &row.hybrid},
+      {"processes", &row.processes},
+      {"threads", &row.threads},
+      {"hybrid", &row.hybrid},
       {"async", &row.async}};
   std::vector<std::pair<std::string, const ModeCell*>> measured;
   for (const auto& [name, slot] : modes) {
@@ -224,15 +230,16 @@ void decide_row(ComparisonRow& row, const std::vector<PointReport>& points, std:
   const ModeCell& fastest = *measured[0].second;
   const ModeCell& runner_up = *measured[1].second;
   RowVerdict v{measured[0].first, measured[1].first,
-               decide(points[fastest.point].compared_times(), points[runner_up.point].compared_times(),
-                      stream(seed, row_stream(row)))};
+               decide(points[fastest.point].compared_times(),
+                      points[runner_up.point].compared_times(), stream(seed, row_stream(row)))};
   if (v.verdict.outcome == Outcome::AFaster) row.winner = v.fastest;
   row.verdict = std::move(v);
 }
 
 }  // namespace
 
-std::vector<ComparisonRow> compare_rows(const std::vector<PointReport>& points, std::uint64_t seed) {
+std::vector<ComparisonRow> compare_rows(const std::vector<PointReport>& points,
+                                        std::uint64_t seed) {
   // Keyed by (the layout's rank in order of first appearance, concurrency).
   std::vector<Layout> layouts;
   std::map<std::pair<std::size_t, std::uint64_t>, ComparisonRow> rows;

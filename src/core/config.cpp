@@ -38,8 +38,8 @@ void validate_layout(const RunConfig& c) {
             fmt::format("--layout names {} twice", to_string(c.layouts[i])));
   }
   // Any layout but shared: a sweep or comparison shares one --partition across its layouts.
-  const bool per_writer = std::any_of(c.layouts.begin(), c.layouts.end(),
-                                      [](Layout l) { return l != Layout::Shared; });
+  const bool per_writer =
+      std::any_of(c.layouts.begin(), c.layouts.end(), [](Layout l) { return l != Layout::Shared; });
   require(!per_writer || c.partition != Partition::Dynamic,
           "--layout rank and --layout thread need --partition block or cyclic: with dynamic a "
           "file's directory would depend on which rank or thread took it");
@@ -58,8 +58,9 @@ void validate_time_limit(const RunConfig& c) {
   if (c.time_limit_s == 0) return;  // --wear-out without it: option_dependencies.cpp
   // With --overwrite every repetition rewrites the files of the one before: after a limited
   // one, the names on disk would be the longest repetition's, not what the last one wrote.
-  require(!c.overwrite, "--time-limit and --overwrite cannot be combined: a limited repetition "
-                        "would leave files of an earlier, longer one looking like its own");
+  require(!c.overwrite,
+          "--time-limit and --overwrite cannot be combined: a limited repetition "
+          "would leave files of an earlier, longer one looking like its own");
   require(!(c.wear_out && c.partition == Partition::Dynamic),
           "--wear-out needs --partition block or cyclic: with dynamic no writer has a share "
           "of its own to go on in (who writes which file is decided while writing)");
@@ -96,7 +97,8 @@ void validate(const RunConfig& c) {
   require(c.warmup <= kMaxRepetitions,
           fmt::format("--warmup must be between 0 and {}", kMaxRepetitions));
   require(!(c.dry_run && !c.output.empty()), "--dry-run and --output cannot be combined");
-  require(!(c.compare && !c.sweep_threads.empty()), "--compare and --sweep-threads cannot be combined");
+  require(!(c.compare && !c.sweep_threads.empty()),
+          "--compare and --sweep-threads cannot be combined");
   for (unsigned t : c.sweep_threads) {
     require(t >= 1 && t <= kMaxThreads,
             fmt::format("--sweep-threads: every count must be between 1 and {}", kMaxThreads));
@@ -108,7 +110,8 @@ void validate(const RunConfig& c) {
           fmt::format("--queue-depth must be between 1 and {}", kMaxQueueDepth));
   // A sweep's largest thread count is its widest point.
   const unsigned widest =
-      std::max(c.threads, c.sweep_threads.empty() ? 1u
+      std::max(c.threads, c.sweep_threads.empty()
+                              ? 1u
                               : *std::max_element(c.sweep_threads.begin(), c.sweep_threads.end()));
   const std::uint64_t in_flight =
       std::min<std::uint64_t>(std::uint64_t{widest} * c.queue_depth, c.files);
@@ -133,8 +136,9 @@ void validate(const RunConfig& c) {
 
 void validate_for_world(const RunConfig& c, int ranks) {
   for (int rank : c.slow_ranks) {
-    require(rank >= 0 && rank < ranks,
-            fmt::format("--slow-rank {} does not exist: the job has ranks 0 to {}", rank, ranks - 1));
+    require(
+        rank >= 0 && rank < ranks,
+        fmt::format("--slow-rank {} does not exist: the job has ranks 0 to {}", rank, ranks - 1));
   }
   if (c.compare) {
     // compare_points (points.cpp) runs 1 rank x c threads for every power of two c up to the
@@ -145,13 +149,13 @@ void validate_for_world(const RunConfig& c, int ranks) {
         given ? c.max_concurrency : static_cast<std::uint64_t>(ranks) * c.threads;
     std::uint64_t largest = 1;
     while (largest * 2 <= limit) largest *= 2;
-    require(largest <= kMaxThreads,
-            fmt::format("--compare up to concurrency {}{} would run a 1 rank x {} threads point, "
-                        "over the cap of {} threads per rank (every c = 2, 4, ... up to the limit "
-                        "runs as 1 rank x c threads); pass --max-concurrency {} or less",
-                        limit,
-                        given ? "" : fmt::format(" ({} ranks x --threads {})", ranks, c.threads),
-                        largest, kMaxThreads, kMaxThreads));
+    require(
+        largest <= kMaxThreads,
+        fmt::format("--compare up to concurrency {}{} would run a 1 rank x {} threads point, "
+                    "over the cap of {} threads per rank (every c = 2, 4, ... up to the limit "
+                    "runs as 1 rank x c threads); pass --max-concurrency {} or less",
+                    limit, given ? "" : fmt::format(" ({} ranks x --threads {})", ranks, c.threads),
+                    largest, kMaxThreads, kMaxThreads));
   }
   // How many points a comparison has depends on the ranks (validate() cannot know): one point
   // has no order for --seed to shuffle, as a plain run has none.
@@ -159,7 +163,8 @@ void validate_for_world(const RunConfig& c, int ranks) {
     const std::size_t points = make_points(c, ranks).size();
     require(points > 1, fmt::format("--seed needs more than one point to order, and this "
                                     "--compare on {} rank{} has {}: drop --seed, or raise "
-                                    "--max-concurrency", ranks, ranks == 1 ? "" : "s", points));
+                                    "--max-concurrency",
+                                    ranks, ranks == 1 ? "" : "s", points));
   }
 }
 

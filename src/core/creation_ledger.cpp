@@ -8,8 +8,7 @@ namespace mpiwrite {
 
 CreationLedger::CreationLedger(const StepSchedule& schedule, std::string dir, bool creates_files,
                                bool cleanup)
-    : schedule_(schedule), dir_(std::move(dir)), creates_files_(creates_files),
-      cleanup_(cleanup) {}
+    : schedule_(schedule), dir_(std::move(dir)), creates_files_(creates_files), cleanup_(cleanup) {}
 
 void CreationLedger::run_directory_made() { run_directory_made_ = true; }
 

@@ -19,10 +19,11 @@ int width_of(std::uint64_t count) {
 
 bool is_layout_directory_name(std::string_view name) {
   std::string_view digits;
-  if (name.starts_with("rank")) digits = name.substr(4);
-  else if (name.starts_with("d")) digits = name.substr(1);
-  return !digits.empty() &&
-         digits.find_first_not_of("0123456789") == std::string_view::npos;
+  if (name.starts_with("rank"))
+    digits = name.substr(4);
+  else if (name.starts_with("d"))
+    digits = name.substr(1);
+  return !digits.empty() && digits.find_first_not_of("0123456789") == std::string_view::npos;
 }
 
 bool has_layout_directories(const RunConfig& config) {
@@ -63,8 +64,10 @@ FileLocation DirectoryLayout::locate(std::uint64_t index) const {
 
 std::string DirectoryLayout::layout_directory(int rank, unsigned thread) const {
   switch (spec_.layout) {
-    case Layout::Shared: return {};
-    case Layout::Rank: return fmt::format("rank{:0{}}", rank, rank_width_);
+    case Layout::Shared:
+      return {};
+    case Layout::Rank:
+      return fmt::format("rank{:0{}}", rank, rank_width_);
     case Layout::Thread:
       return fmt::format("rank{:0{}}/thread{:0{}}", rank, rank_width_, thread, thread_width_);
   }

@@ -39,8 +39,9 @@ void write_point(const RunConfig& config, const PointPlan& plan, FileNamer& name
                  std::ostream& out) {
   const PointSpec& point = plan.spec;
   if (config.partition == Partition::Dynamic) {
-    fmt::print(out, "every thread of ranks 0..{} takes chunks of {} files on demand from a counter "
-                    "on rank 0, until all {} are taken\n",
+    fmt::print(out,
+               "every thread of ranks 0..{} takes chunks of {} files on demand from a counter "
+               "on rank 0, until all {} are taken\n",
                point.ranks - 1, config.chunk, config.files);
     return;
   }
@@ -62,8 +63,7 @@ void write_point(const RunConfig& config, const PointPlan& plan, FileNamer& name
 
 }  // namespace
 
-void write_plan(const RunConfig& config, const std::vector<PointPlan>& plans,
-                std::ostream& out) {
+void write_plan(const RunConfig& config, const std::vector<PointPlan>& plans, std::ostream& out) {
   FileNamer namer(parse_pattern(config.pattern));
   fmt::print(out, "dry run, nothing is written: {} point(s), {} partition, {} files into {}\n",
              plans.size(), to_string(config.partition), config.files, config.dir);
@@ -79,24 +79,26 @@ void write_plan(const RunConfig& config, const std::vector<PointPlan>& plans,
   }
   fmt::print(out, "repetitions: {} warm-up + {} timed{}; {}\n", config.warmup, config.repetitions,
              plans.size() > 1 ? " per point" : "",
-             plans.size() > 1 ? "points interleaved in shuffled rounds, each repetition in a "
-                                 "fresh scratch directory"
+             plans.size() > 1   ? "points interleaved in shuffled rounds, each repetition in a "
+                                  "fresh scratch directory"
              : config.overwrite ? "every repetition rewrites the same files in place"
                                 : "the last timed repetition writes into the directory, every "
                                   "earlier one into a fresh scratch subdirectory");
   if (config.time_limit_s > 0) {
-    fmt::print(out, "time limit: {:g} s per write phase: each thread writes a prefix of what is "
-                    "listed below{}\n",
+    fmt::print(out,
+               "time limit: {:g} s per write phase: each thread writes a prefix of what is "
+               "listed below{}\n",
                config.time_limit_s,
                config.wear_out ? ", then goes on to the largest count any thread reached" : "");
   }
   for (const PointPlan& plan : plans) {
     const PointSpec& point = plan.spec;
-    fmt::print(out, "point {} ({}): {} rank(s) x {} thread(s){}\n", point.label(),
-               to_string(point.mode), point.ranks, point.threads,
-               point.engine == Engine::Uring
-                   ? fmt::format(", io_uring with {} file(s) in flight per thread", point.queue_depth)
-                   : "");
+    fmt::print(
+        out, "point {} ({}): {} rank(s) x {} thread(s){}\n", point.label(), to_string(point.mode),
+        point.ranks, point.threads,
+        point.engine == Engine::Uring
+            ? fmt::format(", io_uring with {} file(s) in flight per thread", point.queue_depth)
+            : "");
     write_directories(plan, out);
     write_point(config, plan, namer, out);
   }

@@ -27,8 +27,9 @@ FilePattern parse_pattern(std::string_view pattern) {
     throw UsageError("--pattern must not contain '..'");
   }
   if (result.prefix.starts_with(".mpiwrite-")) {  // the names of mpiwrite's scratch directories
-    throw UsageError("--pattern must not start with '.mpiwrite-', which mpiwrite keeps for its "
-                     "scratch directories");
+    throw UsageError(
+        "--pattern must not start with '.mpiwrite-', which mpiwrite keeps for its "
+        "scratch directories");
   }
   return result;
 }

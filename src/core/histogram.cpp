@@ -36,8 +36,8 @@ void LatencyHistogram::merge(const LatencyHistogram& other) {
 
 std::uint64_t LatencyHistogram::percentile_ns(double q) const {
   if (count_ == 0) return 0;
-  const auto wanted = static_cast<std::uint64_t>(
-      std::max(1.0, std::ceil(q * static_cast<double>(count_))));
+  const auto wanted =
+      static_cast<std::uint64_t>(std::max(1.0, std::ceil(q * static_cast<double>(count_))));
   std::uint64_t seen = 0;
   for (std::size_t i = 0; i < kBuckets; ++i) {
     seen += counts_[i];

@@ -69,8 +69,7 @@ const std::array kDependencies{
         "--queue-depth"},
     OptionDependency{
         "--write-mode", [](const RunConfig& c) { return c.write_mode != kDefaults.write_mode; },
-        writes_files,
-        "--write-mode needs --engine posix or uring: the null engine writes nothing"},
+        writes_files, "--write-mode needs --engine posix or uring: the null engine writes nothing"},
     OptionDependency{
         "--verify", [](const RunConfig& c) { return c.verify; }, writes_files,
         "--verify and --engine null cannot be combined: the null engine writes nothing"},
@@ -79,9 +78,8 @@ const std::array kDependencies{
         [](const RunConfig& c) { return !several_points(c); },
         "--overwrite applies to a plain run: every point of a sweep or comparison starts from "
         "fresh files"},
-    OptionDependency{
-        "--overwrite", [](const RunConfig& c) { return c.overwrite; }, writes_files,
-        "--overwrite needs --engine posix or uring: the null engine rewrites no file"},
+    OptionDependency{"--overwrite", [](const RunConfig& c) { return c.overwrite; }, writes_files,
+                     "--overwrite needs --engine posix or uring: the null engine rewrites no file"},
     OptionDependency{
         "--wear-out", [](const RunConfig& c) { return c.wear_out; },
         [](const RunConfig& c) { return c.time_limit_s > 0; },

@@ -8,21 +8,30 @@ namespace mpiwrite {
 
 std::string_view to_string(RunKind kind) {
   switch (kind) {
-    case RunKind::Run: return "run";
-    case RunKind::Sweep: return "sweep";
-    case RunKind::Compare: return "compare";
+    case RunKind::Run:
+      return "run";
+    case RunKind::Sweep:
+      return "sweep";
+    case RunKind::Compare:
+      return "compare";
   }
   return "?";
 }
 
 std::string_view to_string(PointMode mode) {
   switch (mode) {
-    case PointMode::Run: return "run";
-    case PointMode::Sweep: return "sweep";
-    case PointMode::Processes: return "processes";
-    case PointMode::Threads: return "threads";
-    case PointMode::Hybrid: return "hybrid";
-    case PointMode::Async: return "async";
+    case PointMode::Run:
+      return "run";
+    case PointMode::Sweep:
+      return "sweep";
+    case PointMode::Processes:
+      return "processes";
+    case PointMode::Threads:
+      return "threads";
+    case PointMode::Hybrid:
+      return "hybrid";
+    case PointMode::Async:
+      return "async";
   }
   return "?";
 }
@@ -31,7 +40,8 @@ std::string PointSpec::label() const {
   // Shared keeps the label it had before layouts existed, so older reports still match.
   const std::string suffix =
       layout == Layout::Shared ? std::string() : fmt::format("-{}", to_string(layout));
-  if (engine == Engine::Uring) return fmt::format("{}x{}q{}{}", ranks, threads, queue_depth, suffix);
+  if (engine == Engine::Uring)
+    return fmt::format("{}x{}q{}{}", ranks, threads, queue_depth, suffix);
   return fmt::format("{}x{}{}", ranks, threads, suffix);
 }
 
@@ -70,7 +80,8 @@ std::vector<PointSpec> compare_points(const RunConfig& c, int world) {
 // The points of one layout (every point's layout is set by make_points).
 std::vector<PointSpec> layout_points(const RunConfig& c, int world) {
   switch (run_kind(c)) {
-    case RunKind::Run: return {{world, c.threads, PointMode::Run, c.engine, c.queue_depth}};
+    case RunKind::Run:
+      return {{world, c.threads, PointMode::Run, c.engine, c.queue_depth}};
     case RunKind::Sweep: {
       std::vector<unsigned> counts = c.sweep_threads;
       std::sort(counts.begin(), counts.end());
@@ -81,7 +92,8 @@ std::vector<PointSpec> layout_points(const RunConfig& c, int world) {
       }
       return points;
     }
-    case RunKind::Compare: return compare_points(c, world);
+    case RunKind::Compare:
+      return compare_points(c, world);
   }
   return {};
 }

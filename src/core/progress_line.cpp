@@ -25,9 +25,12 @@ ProgressSettings progress_settings(const RunConfig& c, bool stderr_is_terminal) 
 
 std::string_view to_string(ProgressPhase phase) {
   switch (phase) {
-    case ProgressPhase::Write: return "write";
-    case ProgressPhase::Verify: return "verify";
-    case ProgressPhase::Removal: return "removal";
+    case ProgressPhase::Write:
+      return "write";
+    case ProgressPhase::Verify:
+      return "verify";
+    case ProgressPhase::Removal:
+      return "removal";
   }
   return "?";
 }
@@ -43,8 +46,7 @@ std::string format_seconds(double seconds) {
 
 std::string format_rate(double files_per_s) {
   if (!(files_per_s >= 0)) files_per_s = 0;
-  return files_per_s < 10 ? fmt::format("{:.1f}", files_per_s)
-                          : fmt::format("{:.0f}", files_per_s);
+  return files_per_s < 10 ? fmt::format("{:.1f}", files_per_s) : fmt::format("{:.0f}", files_per_s);
 }
 
 ProgressMeter::ProgressMeter(ProgressSubject subject, std::uint64_t total, double start_s)
@@ -65,8 +67,8 @@ std::string ProgressMeter::line(double now_s, std::uint64_t files, bool last) {
                          : 0;
   text += fmt::format(": {}/{} files", files, total_);
   if (total_ != 0) {
-    const double share = 100.0 * static_cast<double>(std::min(files, total_)) /
-                         static_cast<double>(total_);
+    const double share =
+        100.0 * static_cast<double>(std::min(files, total_)) / static_cast<double>(total_);
     text += fmt::format(" ({:.0f}%)", std::floor(share));
   }
   if (files >= total_ || last) {

@@ -23,11 +23,12 @@ bool same(const OperationFigures& a, const OperationFigures& b) {
 // Whether `rebuilt` says everything `rep` says (the derived figures compared exactly: they come
 // from the same computation on the same numbers).
 bool same(const RepetitionFigures& a, const RepetitionFigures& b) {
-  return a.index == b.index && a.makespan_s == b.makespan_s &&
-         a.first_done_s == b.first_done_s && a.start_spread_s == b.start_spread_s && a.slowest_s == b.slowest_s && a.fastest_s == b.fastest_s &&
-         a.mean_s == b.mean_s && a.imbalance == b.imbalance && a.files == b.files &&
-         a.bytes == b.bytes && a.files_per_s == b.files_per_s && a.mib_per_s == b.mib_per_s &&
-         same(a.latency, b.latency) && same(a.operations, b.operations) && a.verified == b.verified &&
+  return a.index == b.index && a.makespan_s == b.makespan_s && a.first_done_s == b.first_done_s &&
+         a.start_spread_s == b.start_spread_s && a.slowest_s == b.slowest_s &&
+         a.fastest_s == b.fastest_s && a.mean_s == b.mean_s && a.imbalance == b.imbalance &&
+         a.files == b.files && a.bytes == b.bytes && a.files_per_s == b.files_per_s &&
+         a.mib_per_s == b.mib_per_s && same(a.latency, b.latency) &&
+         same(a.operations, b.operations) && a.verified == b.verified &&
          (!a.verified || (a.verify.elapsed_s == b.verify.elapsed_s &&
                           a.verify.files_checked == b.verify.files_checked &&
                           a.verify.mismatches == b.verify.mismatches)) &&
@@ -54,7 +55,8 @@ void RepetitionLog::push_back(const RepetitionFigures& rep) {
       throw std::invalid_argument("a repetition's ranks are not 0..n-1 in order");
     }
   }
-  for (const RankFigures& rank : rep.ranks) samples_.push_back({rank.start_s, rank.elapsed_s, rank.files, rank.bytes});
+  for (const RankFigures& rank : rep.ranks)
+    samples_.push_back({rank.start_s, rank.elapsed_s, rank.files, rank.bytes});
   latency_.push_back(rep.latency);
   operations_.push_back(rep.operations);
   if (verified_) verify_.push_back(rep.verify);
@@ -82,7 +84,8 @@ RepetitionFigures RepetitionLog::operator[](std::size_t i) const {
     const RankSample& s = samples_[i * ranks_ + r];
     ranks.push_back({static_cast<int>(r), s.elapsed_s, s.files, s.bytes, s.start_s});
   }
-  RepetitionFigures rep = summarize_repetition(static_cast<unsigned>(i + 1), std::move(ranks), latency_[i]);
+  RepetitionFigures rep =
+      summarize_repetition(static_cast<unsigned>(i + 1), std::move(ranks), latency_[i]);
   rep.operations = operations_[i];
   if (verified_) {
     rep.verified = true;

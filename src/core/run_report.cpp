@@ -12,7 +12,8 @@ void summarize_report(RunReport& report) {
   summarize_points(report.points, report.seed);
   if (report.kind == RunKind::Compare) report.comparison = compare_rows(report.points, report.seed);
   report.warnings = comparison_warnings(report.points, report.config.repetitions);
-  for (PointReport& p : report.points) p.hosts = summarize_hosts(p.repetitions, report.context.hosts);
+  for (PointReport& p : report.points)
+    p.hosts = summarize_hosts(p.repetitions, report.context.hosts);
 }
 
 std::optional<PeakMemory> largest_peak_rss(const RunContext& x) {
@@ -31,16 +32,18 @@ std::vector<std::string> setup_warnings(const RunContext& x) {
       // Not bound by mpirun (--bind-to none was given): advising it again would not help; the
       // limit is the CPUs the rank's job or machine allows.
       const std::string advice =
-          bound == 0 ? fmt::format("mpirun did not bind it (--bind-to none), so the limit is "
-                                   "the CPUs its job or machine allows (a batch job's CPUs per "
-                                   "task, a container's cpuset, taskset): ask for {} CPUs per "
-                                   "rank or use --threads {}",
-                                   x.threads, cpus)
-          : bound == 1 ? fmt::format("mpirun bound it; use --bind-to none or --map-by slot:PE={}",
-                                     x.threads)
-                       : fmt::format("mpirun binds ranks to cores by default; use --bind-to none "
-                                     "or --map-by slot:PE={}",
-                                     x.threads);
+          bound == 0 ? fmt::format(
+                           "mpirun did not bind it (--bind-to none), so the limit is "
+                           "the CPUs its job or machine allows (a batch job's CPUs per "
+                           "task, a container's cpuset, taskset): ask for {} CPUs per "
+                           "rank or use --threads {}",
+                           x.threads, cpus)
+          : bound == 1
+              ? fmt::format("mpirun bound it; use --bind-to none or --map-by slot:PE={}", x.threads)
+              : fmt::format(
+                    "mpirun binds ranks to cores by default; use --bind-to none "
+                    "or --map-by slot:PE={}",
+                    x.threads);
       warnings.push_back(fmt::format(
           "rank {} may run on {} CPU(s) for {} writer threads: its threads share cores. {}", rank,
           cpus, x.threads, advice));
@@ -52,10 +55,14 @@ std::vector<std::string> setup_warnings(const RunContext& x) {
 
 std::string signal_name(int signal) {
   switch (signal) {
-    case 1: return "SIGHUP";
-    case 2: return "SIGINT";
-    case 15: return "SIGTERM";
-    default: return fmt::format("signal {}", signal);
+    case 1:
+      return "SIGHUP";
+    case 2:
+      return "SIGINT";
+    case 15:
+      return "SIGTERM";
+    default:
+      return fmt::format("signal {}", signal);
   }
 }
 

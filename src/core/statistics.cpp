@@ -67,8 +67,8 @@ std::vector<long double> binomial_half_lower_cdf(std::size_t n) {
 constexpr std::size_t kExactMaxSmallerSize = 8;
 
 struct RankSums {
-  double u_x = 0;               // pairs xi > yj, plus half the tied pairs
-  std::uint64_t tie_term = 0;   // sum over groups of equal values of t^3 - t
+  double u_x = 0;              // pairs xi > yj, plus half the tied pairs
+  std::uint64_t tie_term = 0;  // sum over groups of equal values of t^3 - t
 };
 
 // U of x from the pooled values in order: each group of equal values adds, for every x in
@@ -131,7 +131,8 @@ double asymptotic_two_sided_p(double u, std::size_t nx, std::size_t ny, std::uin
   const auto n1 = static_cast<double>(nx), n2 = static_cast<double>(ny);
   const double mu = n1 * n2 / 2;
   const double n = n1 + n2;
-  const double s = std::sqrt(n1 * n2 / 12 * ((n + 1) - static_cast<double>(tie_term) / (n * (n - 1))));
+  const double s =
+      std::sqrt(n1 * n2 / 12 * ((n + 1) - static_cast<double>(tie_term) / (n * (n - 1))));
   if (!(s > 0)) return 1;
   const double z = (u - mu - 0.5) / s;
   return std::min(1.0, std::erfc(z * (std::numbers::sqrt2 / 2)));  // 2 * (erfc(z / sqrt 2) / 2)
@@ -141,7 +142,8 @@ double asymptotic_two_sided_p(double u, std::size_t nx, std::size_t ny, std::uin
 long double combinations(std::size_t nx, std::size_t ny) {
   const std::size_t m = std::min(nx, ny), n = std::max(nx, ny);
   long double c = 1;
-  for (std::size_t i = 1; i <= m; ++i) c = c * static_cast<long double>(n + i) / static_cast<long double>(i);
+  for (std::size_t i = 1; i <= m; ++i)
+    c = c * static_cast<long double>(n + i) / static_cast<long double>(i);
   return c;
 }
 
@@ -175,7 +177,8 @@ class ResampledMedian {
   // The value of the 0-based rank in the resample; ranks asked in increasing order, so the
   // walk goes on from where the last one stopped.
   double value_of_rank(std::size_t rank) {
-    while (drawn_before_ + times_drawn_[position_] <= rank) drawn_before_ += times_drawn_[position_++];
+    while (drawn_before_ + times_drawn_[position_] <= rank)
+      drawn_before_ += times_drawn_[position_++];
     return sorted_[position_];
   }
 
@@ -203,8 +206,8 @@ std::optional<Interval> median_interval(const std::vector<double>& sorted, doubl
   const std::vector<long double> cdf = binomial_half_lower_cdf(n);
   const long double tail = (1.0L - static_cast<long double>(level)) / 2;
   // j = the number of k with P(B <= k) = P(B < k + 1) <= tail; the cdf increases.
-  const auto j = static_cast<std::size_t>(
-      std::upper_bound(cdf.begin(), cdf.end(), tail) - cdf.begin());
+  const auto j =
+      static_cast<std::size_t>(std::upper_bound(cdf.begin(), cdf.end(), tail) - cdf.begin());
   if (j == 0) return std::nullopt;
   return Interval{sorted[j - 1], sorted[n - j], static_cast<double>(1 - 2 * cdf[j - 1])};
 }
@@ -340,8 +343,8 @@ std::optional<Interval> ratio_of_medians_interval(const std::vector<double>& num
     ratio = top / bottom;
   }
   std::sort(ratios.begin(), ratios.end());
-  return Interval{quantile_sorted(ratios, (1 - level) / 2), quantile_sorted(ratios, (1 + level) / 2),
-                  level};
+  return Interval{quantile_sorted(ratios, (1 - level) / 2),
+                  quantile_sorted(ratios, (1 + level) / 2), level};
 }
 
 double median_of(std::vector<double> values) {

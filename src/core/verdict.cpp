@@ -39,11 +39,16 @@ Verdict decide(const std::vector<double>& a, const std::vector<double>& b, std::
 
 const char* outcome_name(Outcome outcome) {
   switch (outcome) {
-    case Outcome::AFaster: return "a faster";
-    case Outcome::BFaster: return "b faster";
-    case Outcome::NoDifference: return "no significant difference";
-    case Outcome::BelowNoise: return "below noise threshold";
-    case Outcome::TooFewRepetitions: return "too few repetitions";
+    case Outcome::AFaster:
+      return "a faster";
+    case Outcome::BFaster:
+      return "b faster";
+    case Outcome::NoDifference:
+      return "no significant difference";
+    case Outcome::BelowNoise:
+      return "below noise threshold";
+    case Outcome::TooFewRepetitions:
+      return "too few repetitions";
   }
   return "unknown outcome";  // only for a value outside the enum
 }

@@ -40,8 +40,9 @@ void FileEngine::write(const WriteTarget& target, WorkSource& source, unsigned t
   } catch (const std::exception& e) {
     record_failure(result, stop, WriteFailure{target.dir_path, 0, "write", e.what()});
   } catch (...) {
-    record_failure(result, stop, WriteFailure{target.dir_path, 0, "write",
-                                              target.dir_path + ": write: unknown exception"});
+    record_failure(
+        result, stop,
+        WriteFailure{target.dir_path, 0, "write", target.dir_path + ": write: unknown exception"});
   }
 }
 

@@ -113,8 +113,8 @@ class FileEngine {
   // and anything thrown on the way (the work source, the ring), is recorded in
   // result.failure (record_failure), which also sets `stop` for the other threads. Every
   // file it took is in result.created, less those it did not create or removed again.
-  void write(const WriteTarget& target, WorkSource& source, unsigned thread,
-             SliceResult& result, std::atomic<bool>& stop) noexcept;
+  void write(const WriteTarget& target, WorkSource& source, unsigned thread, SliceResult& result,
+             std::atomic<bool>& stop) noexcept;
 
  protected:
   // The engine's loop: one virtual call per run, none per file. May throw (write() records).

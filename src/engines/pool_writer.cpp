@@ -10,12 +10,12 @@
 #include <memory>
 #include <vector>
 
+#include "engine.hpp"
+#include "mpiwrite/engines/writer.hpp"
 #include "mpiwrite/sys/file_directories.hpp"
 #include "mpiwrite/sys/posix_file.hpp"
 #include "mpiwrite/sys/system_facts.hpp"
 #include "mpiwrite/sys/thread_pool.hpp"
-#include "mpiwrite/engines/writer.hpp"
-#include "engine.hpp"
 
 namespace mpiwrite {
 
@@ -24,7 +24,8 @@ namespace {
 class PoolWriter final : public Writer {
  public:
   explicit PoolWriter(const WriteOptions& options)
-      : recipe_(options), null_engine_(!creates_files(options.engine)),
+      : recipe_(options),
+        null_engine_(!creates_files(options.engine)),
         workers_(options.threads),
         pool_(options.threads, [this](unsigned) {
           if (::unshare(CLONE_FILES) == 0) private_tables_.fetch_add(1);
@@ -46,8 +47,8 @@ class PoolWriter final : public Writer {
     // The null engine opens nothing: no directory of the step or of its layout, which it
     // never made (steps.cpp), so it runs every layout without touching the file system.
     if (null_engine_) return;
-    const std::size_t share = std::clamp<std::size_t>(
-        descriptor_limit() / 2 / workers_.size(), 8, kMaxPreopenedDirectories);
+    const std::size_t share = std::clamp<std::size_t>(descriptor_limit() / 2 / workers_.size(), 8,
+                                                      kMaxPreopenedDirectories);
     pool_.run_on_all([&](unsigned t) {  // rethrows a worker's IoError here
       Worker& w = workers_[t];
       w.dir_fd = open_at(dir, true);
@@ -68,8 +69,7 @@ class PoolWriter final : public Writer {
         [&](unsigned t) {
           Worker& w = workers_[t];
           w.result.reset();
-          const WriteTarget target{&w.directories, dir_path_, exclusive_, deadline,
-                                   &w.done.files};
+          const WriteTarget target{&w.directories, dir_path_, exclusive_, deadline, &w.done.files};
           w.engine->write(target, source, t, w.result, stop);  // never throws
         },
         progress, poll_every);
@@ -109,9 +109,9 @@ class PoolWriter final : public Writer {
   };
   struct Worker {
     DoneCounter done;
-    UniqueFd dir_fd;     // valid in this worker's descriptor table only
-    FileDirectories directories;  // the layout's directories, in this worker's table too
-    SliceResult result;  // reused: no allocation per repetition
+    UniqueFd dir_fd;                     // valid in this worker's descriptor table only
+    FileDirectories directories;         // the layout's directories, in this worker's table too
+    SliceResult result;                  // reused: no allocation per repetition
     std::unique_ptr<FileEngine> engine;  // made, used and destroyed in this worker
   };
 

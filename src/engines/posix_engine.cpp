@@ -111,16 +111,16 @@ class NullFile {
 
   bool write(const Directory& /*dir*/, const char* name, FileTimes& t, SliceResult& /*result*/,
              std::atomic<bool>& /*stop*/) const {
-    asm volatile("" : : "r"(name) : "memory");  // keep the name from being optimized away
-    t.opened = Clock::now();                      // where posix opens
-    t.written = t.synced = Clock::now();          // where posix writes
-    if (recipe_.fsync) t.synced = Clock::now();   // where posix syncs
+    asm volatile("" : : "r"(name) : "memory");   // keep the name from being optimized away
+    t.opened = Clock::now();                     // where posix opens
+    t.written = t.synced = Clock::now();         // where posix writes
+    if (recipe_.fsync) t.synced = Clock::now();  // where posix syncs
     t.closing = t.synced;
     if (recipe_.per_file_delay_us != 0) {
       recipe_.sleep_per_file_delay();
       t.closing = Clock::now();
     }
-    t.end = Clock::now();                         // where posix closes
+    t.end = Clock::now();  // where posix closes
     return true;
   }
 

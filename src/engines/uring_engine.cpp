@@ -90,10 +90,9 @@ UringEngine::UringEngine(const FileRecipe& recipe, unsigned queue_depth) : recip
     io_uring_queue_exit(&ring_);
     // The table may not be larger than the open-files limit: say which limit and its value.
     rlimit files{};
-    const std::string limit =
-        ::getrlimit(RLIMIT_NOFILE, &files) != 0 ? "unknown"
-        : files.rlim_cur == RLIM_INFINITY       ? "unlimited"
-                                                : std::to_string(files.rlim_cur);
+    const std::string limit = ::getrlimit(RLIMIT_NOFILE, &files) != 0 ? "unknown"
+                              : files.rlim_cur == RLIM_INFINITY       ? "unlimited"
+                                                                : std::to_string(files.rlim_cur);
     throw IoError(-r, "io_uring",
                   fmt::format("cannot register {} fixed files (one per file in flight; the table "
                               "may not exceed ulimit -n / RLIMIT_NOFILE, which is {})",

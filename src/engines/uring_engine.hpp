@@ -37,16 +37,16 @@ class UringEngine final : public FileEngine {
   // One file in flight, in fixed-file slot number `this - slots_.data()`.
   struct Slot {
     bool busy = false;
-    bool opened = false;    // known to be open in its fixed slot (a later operation ran)
-    bool failed = false;    // being closed and removed after a failure
+    bool opened = false;           // known to be open in its fixed slot (a later operation ran)
+    bool failed = false;           // being closed and removed after a failure
     std::uint16_t generation = 0;  // tags its current chain; older completions are stale
     std::uint64_t written = 0;     // bytes the kernel confirmed
     // Its clock reads (FileTimes): `start` just before the submission that carried its open,
     // then the time each operation's completion was seen (one clock read per batch of them).
     FileTimes times;
-    char* name = nullptr;          // its file name, in names_
-    std::uint64_t index = 0;       // its file index
-    FileDirectories::Handle dir;   // its directory, held until the file is finished
+    char* name = nullptr;         // its file name, in names_
+    std::uint64_t index = 0;      // its file index
+    FileDirectories::Handle dir;  // its directory, held until the file is finished
   };
 
   bool next_index(WorkSource& source, unsigned thread, std::uint64_t& index);
@@ -69,7 +69,7 @@ class UringEngine final : public FileEngine {
   io_uring ring_{};
   __kernel_timespec delay_{};  // --slow-rank's per-file delay, as a linked timeout
   std::vector<Slot> slots_;
-  std::vector<char> names_;               // queue_depth names of up to kMaxNameBytes + 1
+  std::vector<char> names_;                // queue_depth names of up to kMaxNameBytes + 1
   std::vector<std::uint32_t> free_slots_;  // a stack
   std::vector<std::uint32_t> starting_;    // slots whose open goes out with the next submit
 

@@ -31,7 +31,8 @@ std::string setup_failure(int error) {
              "built with CONFIG_IO_URING, or a seccomp filter that answers ENOSYS)";
     case EPERM: {
       const std::string disabled = read_sysctl("/proc/sys/kernel/io_uring_disabled");
-      if (disabled == "2") return "io_uring is disabled on this machine (kernel.io_uring_disabled=2)";
+      if (disabled == "2")
+        return "io_uring is disabled on this machine (kernel.io_uring_disabled=2)";
       if (disabled == "1") {
         return "io_uring is restricted to the group kernel.io_uring_group and this process is not "
                "in it (kernel.io_uring_disabled=1)";
@@ -76,9 +77,10 @@ std::string uring_unavailable_reason() {
     }
   }
   if (const int r = io_uring_register_files_sparse(&ring, 1); r < 0) {
-    return fmt::format("cannot register a sparse fixed-file table for direct descriptors: {} "
-                       "(needs Linux 5.19 or later)",
-                       std::strerror(-r));
+    return fmt::format(
+        "cannot register a sparse fixed-file table for direct descriptors: {} "
+        "(needs Linux 5.19 or later)",
+        std::strerror(-r));
   }
   return {};
 }
@@ -89,10 +91,11 @@ std::string fixed_file_limit_problem(unsigned table) {
       table <= files.rlim_cur) {
     return {};
   }
-  return fmt::format("ulimit -n (RLIMIT_NOFILE) is {}, below the {} fixed files a writer thread's "
-                     "ring registers (one per file in flight: --queue-depth, or fewer when the "
-                     "thread has fewer files); raise ulimit -n or lower --queue-depth",
-                     files.rlim_cur, table);
+  return fmt::format(
+      "ulimit -n (RLIMIT_NOFILE) is {}, below the {} fixed files a writer thread's "
+      "ring registers (one per file in flight: --queue-depth, or fewer when the "
+      "thread has fewer files); raise ulimit -n or lower --queue-depth",
+      files.rlim_cur, table);
 }
 
 std::string describe_uring_unavailable(const std::vector<std::string>& reasons,

@@ -2,12 +2,12 @@
 
 #include <mpi.h>
 
+#include <algorithm>
+#include <array>
 #include <boost/mpi/collectives.hpp>
 #include <boost/mpi/environment.hpp>
 #include <boost/serialization/string.hpp>
 #include <boost/serialization/vector.hpp>
-#include <algorithm>
-#include <array>
 #include <chrono>
 #include <cstdlib>
 #include <functional>
@@ -22,7 +22,7 @@ namespace mpiwrite {
 
 template <class Archive>
 void serialize(Archive& ar, RankFigures& f, unsigned /*version*/) {
-  ar & f.rank & f.elapsed_s & f.files & f.bytes & f.start_s;
+  ar& f.rank& f.elapsed_s& f.files& f.bytes& f.start_s;
 }
 
 namespace comm {
@@ -93,8 +93,8 @@ void receive_from_every_rank(MPI_Comm comm, int size, T* in, int count, MPI_Data
   const auto others = static_cast<std::size_t>(size - 1);
   std::vector<MPI_Request> requests(others);
   for (std::size_t i = 0; i < others; ++i) {
-    MPI_Irecv(in + i * static_cast<std::size_t>(count), count, type, static_cast<int>(i + 1),
-              tag, comm, &requests[i]);
+    MPI_Irecv(in + i * static_cast<std::size_t>(count), count, type, static_cast<int>(i + 1), tag,
+              comm, &requests[i]);
   }
   std::vector<int> missing(others), arrived(others);
   for (std::size_t i = 0; i < others; ++i) missing[i] = static_cast<int>(i + 1);
@@ -305,8 +305,8 @@ std::vector<RankClockSample> gather_clock_samples(const mpi::communicator& comm,
     return {};
   }
   std::vector<std::int64_t> in(static_cast<std::size_t>(kFields * (comm.size() - 1)));
-  if (comm.size() > 1) receive_from_every_rank(c, comm.size(), in.data(), kFields, MPI_INT64_T,
-                                               kSamplesTag);
+  if (comm.size() > 1)
+    receive_from_every_rank(c, comm.size(), in.data(), kFields, MPI_INT64_T, kSamplesTag);
   std::vector<RankClockSample> all{mine};
   for (std::size_t at = 0; at < in.size(); at += kFields) {
     all.push_back({static_cast<int>(in[at]), in[at + 1], in[at + 2],

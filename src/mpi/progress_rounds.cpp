@@ -21,8 +21,7 @@ void check(int rc, const char* what) {
 }  // namespace
 
 ProgressRounds::ProgressRounds(const boost::mpi::communicator& comm, std::mutex* mpi_lock)
-    : comm_(MPI_Comm(comm)), size_(static_cast<std::uint64_t>(comm.size())),
-      mpi_lock_(mpi_lock) {}
+    : comm_(MPI_Comm(comm)), size_(static_cast<std::uint64_t>(comm.size())), mpi_lock_(mpi_lock) {}
 
 void ProgressRounds::start(std::uint64_t files, bool done, std::uint64_t total) {
   send_[0] = files;

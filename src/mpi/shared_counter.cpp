@@ -82,8 +82,9 @@ std::unique_ptr<SharedCounter> make_window_counter(MPI_Comm comm) {
 
 std::unique_ptr<SharedCounter> SharedCounter::create(const boost::mpi::communicator& comm) {
   if (boost::mpi::environment::thread_level() < boost::mpi::threading::serialized) {
-    throw std::runtime_error("--partition dynamic needs MPI_THREAD_SERIALIZED, which this MPI "
-                             "library did not provide");
+    throw std::runtime_error(
+        "--partition dynamic needs MPI_THREAD_SERIALIZED, which this MPI "
+        "library did not provide");
   }
   // Do all ranks share one node? Every rank must make the same choice.
   MPI_Comm node;

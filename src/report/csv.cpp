@@ -145,11 +145,11 @@ CsvRow point_row(const char* kind, const PointReport& p) {
 
 // The per-operation cells of a repetition row, operation by operation.
 void operation_cells(const OperationFigures& operations, bool fsync, CsvRow& row) {
-  std::string CsvRow::* const cells[kOperations][5] = {
-      {&CsvRow::create_p50_us, &CsvRow::create_p90_us, &CsvRow::create_p99_us, &CsvRow::create_max_us,
-       &CsvRow::create_mean_us},
-      {&CsvRow::writes_p50_us, &CsvRow::writes_p90_us, &CsvRow::writes_p99_us, &CsvRow::writes_max_us,
-       &CsvRow::writes_mean_us},
+  std::string CsvRow::*const cells[kOperations][5] = {
+      {&CsvRow::create_p50_us, &CsvRow::create_p90_us, &CsvRow::create_p99_us,
+       &CsvRow::create_max_us, &CsvRow::create_mean_us},
+      {&CsvRow::writes_p50_us, &CsvRow::writes_p90_us, &CsvRow::writes_p99_us,
+       &CsvRow::writes_max_us, &CsvRow::writes_mean_us},
       {&CsvRow::fsync_p50_us, &CsvRow::fsync_p90_us, &CsvRow::fsync_p99_us, &CsvRow::fsync_max_us,
        &CsvRow::fsync_mean_us},
       {&CsvRow::close_p50_us, &CsvRow::close_p90_us, &CsvRow::close_p99_us, &CsvRow::close_max_us,
@@ -164,8 +164,8 @@ void operation_cells(const OperationFigures& operations, bool fsync, CsvRow& row
   }
 }
 
-void write_repetition(const PointReport& p, const RepetitionFigures& rep, bool per_rank,
-                      bool fsync, std::ostream& out) {
+void write_repetition(const PointReport& p, const RepetitionFigures& rep, bool per_rank, bool fsync,
+                      std::ostream& out) {
   CsvRow row = point_row("repetition", p);
   row.repetition = cell(rep.index);
   row.files = cell(rep.files);

@@ -64,24 +64,25 @@ inline std::string directories(const RunConfig& c) {
 
 // "100 files of 1400 B (100 write() calls of 14 B each)"
 inline std::string workload(const RunConfig& c) {
-  const std::string writes = c.write_mode == WriteMode::Line
-                                 ? fmt::format("{} of {} B each", plural(c.lines, "write"), c.line_bytes())
-                                 : std::string("one write() each");
-  const std::string partition =
-      c.partition == Partition::Dynamic
-          ? fmt::format("dynamic partition (chunks of {})", c.chunk)
-          : fmt::format("{} partition", to_string(c.partition));
+  const std::string writes =
+      c.write_mode == WriteMode::Line
+          ? fmt::format("{} of {} B each", plural(c.lines, "write"), c.line_bytes())
+          : std::string("one write() each");
+  const std::string partition = c.partition == Partition::Dynamic
+                                    ? fmt::format("dynamic partition (chunks of {})", c.chunk)
+                                    : fmt::format("{} partition", to_string(c.partition));
   std::string slow;
   for (int rank : c.slow_ranks) slow += fmt::format("{}{}", slow.empty() ? "" : ",", rank);
-  if (!slow.empty()) slow = fmt::format(", rank(s) {} slowed by {} us per file", slow, c.slow_delay_us);
+  if (!slow.empty())
+    slow = fmt::format(", rank(s) {} slowed by {} us per file", slow, c.slow_delay_us);
   // In a comparison the uring engine is the async column only; the others run posix.
   const std::string engine =
       c.engine != Engine::Uring ? fmt::format("{} engine", to_string(c.engine))
-      : c.compare              ? std::string("posix engine, and uring for the async column")
-                               : fmt::format("uring engine (queue depth {} per thread)", c.queue_depth);
-  return fmt::format("{} of {} B ({}{}), {}{}, {}{}", plural(c.files, "file"),
-                     c.file_size_bytes(), writes, c.fsync ? ", fsync before close" : "",
-                     partition, directories(c), engine, slow);
+      : c.compare               ? std::string("posix engine, and uring for the async column")
+                  : fmt::format("uring engine (queue depth {} per thread)", c.queue_depth);
+  return fmt::format("{} of {} B ({}{}), {}{}, {}{}", plural(c.files, "file"), c.file_size_bytes(),
+                     writes, c.fsync ? ", fsync before close" : "", partition, directories(c),
+                     engine, slow);
 }
 
 inline std::string repetitions(const RunReport& r) {
@@ -89,8 +90,10 @@ inline std::string repetitions(const RunReport& r) {
   const std::string each = r.kind == RunKind::Run ? "" : " per point";
   const std::string how =
       r.kind != RunKind::Run
-          ? fmt::format("points interleaved in shuffled rounds (seed {}), every repetition "
-                        "creates fresh files in its own directory", r.seed)
+          ? fmt::format(
+                "points interleaved in shuffled rounds (seed {}), every repetition "
+                "creates fresh files in its own directory",
+                r.seed)
       : c.overwrite ? std::string("files truncated and rewritten in place (--overwrite)")
                     : std::string("every repetition creates fresh files");
   return fmt::format("{} timed + {} warm-up{}; {}", plural(c.repetitions, "repetition"), c.warmup,
@@ -112,8 +115,7 @@ inline std::string time_limit(const RunReport& r) {
       "its write phase{}; it cut {} of {} timed repetitions short. Files, rates{} count what "
       "was written",
       c.time_limit_s,
-      c.wear_out ? ", then each goes on to the largest count any writer reached (--wear-out)"
-                 : "",
+      c.wear_out ? ", then each goes on to the largest count any writer reached (--wear-out)" : "",
       cut, repetitions,
       r.kind == RunKind::Run ? ""
                              : ", speedups and winners (over each makespan scaled to the "
@@ -125,22 +127,25 @@ inline std::vector<std::string> notes(const RunReport& r) {
   std::vector<std::string> lines;
   if (r.config.time_limit_s > 0) lines.push_back(time_limit(r));
   if (r.interrupted_by) {
-    lines.push_back(fmt::format("INTERRUPTED by {}: only the repetitions that completed are "
-                                "reported; the one under way was discarded",
-                                signal_name(r.interrupted_by)));
+    lines.push_back(
+        fmt::format("INTERRUPTED by {}: only the repetitions that completed are "
+                    "reported; the one under way was discarded",
+                    signal_name(r.interrupted_by)));
     if (!r.saved_copy.empty()) {
-      lines.push_back(fmt::format("the whole report is also saved in {} (after a signal the "
-                                  "launcher may cut standard output short)",
-                                  printable(r.saved_copy)));
+      lines.push_back(
+          fmt::format("the whole report is also saved in {} (after a signal the "
+                      "launcher may cut standard output short)",
+                      printable(r.saved_copy)));
     }
     if (r.cleanup.in_background) {
-      lines.push_back("scratch files: being removed in the background after this report "
-                      "(a leftover .mpiwrite-*.trash directory is removed by the next run)");
+      lines.push_back(
+          "scratch files: being removed in the background after this report "
+          "(a leftover .mpiwrite-*.trash directory is removed by the next run)");
     }
   }
   if (const std::optional<PeakMemory> peak = largest_peak_rss(r.context)) {
-    lines.push_back(fmt::format("peak resident memory per rank: max {:.1f} MiB (rank {})", peak->mib,
-                                peak->rank));
+    lines.push_back(fmt::format("peak resident memory per rank: max {:.1f} MiB (rank {})",
+                                peak->mib, peak->rank));
   }
   return lines;
 }
@@ -176,10 +181,11 @@ inline std::string verdict(const ComparisonRow& row) {
       return fmt::format("no clear winner: {} vs {} not significant, {}", row.verdict->fastest,
                          row.verdict->runner_up, p);
     case Outcome::BelowNoise:
-      return fmt::format("no clear winner: {} vs {} within {:.0f} % noise, {}", row.verdict->fastest,
-                         row.verdict->runner_up, 100 * kNoiseThreshold, p);
+      return fmt::format("no clear winner: {} vs {} within {:.0f} % noise, {}",
+                         row.verdict->fastest, row.verdict->runner_up, 100 * kNoiseThreshold, p);
     case Outcome::TooFewRepetitions:
-      return fmt::format("no clear winner: too few repetitions (-r {} needed)", v.repetitions_needed);
+      return fmt::format("no clear winner: too few repetitions (-r {} needed)",
+                         v.repetitions_needed);
   }
   return {};
 }
@@ -189,8 +195,9 @@ inline std::vector<std::string> statistics_warnings(const RunReport& r) {
   std::vector<std::string> lines = r.warnings;
   for (const PointReport& p : r.points) {
     for (const std::string& w : p.warnings) {
-      lines.push_back(r.kind == RunKind::Run ? w : fmt::format("point {} ({}): {}", p.spec.label(),
-                                                               to_string(p.spec.mode), w));
+      lines.push_back(r.kind == RunKind::Run ? w
+                                             : fmt::format("point {} ({}): {}", p.spec.label(),
+                                                           to_string(p.spec.mode), w));
     }
   }
   return lines;

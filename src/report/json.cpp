@@ -87,7 +87,7 @@ Json hosts_json(const RepetitionFigures& rep, const std::vector<HostRanks>& host
 // Microseconds but for the exact sum of the values (nanoseconds), which lets a reader check
 // that the operations of the files add up to at most their latency.
 Json latency_json(const LatencyFigures& l) {
-  return {{"p50", l.p50_us}, {"p90", l.p90_us},   {"p99", l.p99_us},       {"max", l.max_us},
+  return {{"p50", l.p50_us},   {"p90", l.p90_us},  {"p99", l.p99_us},       {"max", l.max_us},
           {"mean", l.mean_us}, {"count", l.count}, {"total_ns", l.total_ns}};
 }
 
@@ -106,8 +106,11 @@ Json repetition_json(const RepetitionFigures& rep, const std::vector<HostRanks>&
                      bool outlier, bool fsync) {
   Json ranks = Json::array();
   for (const RankFigures& r : rep.ranks) {
-    ranks.push_back(
-        {{"rank", r.rank}, {"start_s", r.start_s}, {"elapsed_s", r.elapsed_s}, {"files", r.files}, {"bytes", r.bytes}});
+    ranks.push_back({{"rank", r.rank},
+                     {"start_s", r.start_s},
+                     {"elapsed_s", r.elapsed_s},
+                     {"files", r.files},
+                     {"bytes", r.bytes}});
   }
   return {{"index", rep.index},
           {"makespan_s", rep.makespan_s},
@@ -138,7 +141,9 @@ Json repetition_json(const RepetitionFigures& rep, const std::vector<HostRanks>&
 }
 
 // null when absent: an unmeasured point or baseline has no figure, and 0 would read as one.
-Json optional_json(const std::optional<double>& value) { return value ? Json(*value) : Json(nullptr); }
+Json optional_json(const std::optional<double>& value) {
+  return value ? Json(*value) : Json(nullptr);
+}
 
 Json interval_json(const std::optional<Interval>& i) {
   if (!i) return nullptr;
@@ -156,11 +161,12 @@ Json summary_json(const SeriesSummary& m) {
   if (m.fences) {
     std::vector<std::size_t> numbers;
     for (std::size_t i : m.outliers) numbers.push_back(i + 1);
-    outliers = {{"low_fence", m.fences->low}, {"high_fence", m.fences->high}, {"repetitions", numbers}};
+    outliers = {
+        {"low_fence", m.fences->low}, {"high_fence", m.fences->high}, {"repetitions", numbers}};
   }
-  return {{"count", m.count}, {"mean", m.mean},   {"stddev", m.stddev},
-          {"cv", m.cv},       {"median", m.median}, {"median_ci", interval_json(m.median_ci)},
-          {"min", m.min},     {"max", m.max},     {"q1", m.q1},
+  return {{"count", m.count}, {"mean", m.mean},      {"stddev", m.stddev},
+          {"cv", m.cv},       {"median", m.median},  {"median_ci", interval_json(m.median_ci)},
+          {"min", m.min},     {"max", m.max},        {"q1", m.q1},
           {"q3", m.q3},       {"outliers", outliers}};
 }
 
@@ -176,11 +182,12 @@ Json rates_json(const std::optional<MakespanRates>& r) {
 Json host_summaries_json(const std::vector<HostSummary>& hosts) {
   Json result = Json::array();
   for (const HostSummary& h : hosts) {
-    result.push_back({{"host", h.host},
-                      {"ranks", h.ranks},
-                      {"files", h.files},
-                      {"bytes", h.bytes},
-                      {"slowest_rank_s", {{"median", h.slowest_median_s}, {"max", h.slowest_max_s}}}});
+    result.push_back(
+        {{"host", h.host},
+         {"ranks", h.ranks},
+         {"files", h.files},
+         {"bytes", h.bytes},
+         {"slowest_rank_s", {{"median", h.slowest_median_s}, {"max", h.slowest_max_s}}}});
   }
   return result;
 }
@@ -236,9 +243,8 @@ Json verdict_json(const std::optional<RowVerdict>& row) {
           {"exact", v.test.exact},
           {"prob_faster", v.test.prob_x_smaller},
           {"ratio", {{"estimate", v.ratio}, {"ci", interval_json(v.ratio_ci)}}},
-          {"repetitions_needed", v.outcome == Outcome::TooFewRepetitions
-                                     ? Json(v.repetitions_needed)
-                                     : Json(nullptr)}};
+          {"repetitions_needed",
+           v.outcome == Outcome::TooFewRepetitions ? Json(v.repetitions_needed) : Json(nullptr)}};
 }
 
 Json comparison_json(const std::vector<ComparisonRow>& rows) {
@@ -260,7 +266,8 @@ Json comparison_json(const std::vector<ComparisonRow>& rows) {
 
 void write_json(const RunReport& r, std::ostream& out) {
   Json points = Json::array();
-  for (const PointReport& p : r.points) points.push_back(point_json(p, r.context.hosts, r.config.repetitions, r.config.fsync));
+  for (const PointReport& p : r.points)
+    points.push_back(point_json(p, r.context.hosts, r.config.repetitions, r.config.fsync));
   Json doc = {
       {"schema_version", kJsonSchemaVersion},
       {"kind", to_string(r.kind)},
@@ -270,15 +277,17 @@ void write_json(const RunReport& r, std::ostream& out) {
        {{"clock", "CLOCK_MONOTONIC (std::chrono::steady_clock)"},
         {"phase", "open, writes, optional fsync and close of every file a rank owns"},
         {"start", "after an MPI barrier; each rank reads its clock at its own start and end"},
-        {"makespan", "from the earliest rank start to the latest rank end, on one time axis: "
-                     "ranks of one kernel share CLOCK_MONOTONIC; other kernels' clocks are "
-                     "corrected by offsets measured by ping-pong (error bound in clock)"},
+        {"makespan",
+         "from the earliest rank start to the latest rank end, on one time axis: "
+         "ranks of one kernel share CLOCK_MONOTONIC; other kernels' clocks are "
+         "corrected by offsets measured by ping-pong (error bound in clock)"},
         {"aggregate", "rates are totals divided by the makespan"},
-        {"operations", "per file, same clock: create = the openat (--overwrite: the rewrite "
-                       "open), writes = first write start to last write end, fsync (with "
-                       "--fsync), close; posix and null between the calls, uring from the "
-                       "previous completion (or the submission) to its completion as the thread "
-                       "saw it; their sum is at most the file's latency"}}},
+        {"operations",
+         "per file, same clock: create = the openat (--overwrite: the rewrite "
+         "open), writes = first write start to last write end, fsync (with "
+         "--fsync), close; posix and null between the calls, uring from the "
+         "previous completion (or the submission) to its completion as the thread "
+         "saw it; their sum is at most the file's latency"}}},
       {"clock",
        {{"source", "CLOCK_MONOTONIC"},
         {"domains", r.context.clock_domains},
@@ -289,7 +298,9 @@ void write_json(const RunReport& r, std::ostream& out) {
         {"alpha", kSignificanceLevel},
         {"noise_threshold", kNoiseThreshold},
         {"median_ci", "order statistics"},
-        {"ratio_ci", "percentile bootstrap of the ratio of medians; above 5e7 draws the large-sample delta method"},
+        {"ratio_ci",
+         "percentile bootstrap of the ratio of medians; above 5e7 draws the large-sample delta "
+         "method"},
         {"bootstrap_resamples", kBootstrapResamples},
         {"bootstrap_seed", r.seed},
         {"test", "Mann-Whitney U, two-sided"},

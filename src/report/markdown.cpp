@@ -6,8 +6,8 @@
 
 #include "describe.hpp"
 #include "mpiwrite/core/run_report.hpp"
-#include "mpiwrite/report/reporters.hpp"
 #include "mpiwrite/core/text_escape.hpp"
+#include "mpiwrite/report/reporters.hpp"
 #include "point_grids.hpp"
 
 namespace mpiwrite {
@@ -15,7 +15,8 @@ namespace mpiwrite {
 void write_markdown(const RunReport& r, std::ostream& out) {
   fmt::print(out, "### mpiwrite {}: {}\n\n", r.context.mpiwrite_version, describe::layout(r));
   fmt::print(out, "- workload: {}\n", describe::workload(r.config));
-  fmt::print(out, "- directory: {} ({})\n", markdown_code(r.context.directory), r.context.filesystem);
+  fmt::print(out, "- directory: {} ({})\n", markdown_code(r.context.directory),
+             r.context.filesystem);
   fmt::print(out, "- runs: {}\n", describe::repetitions(r));
   fmt::print(out, "- timing: {}\n", describe::kTiming);
   for (const std::string& warning : setup_warnings(r.context)) {
@@ -25,19 +26,22 @@ void write_markdown(const RunReport& r, std::ostream& out) {
   fmt::print(out, "\n");
   print_markdown(points_grid(r), out);
   if (r.kind != RunKind::Run) {  // a run shows them per repetition, below
-    fmt::print(out, "\nPer operation (median over the repetitions of each mean latency; "
-                    "docs/metrics.md):\n\n");
+    fmt::print(out,
+               "\nPer operation (median over the repetitions of each mean latency; "
+               "docs/metrics.md):\n\n");
     print_markdown(point_operations_grid(r), out);
   }
   if (r.kind == RunKind::Compare) {
-    fmt::print(out, "\nAt equal concurrency (speedup and efficiency of the medians against {}; a "
-                    "winner only when significantly faster, alpha {}):\n\n",
+    fmt::print(out,
+               "\nAt equal concurrency (speedup and efficiency of the medians against {}; a "
+               "winner only when significantly faster, alpha {}):\n\n",
                describe::baseline(r), kSignificanceLevel);
     print_markdown(comparison_grid(r), out);
   }
   for (const PointReport& point : r.points) {  // --per-rank, as in the table and the CSV
     if (!r.config.per_rank || r.kind == RunKind::Run) break;
-    fmt::print(out, "\nPer rank, point {} ({}): {}\n", point.spec.label(), to_string(point.spec.mode),
+    fmt::print(out, "\nPer rank, point {} ({}): {}\n", point.spec.label(),
+               to_string(point.spec.mode),
                describe::measured(point.repetitions.size(), r.config.repetitions));
     if (point.measured()) {
       fmt::print(out, "\n");

@@ -25,20 +25,19 @@ Grid repetitions_grid(const PointReport& point, bool per_rank) {
   if (limited) g.header.insert(g.header.end(), {"files", "at limit"});
   for (const RepetitionFigures& rep : point.repetitions) {
     // An outlier by Tukey's fences is marked, not dropped: the summary keeps every repetition.
-    g.rows.push_back({fmt::format("{}{}", rep.index, point.is_outlier(rep.index) ? "*" : ""),
-                      seconds(rep.makespan_s),
-                      seconds(rep.first_done_s), seconds(rep.start_spread_s), seconds(rep.slowest_s),
-                      seconds(rep.fastest_s), fmt::format("{:.2f}x", rep.imbalance),
-                      fmt::format("{:.1f}", rep.files_per_s), fmt::format("{:.2f}", rep.mib_per_s),
-                      fmt::format("{:.1f}", rep.latency.p50_us),
-                      fmt::format("{:.1f}", rep.latency.p90_us),
-                      fmt::format("{:.1f}", rep.latency.p99_us),
-                      fmt::format("{:.1f}", rep.latency.max_us)});
+    g.rows.push_back(
+        {fmt::format("{}{}", rep.index, point.is_outlier(rep.index) ? "*" : ""),
+         seconds(rep.makespan_s), seconds(rep.first_done_s), seconds(rep.start_spread_s),
+         seconds(rep.slowest_s), seconds(rep.fastest_s), fmt::format("{:.2f}x", rep.imbalance),
+         fmt::format("{:.1f}", rep.files_per_s), fmt::format("{:.2f}", rep.mib_per_s),
+         fmt::format("{:.1f}", rep.latency.p50_us), fmt::format("{:.1f}", rep.latency.p90_us),
+         fmt::format("{:.1f}", rep.latency.p99_us), fmt::format("{:.1f}", rep.latency.max_us)});
     if (verified) {
       const VerifyFigures& v = rep.verify;
       g.rows.back().push_back(seconds(v.elapsed_s));
-      g.rows.back().push_back(v.mismatches ? fmt::format("{} of {} wrong", v.mismatches, v.files_checked)
-                                           : fmt::format("{} ok", v.files_checked));
+      g.rows.back().push_back(v.mismatches
+                                  ? fmt::format("{} of {} wrong", v.mismatches, v.files_checked)
+                                  : fmt::format("{} ok", v.files_checked));
     }
     if (limited) {
       g.rows.back().push_back(fmt::format("{}", rep.files));
@@ -47,8 +46,8 @@ Grid repetitions_grid(const PointReport& point, bool per_rank) {
     }
     if (!per_rank) continue;
     for (const RankFigures& rank : rep.ranks) {
-      g.rows.push_back({fmt::format("rank {}", rank.rank), seconds(rank.done_s()),
-                        "", seconds(rank.start_s), seconds(rank.elapsed_s), "", ""});
+      g.rows.push_back({fmt::format("rank {}", rank.rank), seconds(rank.done_s()), "",
+                        seconds(rank.start_s), seconds(rank.elapsed_s), "", ""});
       g.rows.back().resize(g.header.size());
       // Its files: in the "files" column when there is one (--time-limit), else after the
       // times, where they always stood.
@@ -129,11 +128,11 @@ Grid points_grid(const RunReport& r) {
       row.resize(g.header.size() - 1, "-");
     } else {
       const SeriesSummary& m = p.makespan;
-      row.insert(row.end(), {seconds(m.median), describe::interval(m.median_ci), seconds(m.mean),
-                             seconds(m.stddev), fmt::format("{:.1f}%", 100 * m.cv), seconds(m.min),
-                             seconds(m.max), ratio(p.speedup), describe::interval(p.speedup_ci, "{:.2f}"),
-                             ratio(p.efficiency),
-                             fmt::format("{:.1f}", p.files_per_s->at_median)});
+      row.insert(row.end(),
+                 {seconds(m.median), describe::interval(m.median_ci), seconds(m.mean),
+                  seconds(m.stddev), fmt::format("{:.1f}%", 100 * m.cv), seconds(m.min),
+                  seconds(m.max), ratio(p.speedup), describe::interval(p.speedup_ci, "{:.2f}"),
+                  ratio(p.efficiency), fmt::format("{:.1f}", p.files_per_s->at_median)});
       if (scaled) row.push_back(p.compared.count > 0 ? seconds(p.compared.median) : "-");
     }
     row.push_back(describe::measured(p.repetitions.size(), r.config.repetitions));
@@ -153,10 +152,9 @@ Grid comparison_grid(const RunReport& r) {
   if (async) modes.push_back({"async", &ComparisonRow::async});
   // A leading layout column only when layouts stand side by side (one layout: the grid it
   // always was).
-  const bool layouts = std::any_of(r.comparison.begin(), r.comparison.end(),
-                                   [&](const ComparisonRow& row) {
-                                     return row.layout != r.comparison.front().layout;
-                                   });
+  const bool layouts = std::any_of(
+      r.comparison.begin(), r.comparison.end(),
+      [&](const ComparisonRow& row) { return row.layout != r.comparison.front().layout; });
   Grid g{{"concurrency"}, {}};
   if (layouts) g.header.insert(g.header.begin(), "layout");
   for (const auto& [mode, slot] : modes) {
@@ -179,9 +177,11 @@ Grid comparison_grid(const RunReport& r) {
                               describe::measured(cell->repetitions, r.config.repetitions))
                 : cell->label;
         const std::string speedup =
-            cell->speedup_ci ? fmt::format("{} [{}]", ratio(cell->speedup), describe::interval(cell->speedup_ci, "{:.2f}"))
+            cell->speedup_ci ? fmt::format("{} [{}]", ratio(cell->speedup),
+                                           describe::interval(cell->speedup_ci, "{:.2f}"))
                              : ratio(cell->speedup);
-        cells.insert(cells.end(), {label, seconds(*cell->median_s), speedup, ratio(cell->efficiency)});
+        cells.insert(cells.end(),
+                     {label, seconds(*cell->median_s), speedup, ratio(cell->efficiency)});
       }
     }
     cells.push_back(row.winner.empty() ? "none" : row.winner);
@@ -192,10 +192,12 @@ Grid comparison_grid(const RunReport& r) {
 }
 
 Grid hosts_grid(const PointReport& point) {
-  Grid g{{"host", "ranks", "files", "bytes", "slowest rank median [s]", "slowest rank max [s]"}, {}};
+  Grid g{{"host", "ranks", "files", "bytes", "slowest rank median [s]", "slowest rank max [s]"},
+         {}};
   for (const HostSummary& h : point.hosts) {
-    g.rows.push_back({h.host, fmt::format("{}", fmt::join(h.ranks, ",")), fmt::format("{}", h.files),
-                      fmt::format("{}", h.bytes), seconds(h.slowest_median_s), seconds(h.slowest_max_s)});
+    g.rows.push_back({h.host, fmt::format("{}", fmt::join(h.ranks, ",")),
+                      fmt::format("{}", h.files), fmt::format("{}", h.bytes),
+                      seconds(h.slowest_median_s), seconds(h.slowest_max_s)});
   }
   return g;
 }

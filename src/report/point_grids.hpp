@@ -2,8 +2,8 @@
 // The rows the human formats show: repetitions of a run, the points of a sweep or comparison,
 // and the processes / threads / hybrid comparison.
 
-#include "mpiwrite/report/grid.hpp"
 #include "mpiwrite/core/run_report.hpp"
+#include "mpiwrite/report/grid.hpp"
 
 namespace mpiwrite {
 

@@ -6,8 +6,8 @@
 
 #include "describe.hpp"
 #include "mpiwrite/core/run_report.hpp"
-#include "mpiwrite/report/reporters.hpp"
 #include "mpiwrite/core/text_escape.hpp"
+#include "mpiwrite/report/reporters.hpp"
 #include "point_grids.hpp"
 
 namespace mpiwrite {
@@ -74,19 +74,22 @@ void write_table(const RunReport& report, std::ostream& out) {
     write_run(report, out);
   } else {
     print_aligned(points_grid(report), out);
-    fmt::print(out, "\nper operation (median over the repetitions of each mean latency; "
-                    "docs/metrics.md):\n");
+    fmt::print(out,
+               "\nper operation (median over the repetitions of each mean latency; "
+               "docs/metrics.md):\n");
     print_aligned(point_operations_grid(report), out);
     if (report.kind == RunKind::Compare) {
-      fmt::print(out, "\nat equal concurrency (speedup and efficiency of the medians against {}; a "
-                      "winner only when significantly faster, alpha {}):\n",
+      fmt::print(out,
+                 "\nat equal concurrency (speedup and efficiency of the medians against {}; a "
+                 "winner only when significantly faster, alpha {}):\n",
                  describe::baseline(report), kSignificanceLevel);
       print_aligned(comparison_grid(report), out);
     }
     // --per-rank: every point's repetitions with their ranks, the rows the CSV has.
     for (const PointReport& point : report.points) {
       if (!report.config.per_rank) break;
-      fmt::print(out, "\nper rank, point {} ({}): {}\n", point.spec.label(), to_string(point.spec.mode),
+      fmt::print(out, "\nper rank, point {} ({}): {}\n", point.spec.label(),
+                 to_string(point.spec.mode),
                  describe::measured(point.repetitions.size(), report.config.repetitions));
       if (point.measured()) print_aligned(repetitions_grid(point, true), out);
     }

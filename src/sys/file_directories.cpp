@@ -13,9 +13,9 @@
 
 namespace mpiwrite {
 
-FileDirectories::FileDirectories(int base_fd, std::string base_path,
-                                 const DirectoryLayout* layout)
-    : base_fd_(base_fd), base_path_(std::move(base_path)),
+FileDirectories::FileDirectories(int base_fd, std::string base_path, const DirectoryLayout* layout)
+    : base_fd_(base_fd),
+      base_path_(std::move(base_path)),
       layout_(layout != nullptr && !layout->flat() ? layout : nullptr) {}
 
 void FileDirectories::preopen(const Progression& files, std::size_t limit) {
@@ -52,7 +52,8 @@ FileDirectories::Handle FileDirectories::acquire_in_layout(std::uint64_t index) 
   for (unsigned i = 0; i < entries_.size(); ++i) {
     Entry& entry = entries_[i];
     if (entry.key == key && entry.fd) return use(i);
-    if (entry.users == 0 && (oldest_unused == nullptr || entry.last_use < oldest_unused->last_use)) {
+    if (entry.users == 0 &&
+        (oldest_unused == nullptr || entry.last_use < oldest_unused->last_use)) {
       oldest_unused = &entry;
       oldest_at = i;
     }

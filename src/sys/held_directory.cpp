@@ -36,8 +36,9 @@ DirectoryIdentity identity_of(int fd, const std::string& path) {
 }
 
 DirectoryReplaced::DirectoryReplaced(const std::string& path)
-    : std::runtime_error(path + ": no longer the directory this run works in (renamed, removed "
-                                "or replaced during the run); mpiwrite uses the name no more") {}
+    : std::runtime_error(path +
+                         ": no longer the directory this run works in (renamed, removed "
+                         "or replaced during the run); mpiwrite uses the name no more") {}
 
 void expect_same_directory(int parent_fd, const std::string& name, const DirectoryIdentity& held,
                            const std::string& path) {

@@ -11,9 +11,9 @@
 
 #include <cerrno>
 #include <chrono>
-#include <thread>
 #include <optional>
 #include <string_view>
+#include <thread>
 
 #include "mpiwrite/core/errors.hpp"
 #include "mpiwrite/sys/held_directory.hpp"

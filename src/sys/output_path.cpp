@@ -101,7 +101,8 @@ void require_directory(const std::string& given, const std::string& dir) {
   struct stat info {};
   if (::stat(dir.c_str(), &info) != 0) {
     if (errno == ENOENT) {
-      refuse(given, fmt::format("its directory {} does not exist (mpiwrite does not create it)", dir));
+      refuse(given,
+             fmt::format("its directory {} does not exist (mpiwrite does not create it)", dir));
     }
     if (errno == ENOTDIR) refuse(given, "a part of its path is not a directory");
     refuse(given, fmt::format("{}: {}", dir, describe(errno)));
@@ -126,13 +127,20 @@ void require_writable(const std::string& given, const std::string& file) {
 
 void require_usable(const std::string& given, const OutputTarget& t) {
   using Kind = OutputTarget::Kind;
-  const std::string where = t.through_link ? fmt::format(" (where its links lead: {})", t.file) : "";
+  const std::string where =
+      t.through_link ? fmt::format(" (where its links lead: {})", t.file) : "";
   switch (t.kind) {
-    case Kind::Directory: refuse(given, "is a directory" + where);
-    case Kind::Socket: refuse(given, "is a socket" + where);
+    case Kind::Directory:
+      refuse(given, "is a directory" + where);
+    case Kind::Socket:
+      refuse(given, "is a socket" + where);
     case Kind::Absent:
-    case Kind::Regular: require_directory(given, parent_of(t.file)); return;
-    case Kind::Special: require_writable(given, t.file); return;
+    case Kind::Regular:
+      require_directory(given, parent_of(t.file));
+      return;
+    case Kind::Special:
+      require_writable(given, t.file);
+      return;
     case Kind::ProcLink: {
       const auto info = stat_of(t.file);
       if (!info) refuse(given, describe(errno));
@@ -154,10 +162,12 @@ void refuse_layout_directory(const RunConfig& c, const std::string& given, const
   if (!is_layout_directory_name(first)) return;
   if (first == below) {
     refuse(given, fmt::format("is {}, a directory this run may create for --layout or "
-                              "--files-per-dir in --dir {}", first, c.dir));
+                              "--files-per-dir in --dir {}",
+                              first, c.dir));
   }
   refuse(given, fmt::format("is inside {}, a directory of --layout or --files-per-dir in --dir "
-                            "{}, where this run writes its files", first, c.dir));
+                            "{}, where this run writes its files",
+                            first, c.dir));
 }
 
 struct FutureDir {
@@ -221,7 +231,8 @@ void expect_output_directory(const HeldOutputDirectory& held, const std::string&
   throw std::runtime_error(fmt::format(
       "{}: its directory {} is no longer the directory it named when the run began (renamed, "
       "removed or replaced during the run); the report was written into the directory it named "
-      "when the run began, wherever that is now", what, held.path));
+      "when the run began, wherever that is now",
+      what, held.path));
 }
 
 OutputTarget follow_output(const std::string& given) {
@@ -232,7 +243,8 @@ OutputTarget follow_output(const std::string& given) {
     if (::lstat(t.file.c_str(), &info) != 0) {
       if (errno == ENOTDIR) refuse(given, "a part of its path is not a directory");
       if (errno != ENOENT) refuse(given, describe(errno));
-      if (t.file.ends_with('/')) refuse(given, fmt::format("{} names a directory that does not exist", t.file));
+      if (t.file.ends_with('/'))
+        refuse(given, fmt::format("{} names a directory that does not exist", t.file));
       t.kind = OutputTarget::Kind::Absent;
       return t;
     }
@@ -262,16 +274,19 @@ void check_standard_output(const RunConfig& c) {
   if (at && inside && at->starts_with(*inside + "/") && has_layout_directories(c)) {
     const std::string below = at->substr(inside->size() + 1);
     if (is_layout_directory_name(below.substr(0, below.find('/')))) {
-      throw UsageError(fmt::format("standard output is {}, inside a directory of --layout or "
-                                   "--files-per-dir where this run writes its files (--dir {}): "
-                                   "the report would be written into it", file.string(), c.dir));
+      throw UsageError(
+          fmt::format("standard output is {}, inside a directory of --layout or "
+                      "--files-per-dir where this run writes its files (--dir {}): "
+                      "the report would be written into it",
+                      file.string(), c.dir));
     }
   }
   if (!same_place(parent_of(file.string()), dir->path)) return;
   if (generates(parse_pattern(c.pattern), base_of(file.string()), c.files)) {
-    throw UsageError(fmt::format("standard output is {}, a file this run writes (--dir {}, "
-                                 "--pattern {}): the report would be written into it",
-                                 file.string(), c.dir, c.pattern));
+    throw UsageError(
+        fmt::format("standard output is {}, a file this run writes (--dir {}, "
+                    "--pattern {}): the report would be written into it",
+                    file.string(), c.dir, c.pattern));
   }
 }
 
@@ -301,13 +316,16 @@ HeldOutputDirectory check_output_path(const RunConfig& c) {
     const bool in_dir = same_place(parent, dir->path);
     if (in_dir && generates(parse_pattern(c.pattern), base_of(file), c.files)) {
       refuse(given, fmt::format("is {}, a file this run writes (--dir {}, --pattern {}); the "
-                                "report would replace it", base_of(file), c.dir, c.pattern));
+                                "report would replace it",
+                                base_of(file), c.dir, c.pattern));
     }
     const auto at = resolved(file), inside = resolved(dir->path);
-    if (at && inside && at->starts_with(*inside + "/")) refuse_layout_directory(c, given, *at, *inside);
+    if (at && inside && at->starts_with(*inside + "/"))
+      refuse_layout_directory(c, given, *at, *inside);
     if (dir->created && c.cleanup && at && inside && at->starts_with(*inside + "/")) {
       refuse(given, fmt::format("is inside --dir {}, which mpiwrite creates and --cleanup "
-                                "removes before the report is written", c.dir));
+                                "removes before the report is written",
+                                c.dir));
     }
     if (dir->created && in_dir) {  // mpiwrite creates --dir (writable) before the report
       HeldOutputDirectory later;

@@ -86,8 +86,8 @@ UniqueFd open_in_place(const std::string& given, int dir_fd, const std::string& 
     }
     if (errno != ENXIO) throw IoError(errno, given, "open");
     if (const int signal = interrupt_signal().load(); signal != 0) {
-      throw IoError(EINTR, given, fmt::format("open (no reader of the FIFO came before signal {})",
-                                               signal));
+      throw IoError(EINTR, given,
+                    fmt::format("open (no reader of the FIFO came before signal {})", signal));
     }
     ::usleep(10'000);
   }
@@ -164,7 +164,8 @@ void write_into_held(const std::string& given, const HeldOutputDirectory& held,
 }
 
 bool is_stdout_file(const std::string& path) {
-  struct stat file {}, out {};
+  struct stat file {
+  }, out{};
   return ::stat(path.c_str(), &file) == 0 && ::fstat(STDOUT_FILENO, &out) == 0 &&
          file.st_dev == out.st_dev && file.st_ino == out.st_ino;
 }
@@ -191,7 +192,8 @@ void write_output_file(const std::string& file, const std::string& text,
   OutputTarget target;
   try {
     target = follow_output(file);
-  } catch (const UsageError& e) {  // checked before the run; whatever changed since is an I/O failure
+  } catch (
+      const UsageError& e) {  // checked before the run; whatever changed since is an I/O failure
     throw std::runtime_error(e.what());
   }
   using Kind = OutputTarget::Kind;
@@ -227,8 +229,8 @@ void write_new_file(const std::string& path, const std::string& text, int dir_fd
   const std::size_t slash = path.rfind('/');
   const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
   const int flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
-  const int fd = dir_fd >= 0 ? ::openat(dir_fd, name.c_str(), flags, 0644)
-                             : ::open(path.c_str(), flags, 0644);
+  const int fd =
+      dir_fd >= 0 ? ::openat(dir_fd, name.c_str(), flags, 0644) : ::open(path.c_str(), flags, 0644);
   if (fd < 0) throw IoError(errno, path, "open");
   UniqueFd file(fd);
   std::size_t done = 0;

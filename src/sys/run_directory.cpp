@@ -6,19 +6,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <cerrno>
-#include <csignal>
 #include <charconv>
 #include <climits>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
-#include <fmt/format.h>
+#include <map>
 #include <memory>
 #include <set>
-#include <map>
 
 #include "mpiwrite/core/directory_layout.hpp"
 #include "mpiwrite/core/errors.hpp"
@@ -87,23 +87,29 @@ void check_existing_names(const RunConfig& config, const std::string& dir) {
     });
     return;
   }
-  for_each_target(dir, pattern, config.files, [&](const char* name, const struct stat& info) -> bool {
-    if (!S_ISREG(info.st_mode)) {
-      throw UsageError(fmt::format("{}/{} is {}: --overwrite rewrites regular files only, and "
-                                   "mpiwrite never writes through a link or into a device",
-                                   dir, name, kind_of(info)));
-    }
-    if (info.st_nlink > 1) {
-      throw UsageError(fmt::format("{}/{} has {} hard links: --overwrite would change the file "
-                                   "under its other names too", dir, name, info.st_nlink));
-    }
-    if (config.cleanup) {
-      throw UsageError(fmt::format(
-          "{}/{} was not created by this run: --overwrite would rewrite it, but --cleanup removes "
-          "only what this run created. Drop --cleanup, or choose another --dir", dir, name));
-    }
-    return true;
-  });
+  for_each_target(
+      dir, pattern, config.files, [&](const char* name, const struct stat& info) -> bool {
+        if (!S_ISREG(info.st_mode)) {
+          throw UsageError(
+              fmt::format("{}/{} is {}: --overwrite rewrites regular files only, and "
+                          "mpiwrite never writes through a link or into a device",
+                          dir, name, kind_of(info)));
+        }
+        if (info.st_nlink > 1) {
+          throw UsageError(
+              fmt::format("{}/{} has {} hard links: --overwrite would change the file "
+                          "under its other names too",
+                          dir, name, info.st_nlink));
+        }
+        if (config.cleanup) {
+          throw UsageError(
+              fmt::format("{}/{} was not created by this run: --overwrite would rewrite it, but "
+                          "--cleanup removes "
+                          "only what this run created. Drop --cleanup, or choose another --dir",
+                          dir, name));
+        }
+        return true;
+      });
 }
 
 // The same in every directory of a layout (without a layout, in DIR alone): a plain run
@@ -146,12 +152,14 @@ void check_existing_targets(const RunConfig& config, const std::string& dir,
         throw UsageError(fmt::format(
             "{} already exists and this run would create it as a directory of --layout; "
             "mpiwrite never writes into what it did not create. Pass --overwrite to rewrite "
-            "the files in it, or choose another --dir", path));
+            "the files in it, or choose another --dir",
+            path));
       }
       if (!S_ISDIR(info.st_mode)) {
-        throw UsageError(fmt::format("{} is {}: --overwrite writes only into real directories, "
-                                     "and mpiwrite never writes through a link", path,
-                                     kind_of(info)));
+        throw UsageError(
+            fmt::format("{} is {}: --overwrite writes only into real directories, "
+                        "and mpiwrite never writes through a link",
+                        path, kind_of(info)));
       }
       check_existing_names(config, path);
     }
@@ -163,7 +171,8 @@ void check_existing_targets(const RunConfig& config, const std::string& dir,
 bool check_directory(const RunConfig& config, const std::vector<PointPlan>& plans) {
   const std::string& dir = config.dir;
   struct stat info {};
-  if (::lstat(dir.c_str(), &info) == 0 && S_ISLNK(info.st_mode) && ::stat(dir.c_str(), &info) != 0) {
+  if (::lstat(dir.c_str(), &info) == 0 && S_ISLNK(info.st_mode) &&
+      ::stat(dir.c_str(), &info) != 0) {
     throw UsageError(fmt::format("--dir {} is a dangling symbolic link", dir));
   }
   if (::stat(dir.c_str(), &info) == 0) {
@@ -175,8 +184,10 @@ bool check_directory(const RunConfig& config, const std::vector<PointPlan>& plan
     const std::string checked = parent.empty() ? "." : parent;
     struct stat parent_info {};
     if (::stat(checked.c_str(), &parent_info) != 0 && errno == ENOENT) {
-      throw UsageError(fmt::format("--dir {}: its parent directory does not exist (mpiwrite "
-                                   "creates --dir but not its parents)", dir));
+      throw UsageError(
+          fmt::format("--dir {}: its parent directory does not exist (mpiwrite "
+                      "creates --dir but not its parents)",
+                      dir));
     }
     if (::access(checked.c_str(), W_OK | X_OK) != 0) throw IoError(errno, dir, "create directory");
     return true;
@@ -191,14 +202,15 @@ bool check_directory(const RunConfig& config, const std::vector<PointPlan>& plan
   return false;
 }
 
-PreparedDirectory prepare_directory(const RunConfig& config,
-                                    const std::vector<PointPlan>& plans) {
+PreparedDirectory prepare_directory(const RunConfig& config, const std::vector<PointPlan>& plans) {
   PreparedDirectory prepared;
   if (check_directory(config, plans)) {
     if (::mkdir(config.dir.c_str(), 0755) != 0) {
       if (errno == ENOENT) {
-        throw UsageError(fmt::format("--dir {}: its parent directory does not exist (mpiwrite "
-                                     "creates --dir but not its parents)", config.dir));
+        throw UsageError(
+            fmt::format("--dir {}: its parent directory does not exist (mpiwrite "
+                        "creates --dir but not its parents)",
+                        config.dir));
       }
       throw IoError(errno, config.dir, "create directory");
     }
@@ -207,8 +219,8 @@ PreparedDirectory prepare_directory(const RunConfig& config,
   prepared.path = absolute_path(config.dir);
   // Held from here on: every later step works relative to this descriptor (held_directory.hpp).
   // The resolved path's last component is not a link; O_NOFOLLOW refuses one put there since.
-  prepared.fd = UniqueFd(
-      ::open(prepared.path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  prepared.fd =
+      UniqueFd(::open(prepared.path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
   if (!prepared.fd) throw IoError(errno, prepared.path, "open directory");
   prepared.identity = identity_of(prepared.fd.get(), prepared.path);
   prepared.filesystem = filesystem_type(prepared.path);
@@ -257,8 +269,7 @@ bool unlink_name(int dir_fd, const std::string& dir, const char* name) {
 
 std::uint64_t remove_files(const DirectoryAt& dir, const FilePattern& pattern,
                            const Progression& files, const std::atomic<int>* stop,
-                           bool regular_only, const DirectoryLayout* layout,
-                           ProgressTick* tick) {
+                           bool regular_only, const DirectoryLayout* layout, ProgressTick* tick) {
   const UniqueFd dir_fd = open_at(dir);
   FileDirectories directories(dir_fd.get(), dir.path, layout);
   FileNamer namer(pattern);
@@ -271,8 +282,8 @@ std::uint64_t remove_files(const DirectoryAt& dir, const FilePattern& pattern,
     if (!in) continue;
     if (regular_only) {
       struct stat info {};
-      if (::fstatat(in->fd, name, &info, AT_SYMLINK_NOFOLLOW) != 0 ||
-          !S_ISREG(info.st_mode) || info.st_nlink != 1) {
+      if (::fstatat(in->fd, name, &info, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(info.st_mode) ||
+          info.st_nlink != 1) {
         directories.release(*in);
         continue;
       }
@@ -328,8 +339,8 @@ bool is_run_id(std::string_view id) {
 // ".mpiwrite-<run id>.trash": a scratch root given up.
 bool is_trash_name(std::string_view name) {
   if (!name.starts_with(kScratchPrefix) || !name.ends_with(kTrashSuffix)) return false;
-  return is_run_id(
-      name.substr(kScratchPrefix.size(), name.size() - kScratchPrefix.size() - kTrashSuffix.size()));
+  return is_run_id(name.substr(kScratchPrefix.size(),
+                               name.size() - kScratchPrefix.size() - kTrashSuffix.size()));
 }
 
 // ".mpiwrite-<run id>": a scratch root, in use or abandoned.
@@ -386,7 +397,8 @@ UniqueFd lock_scratch_root(int root_fd) {
   const std::string owner = lock_owner();
   if (fd && (::flock(fd.get(), LOCK_EX | LOCK_NB) != 0 ||
              write_all(fd.get(), owner.data(), owner.size()) != 0)) {
-    ::unlinkat(root_fd, kLockName, 0);  // no lock: without a lock file the root never looks abandoned
+    ::unlinkat(root_fd, kLockName,
+               0);  // no lock: without a lock file the root never looks abandoned
     return UniqueFd();
   }
   return fd;

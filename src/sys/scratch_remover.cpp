@@ -53,13 +53,14 @@ std::string start_detached(std::vector<char*>& argv, int cwd_fd, int stdin_fd) {
   if (cwd_fd >= 0) posix_spawn_file_actions_addfchdir_np(&actions.value, cwd_fd);
   if (stdin_fd >= 0) posix_spawn_file_actions_adddup2(&actions.value, stdin_fd, 0);
   for (int fd = stdin_fd >= 0 ? 1 : 0; fd <= 2; ++fd) {
-    posix_spawn_file_actions_addopen(&actions.value, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&actions.value, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY,
+                                     0);
   }
   posix_spawn_file_actions_addclosefrom_np(&actions.value, 3);
 
   pid_t shell = 0;
-  const int error = posix_spawn(&shell, "/bin/sh", &actions.value, &attributes.value, argv.data(),
-                                environ);
+  const int error =
+      posix_spawn(&shell, "/bin/sh", &actions.value, &attributes.value, argv.data(), environ);
   if (error != 0) return fmt::format("/bin/sh: spawn: {}", std::generic_category().message(error));
   int status = 0;
   while (::waitpid(shell, &status, 0) < 0 && errno == EINTR) {
@@ -86,8 +87,10 @@ std::string remove_in_background(const std::vector<std::string>& paths,
       "while { [ -z \"$i\" ] || [ \"$(stat -c %d:%i -- \"$d\")\" = \"$i\" ]; } && "
       "! rmdir -- \"$d\" && [ $n -lt 300 ]; do n=$((n+1)); sleep 0.2; done; }; } "
       "</dev/null >/dev/null 2>&1 &";
-  std::vector<char*> argv{const_cast<char*>("sh"), const_cast<char*>("-c"),
-                          const_cast<char*>(script), const_cast<char*>("mpiwrite-remove"),
+  std::vector<char*> argv{const_cast<char*>("sh"),
+                          const_cast<char*>("-c"),
+                          const_cast<char*>(script),
+                          const_cast<char*>("mpiwrite-remove"),
                           const_cast<char*>(then_rmdir.c_str()),
                           const_cast<char*>(held.identity.c_str())};
   for (const std::string& path : paths) argv.push_back(const_cast<char*>(path.c_str()));
@@ -108,12 +111,14 @@ std::string remove_directories_in_background(int dir_fd, const std::vector<std::
     text += dir;
     text += '\0';
   }
-  if (write_all(list.get(), text.data(), text.size()) != 0 || ::lseek(list.get(), 0, SEEK_SET) != 0) {
+  if (write_all(list.get(), text.data(), text.size()) != 0 ||
+      ::lseek(list.get(), 0, SEEK_SET) != 0) {
     return fmt::format("a list of the directories: {}", std::strerror(errno));
   }
   // A background list's standard input is /dev/null unless redirected: hence fd 3.
   const char* script =
-      "exec 3<&0; { xargs -0 rmdir --ignore-fail-on-non-empty -- <&3; } </dev/null >/dev/null 2>&1 &";
+      "exec 3<&0; { xargs -0 rmdir --ignore-fail-on-non-empty -- <&3; } </dev/null >/dev/null 2>&1 "
+      "&";
   std::vector<char*> argv{const_cast<char*>("sh"), const_cast<char*>("-c"),
                           const_cast<char*>(script), nullptr};
   return start_detached(argv, dir_fd, list.get());

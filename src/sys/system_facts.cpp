@@ -17,21 +17,36 @@ namespace mpiwrite {
 
 std::string filesystem_name(unsigned long magic) {
   switch (magic) {
-    case 0xEF53: return "ext4";  // ext2/3/4 share the magic
-    case 0x01021994: return "tmpfs";
-    case 0x58465342: return "xfs";
-    case 0x9123683E: return "btrfs";
-    case 0x6969: return "nfs";
-    case 0x0BD00BD0: return "lustre";
-    case 0x47504653: return "gpfs";
-    case 0x19830326: return "beegfs";
-    case 0x00C36400: return "ceph";
-    case 0x2FC12FC1: return "zfs";
-    case 0x794C7630: return "overlayfs";
-    case 0x65735546: return "fuse";
-    case 0x73717368: return "squashfs";
-    case 0x858458F6: return "ramfs";
-    default: return fmt::format("0x{:x}", magic);
+    case 0xEF53:
+      return "ext4";  // ext2/3/4 share the magic
+    case 0x01021994:
+      return "tmpfs";
+    case 0x58465342:
+      return "xfs";
+    case 0x9123683E:
+      return "btrfs";
+    case 0x6969:
+      return "nfs";
+    case 0x0BD00BD0:
+      return "lustre";
+    case 0x47504653:
+      return "gpfs";
+    case 0x19830326:
+      return "beegfs";
+    case 0x00C36400:
+      return "ceph";
+    case 0x2FC12FC1:
+      return "zfs";
+    case 0x794C7630:
+      return "overlayfs";
+    case 0x65735546:
+      return "fuse";
+    case 0x73717368:
+      return "squashfs";
+    case 0x858458F6:
+      return "ramfs";
+    default:
+      return fmt::format("0x{:x}", magic);
   }
 }
 

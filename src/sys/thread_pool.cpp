@@ -34,10 +34,10 @@ std::string start_failure(unsigned index, unsigned workers, const std::system_er
                                  std::strerror(e.code().value()));
   if (e.code().value() == EAGAIN) {
     rlimit space{};
-    const std::string address_space =
-        ::getrlimit(RLIMIT_AS, &space) != 0 ? "unknown"
-        : space.rlim_cur == RLIM_INFINITY   ? "unlimited"
-                                            : std::to_string(space.rlim_cur / 1024) + " KiB";
+    const std::string address_space = ::getrlimit(RLIMIT_AS, &space) != 0 ? "unknown"
+                                      : space.rlim_cur == RLIM_INFINITY
+                                          ? "unlimited"
+                                          : std::to_string(space.rlim_cur / 1024) + " KiB";
     text += fmt::format(
         " (the limit on threads: ulimit -u / RLIMIT_NPROC is {}, kernel.threads-max is {}; or "
         "memory for the thread's stack: ulimit -v / RLIMIT_AS is {}, ulimit -s sets the stack)",

@@ -64,8 +64,7 @@ VerifyResult FileVerifier::verify(const DirectoryAt& dir, const std::vector<Prog
 
 void FileVerifier::check_part(const std::string& dir, const Progression& files,
                               FileDirectories& directories, const std::atomic<int>* stop,
-                              std::size_t max_problems, ProgressTick* tick,
-                              VerifyResult& result) {
+                              std::size_t max_problems, ProgressTick* tick, VerifyResult& result) {
   for (std::uint64_t i = 0; i < files.count; ++i) {
     if (stop != nullptr && stop->load(std::memory_order_relaxed) != 0) break;
     const std::uint64_t index = files.at(i);

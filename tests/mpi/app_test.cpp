@@ -3,11 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
 #include <boost/mpi/collectives.hpp>
 #include <boost/mpi/communicator.hpp>
 #include <filesystem>
 #include <nlohmann/json.hpp>
-#include <fmt/format.h>
 
 #include <numeric>
 #include <set>
@@ -56,8 +56,8 @@ class SharedTempDir {
 
 TEST(Run, NullEngineCountsEveryFileAndWritesNothing) {
   SharedTempDir tmp;
-  const Outcome o = run_with({"--engine", "null", "-n", "1001", "-t", "3", "-r", "3",
-                              "--format", "json", "-d", tmp.path() + "/d"});
+  const Outcome o = run_with({"--engine", "null", "-n", "1001", "-t", "3", "-r", "3", "--format",
+                              "json", "-d", tmp.path() + "/d"});
   ASSERT_EQ(o.code, 0) << o.err;
   EXPECT_EQ(o.err, "");
   if (world.rank() != 0) {
@@ -78,8 +78,8 @@ TEST(Run, NullEngineCountsEveryFileAndWritesNothing) {
 
 TEST(Run, WritesTheSeedFilesFromEveryRankAndThread) {
   SharedTempDir tmp;
-  const Outcome o = run_with({"-n", "37", "-l", "3", "-t", "3", "--partition", "cyclic", "-r",
-                              "2", "--format", "csv", "-d", tmp.path() + "/d"});
+  const Outcome o = run_with({"-n", "37", "-l", "3", "-t", "3", "--partition", "cyclic", "-r", "2",
+                              "--format", "csv", "-d", tmp.path() + "/d"});
   ASSERT_EQ(o.code, 0) << o.err;
   if (world.rank() != 0) return;
   std::size_t count = 0;
@@ -89,7 +89,8 @@ TEST(Run, WritesTheSeedFilesFromEveryRankAndThread) {
   }
   EXPECT_EQ(count, 37u);  // the last repetition's files only: the first one's were removed
   EXPECT_NE(o.out.find("repetition,run," + std::to_string(world.size()) + ",3,2,"),
-            std::string::npos) << o.out;
+            std::string::npos)
+      << o.out;
 }
 
 // Files per rank for every repetition of every point, from a JSON report.
@@ -105,8 +106,8 @@ std::vector<std::vector<int>> files_per_rank(const nlohmann::json& point) {
 
 TEST(Run, CompareMeasuresEveryPointWithItsOwnRanksAndRemovesItsFiles) {
   SharedTempDir tmp;
-  const Outcome o = run_with({"--compare", "-t", "2", "-n", "24", "-l", "2", "-r", "2",
-                              "--format", "json", "-d", tmp.path() + "/d", "--seed", "5"});
+  const Outcome o = run_with({"--compare", "-t", "2", "-n", "24", "-l", "2", "-r", "2", "--format",
+                              "json", "-d", tmp.path() + "/d", "--seed", "5"});
   ASSERT_EQ(o.code, 0) << o.err;
   if (world.rank() != 0) return;
   const auto doc = nlohmann::json::parse(o.out);
@@ -136,9 +137,9 @@ TEST(Run, CompareMeasuresEveryPointWithItsOwnRanksAndRemovesItsFiles) {
 TEST(Run, VerifyAndRemovalCoverEveryFileWhateverThePartition) {
   for (const char* partition : {"block", "cyclic", "dynamic"}) {
     SharedTempDir tmp;
-    const Outcome o = run_with({"-n", "29", "-l", "2", "-t", "2", "--partition", partition, "-r",
-                                "2", "--warmup", "1", "--verify", "--cleanup", "--format", "json",
-                                "-d", tmp.path() + "/d"});
+    const Outcome o =
+        run_with({"-n", "29", "-l", "2", "-t", "2", "--partition", partition, "-r", "2", "--warmup",
+                  "1", "--verify", "--cleanup", "--format", "json", "-d", tmp.path() + "/d"});
     ASSERT_EQ(o.code, 0) << partition << ": " << o.err;
     if (world.rank() != 0) continue;
     const auto doc = nlohmann::json::parse(o.out);

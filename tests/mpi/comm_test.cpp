@@ -43,9 +43,8 @@ TEST(Agree, EveryFailingRankIsListedInRankOrder) {
 TEST(ObservedWaits, RankZeroHearsWhichRankHasNotArrivedTheOthersRankZero) {
   if (world.size() < 2) GTEST_SKIP() << "needs 2 ranks";
   std::vector<std::pair<std::vector<int>, bool>> heard;
-  comm::observe_waits([&](const std::vector<int>& ranks, bool exact) {
-    heard.emplace_back(ranks, exact);
-  });
+  comm::observe_waits(
+      [&](const std::vector<int>& ranks, bool exact) { heard.emplace_back(ranks, exact); });
   const int late = world.size() - 1;
   if (world.rank() == late) std::this_thread::sleep_for(std::chrono::milliseconds(300));
   const int max = comm::max_int(world, world.rank());
@@ -82,7 +81,8 @@ TEST(GatherClockSamples, ArriveOnRootInRankOrder) {
 }
 
 TEST(GatherFigures, ArriveOnRootInRankOrder) {
-  const RankFigures mine{world.rank(), 0.5 * world.rank(), 10u + static_cast<unsigned>(world.rank()), 7};
+  const RankFigures mine{world.rank(), 0.5 * world.rank(),
+                         10u + static_cast<unsigned>(world.rank()), 7};
   const std::vector<RankFigures> all = comm::gather_figures(world, mine);
   if (world.rank() != 0) return;
   ASSERT_EQ(all.size(), static_cast<std::size_t>(world.size()));
@@ -118,8 +118,8 @@ TEST(ReduceHistograms, RootHoldsTheMergeOfEachAcrossEveryRank) {
   for (int r = 0; r < world.size(); ++r) {
     for (std::size_t k = 0; k < 3; ++k) {
       for (int i = 0; i <= r; ++i) {
-        const std::uint64_t value = 1000u * static_cast<std::uint64_t>(r + 1) * (k + 1) +
-                                    static_cast<std::uint64_t>(i);
+        const std::uint64_t value =
+            1000u * static_cast<std::uint64_t>(r + 1) * (k + 1) + static_cast<std::uint64_t>(i);
         expected[k].record(value);
         if (r == world.rank()) mine[k].record(value);
       }

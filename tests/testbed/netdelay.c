@@ -37,12 +37,21 @@
 
 enum { MAX_PORTS = 16, PACKET_MAX = 2048 /* > MTU 1500 */, QUEUE_LEN = 16384 /* 32 MiB */ };
 
-struct port { int fd; uint32_t addr; const char *name; };
-struct held { uint64_t due_ns; int out_fd; int len; unsigned char data[PACKET_MAX]; };
+struct port {
+  int fd;
+  uint32_t addr;
+  const char *name;
+};
+struct held {
+  uint64_t due_ns;
+  int out_fd;
+  int len;
+  unsigned char data[PACKET_MAX];
+};
 
 static struct port ports[MAX_PORTS];
 static int nports;
-static struct held *queue;          /* ring buffer: [first, last) are held */
+static struct held *queue; /* ring buffer: [first, last) are held */
 static unsigned first, last;
 static uint64_t delay_ns;
 static const char *delay_file;
@@ -55,8 +64,14 @@ static uint64_t now_ns(void) {
   return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
-static void on_hup(int sig) { (void)sig; reload = 1; }
-static void on_term(int sig) { (void)sig; stop = 1; }
+static void on_hup(int sig) {
+  (void)sig;
+  reload = 1;
+}
+static void on_term(int sig) {
+  (void)sig;
+  stop = 1;
+}
 
 static void read_delay(void) {
   FILE *f = fopen(delay_file, "r");
@@ -85,21 +100,27 @@ static int attach(char *spec) {
     return -1;
   }
   int ns = open(spec, O_RDONLY | O_CLOEXEC);
-  if (ns < 0 || setns(ns, CLONE_NEWNET) < 0) { perror(spec); return -1; }
+  if (ns < 0 || setns(ns, CLONE_NEWNET) < 0) {
+    perror(spec);
+    return -1;
+  }
   close(ns);
   p->fd = open("/dev/net/tun", O_RDWR | O_NONBLOCK | O_CLOEXEC);
   struct ifreq req;
   memset(&req, 0, sizeof req);
-  req.ifr_flags = IFF_TUN | IFF_NO_PI;   /* bare IPv4 packets, no header */
+  req.ifr_flags = IFF_TUN | IFF_NO_PI; /* bare IPv4 packets, no header */
   strncpy(req.ifr_name, ifname, IFNAMSIZ - 1);
-  if (p->fd < 0 || ioctl(p->fd, TUNSETIFF, &req) < 0) { perror(ifname); return -1; }
+  if (p->fd < 0 || ioctl(p->fd, TUNSETIFF, &req) < 0) {
+    perror(ifname);
+    return -1;
+  }
   p->name = spec;
   nports++;
   return 0;
 }
 
 static int route(const unsigned char *packet, ssize_t len) {
-  if (len < 20 || (packet[0] >> 4) != 4) return -1;   /* IPv4 only (IPv6 is off) */
+  if (len < 20 || (packet[0] >> 4) != 4) return -1; /* IPv4 only (IPv6 is off) */
   uint32_t dst;
   memcpy(&dst, packet + 16, sizeof dst);
   for (int i = 0; i < nports; i++)
@@ -110,7 +131,10 @@ static int route(const unsigned char *packet, ssize_t len) {
 static void send_due(uint64_t now) {
   while (first != last && queue[first % QUEUE_LEN].due_ns <= now) {
     struct held *h = &queue[first % QUEUE_LEN];
-    if (write(h->out_fd, h->data, (size_t)h->len) < 0) dropped_write++; else forwarded++;
+    if (write(h->out_fd, h->data, (size_t)h->len) < 0)
+      dropped_write++;
+    else
+      forwarded++;
     first++;
   }
 }
@@ -118,19 +142,29 @@ static void send_due(uint64_t now) {
 int main(int argc, char **argv) {
   int opt;
   while ((opt = getopt(argc, argv, "f:")) != -1) {
-    if (opt == 'f') delay_file = optarg; else return 2;
+    if (opt == 'f')
+      delay_file = optarg;
+    else
+      return 2;
   }
   if (delay_file == NULL || optind == argc || argc - optind > MAX_PORTS) {
-    fprintf(stderr, "usage: netdelay -f DELAYFILE NETNS_PATH:IFNAME:IPV4 ... (at most %d)\n", MAX_PORTS);
+    fprintf(stderr, "usage: netdelay -f DELAYFILE NETNS_PATH:IFNAME:IPV4 ... (at most %d)\n",
+            MAX_PORTS);
     return 2;
   }
   int home = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
   for (int i = optind; i < argc; i++)
     if (attach(argv[i]) < 0) return 1;
-  if (setns(home, CLONE_NEWNET) < 0) { perror("netdelay: back to its own namespace"); return 1; }
+  if (setns(home, CLONE_NEWNET) < 0) {
+    perror("netdelay: back to its own namespace");
+    return 1;
+  }
   queue = calloc(QUEUE_LEN, sizeof *queue);
-  if (queue == NULL) { perror("netdelay: queue"); return 1; }
-  prctl(PR_SET_TIMERSLACK, 1UL);   /* wake when a packet is due, not 50 us later */
+  if (queue == NULL) {
+    perror("netdelay: queue");
+    return 1;
+  }
+  prctl(PR_SET_TIMERSLACK, 1UL); /* wake when a packet is due, not 50 us later */
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_hup;
@@ -147,34 +181,48 @@ int main(int argc, char **argv) {
     if (reload) {
       reload = 0;
       read_delay();
-      fprintf(stderr, "netdelay: forwarded %llu, dropped: queue full %llu, unroutable %llu, write %llu\n",
+      fprintf(stderr,
+              "netdelay: forwarded %llu, dropped: queue full %llu, unroutable %llu, write %llu\n",
               forwarded, dropped_full, dropped_unroutable, dropped_write);
     }
     uint64_t now = now_ns();
     send_due(now);
-    struct timespec wait, *waitp = NULL;   /* sleep until the next packet is due, or input */
+    struct timespec wait, *waitp = NULL; /* sleep until the next packet is due, or input */
     if (first != last) {
       uint64_t w = queue[first % QUEUE_LEN].due_ns - now;
-      wait = (struct timespec){.tv_sec = (time_t)(w / 1000000000u), .tv_nsec = (long)(w % 1000000000u)};
+      wait = (struct timespec){.tv_sec = (time_t)(w / 1000000000u),
+                               .tv_nsec = (long)(w % 1000000000u)};
       waitp = &wait;
     }
     int ready = ppoll(fds, (nfds_t)nports, waitp, NULL);
-    if (ready < 0 && errno != EINTR) { perror("netdelay: ppoll"); return 1; }
+    if (ready < 0 && errno != EINTR) {
+      perror("netdelay: ppoll");
+      return 1;
+    }
     if (ready <= 0) continue;
     now = now_ns();
     for (int i = 0; i < nports; i++) {
       if (!(fds[i].revents & POLLIN)) continue;
-      for (int burst = 0; burst < 64; burst++) {   /* drain a little, then serve the others */
+      for (int burst = 0; burst < 64; burst++) { /* drain a little, then serve the others */
         struct held *h = &queue[last % QUEUE_LEN];
         ssize_t len = read(ports[i].fd, h->data, sizeof h->data);
         if (len < 0) break;
         int out = route(h->data, len);
-        if (out < 0) { dropped_unroutable++; continue; }
-        if (delay_ns == 0 && first == last) {       /* no delay and nothing held: send now */
-          if (write(out, h->data, (size_t)len) < 0) dropped_write++; else forwarded++;
+        if (out < 0) {
+          dropped_unroutable++;
           continue;
         }
-        if (last - first >= QUEUE_LEN) { dropped_full++; continue; }
+        if (delay_ns == 0 && first == last) { /* no delay and nothing held: send now */
+          if (write(out, h->data, (size_t)len) < 0)
+            dropped_write++;
+          else
+            forwarded++;
+          continue;
+        }
+        if (last - first >= QUEUE_LEN) {
+          dropped_full++;
+          continue;
+        }
         h->due_ns = now + delay_ns;
         h->out_fd = out;
         h->len = (int)len;

@@ -39,11 +39,12 @@ TEST(Cli, DefaultsAreTheSeedWorkload) {
 }
 
 TEST(Cli, ReadsEveryOption) {
-  const CliOutcome out =
-      parse({"-n", "7", "-l", "3", "--text", "abc", "-d", "/tmp/x", "--pattern", "f{}.dat", "-t",
-             "3", "--partition", "cyclic", "--write-mode", "WHOLE", "--engine", "uring", "--fsync",
-             "-r", "5", "--warmup", "2", "--overwrite", "--cleanup", "--format", "csv", "-o",
-             "r.json", "--per-rank"});
+  const CliOutcome out = parse(
+      {"-n",           "7",         "-l",          "3",         "--text",   "abc",         "-d",
+       "/tmp/x",       "--pattern", "f{}.dat",     "-t",        "3",        "--partition", "cyclic",
+       "--write-mode", "WHOLE",     "--engine",    "uring",     "--fsync",  "-r",          "5",
+       "--warmup",     "2",         "--overwrite", "--cleanup", "--format", "csv",         "-o",
+       "r.json",       "--per-rank"});
   ASSERT_TRUE(out.run) << out.message;
   const RunConfig& c = out.config;
   EXPECT_EQ(c.files, 7u);
@@ -87,8 +88,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{{"--files", "1e3"}, "not a whole number"},
         BadInput{{"--files", "99999999999999999999"}, "too large"},
         BadInput{{"--threads", "0"}, "--threads: 0 is not between 1 and 1024"},
-        BadInput{{"--threads", "1025"}, "--threads"},
-        BadInput{{"--lines", "0"}, "--lines"},
+        BadInput{{"--threads", "1025"}, "--threads"}, BadInput{{"--lines", "0"}, "--lines"},
         BadInput{{"-r", "0"}, "--repetitions"},
         BadInput{{"--warmup", "-1"}, "--warmup: -1 is negative"},
         BadInput{{"--pattern", "write.txt"}, "--pattern must contain {}"},
@@ -98,11 +98,11 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{{"--text", ""}, "--text must not be empty"},
         BadInput{{"--lines", "1000000000"}, "bytes per file"},
         BadInput{{"--dry-run", "--output", "x"}, "cannot be combined"},
-        BadInput{{"--no-such-option"}, "no-such-option"},
-        BadInput{{"stray"}, "stray"},
+        BadInput{{"--no-such-option"}, "no-such-option"}, BadInput{{"stray"}, "stray"},
         BadInput{{"--sweep-threads", "1,0"}, "--sweep-threads: 0 is not between 1 and 1024"},
         BadInput{{"--sweep-threads", "1,x"}, "not a whole number"},
-        BadInput{{"--sweep-threads", ""}, "--sweep-threads: an empty value; give thread counts like 1,2,4"},
+        BadInput{{"--sweep-threads", ""},
+                 "--sweep-threads: an empty value; give thread counts like 1,2,4"},
         BadInput{{"--sweep-threads", "1,,2"}, "--sweep-threads: '1,,2' has an empty item"},
         BadInput{{"--sweep-threads", "1,2,"}, "--sweep-threads: '1,2,' has an empty item"},
         BadInput{{"--sweep-threads", ",1"}, "has an empty item"},
@@ -110,8 +110,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{{"--slow-rank", ""}, "--slow-rank: an empty value"},
         BadInput{{"--compare", "--sweep-threads", "1,2"}, "cannot be combined"},
         BadInput{{"--compare", "--overwrite"}, "--overwrite applies to a plain run"},
-        BadInput{{"--chunk", "0"}, "--chunk"},
-        BadInput{{"--slow-rank", "-1"}, "negative"},
+        BadInput{{"--chunk", "0"}, "--chunk"}, BadInput{{"--slow-rank", "-1"}, "negative"},
         BadInput{{"--engine", "aio"}, "--engine: aio not in {posix,uring,null}"},
         BadInput{{"--queue-depth", "0"}, "--queue-depth: 0 is not between 1 and 4096"},
         BadInput{{"-q", "4097", "--engine", "uring"}, "--queue-depth"},
@@ -137,8 +136,8 @@ TEST(Cli, ReadsProgressAndItsStyle) {
   EXPECT_EQ(parse({}).config.progress_style, ProgressStyle::Auto);
   EXPECT_EQ(parse({"--progress-style", "TTY"}).config.progress_style, ProgressStyle::Tty);
   EXPECT_EQ(parse({"--progress-style", "lines"}).config.progress_style, ProgressStyle::Lines);
-  for (const char* bad : {"--progress=abc", "--progress=-1", "--progress=0.001",
-                          "--progress=86401", "--progress=nan", "--progress=1s"}) {
+  for (const char* bad : {"--progress=abc", "--progress=-1", "--progress=0.001", "--progress=86401",
+                          "--progress=nan", "--progress=1s"}) {
     const CliOutcome out = parse({bad});
     EXPECT_FALSE(out.run) << bad;
     EXPECT_EQ(out.exit_code, kExitUsage) << bad;
@@ -147,8 +146,9 @@ TEST(Cli, ReadsProgressAndItsStyle) {
 }
 
 TEST(Cli, ReadsSweepCompareDynamicAndSlowRanks) {
-  const CliOutcome sweep = parse({"--sweep-threads", "1,2,4", "--partition", "dynamic", "--chunk",
-                                  "5", "--slow-rank", "1,3", "--slow-delay-us", "250", "--seed", "7"});
+  const CliOutcome sweep =
+      parse({"--sweep-threads", "1,2,4", "--partition", "dynamic", "--chunk", "5", "--slow-rank",
+             "1,3", "--slow-delay-us", "250", "--seed", "7"});
   ASSERT_TRUE(sweep.run) << sweep.message;
   EXPECT_EQ(sweep.config.sweep_threads, (std::vector<unsigned>{1, 2, 4}));
   EXPECT_EQ(sweep.config.partition, Partition::Dynamic);
@@ -193,7 +193,8 @@ TEST(ValidateForWorld, CompareRefusesAThreadsPointOverTheCap) {
     validate_for_world(c, 2);
     ADD_FAILURE() << "accepted 2 ranks x --threads 1024";
   } catch (const UsageError& e) {
-    EXPECT_NE(std::string(e.what()).find("(2 ranks x --threads 1024)"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("(2 ranks x --threads 1024)"), std::string::npos)
+        << e.what();
   }
   c.threads = 600;  // 2 x 600 = 1200: largest power of two 1024
   EXPECT_NO_THROW(validate_for_world(c, 2));
@@ -265,7 +266,8 @@ TEST(Validate, RankAndThreadLayoutsNeedAStaticPartition) {
 }
 
 TEST(Cli, ReadsALayoutListInOrderWithoutDuplicates) {
-  const CliOutcome both = parse({"--compare", "--layout", "thread,shared", "--layout", "Rank,thread"});
+  const CliOutcome both =
+      parse({"--compare", "--layout", "thread,shared", "--layout", "Rank,thread"});
   ASSERT_TRUE(both.run) << both.message;
   EXPECT_EQ(both.config.layouts,
             (std::vector<Layout>{Layout::Thread, Layout::Shared, Layout::Rank}));

@@ -35,7 +35,8 @@ TEST(CommonClock, OffsetsPutOtherKernelsOnRankZerosAxis) {
 
 TEST(CommonClock, TheOffsetComesFromTheShortestRoundTrip) {
   // The remote clock is 500 ahead; the second exchange was queued and would say 700 - 100.
-  const ClockOffset o = estimate_offset({{1000, 1550, 1100}, {2000, 2700, 2600}, {3000, 3560, 3120}});
+  const ClockOffset o =
+      estimate_offset({{1000, 1550, 1100}, {2000, 2700, 2600}, {3000, 3560, 3120}});
   EXPECT_EQ(o.offset_ns, 1050 - 1550);
   EXPECT_EQ(o.error_ns, 50);
   EXPECT_EQ(estimate_offset({{0, 7, 3}}).error_ns, 2);  // an odd round trip rounds the bound up

@@ -26,7 +26,8 @@ TEST(CompareCli, Defaults) {
 }
 
 TEST(CompareCli, FormatAndSeed) {
-  const CompareCliOutcome o = parse({"--format", "JSON", "--seed", "18446744073709551615", "a", "b"});
+  const CompareCliOutcome o =
+      parse({"--format", "JSON", "--seed", "18446744073709551615", "a", "b"});
   ASSERT_TRUE(o.run) << o.message;
   EXPECT_EQ(o.options.format, CompareFormat::Json);
   EXPECT_EQ(o.options.seed, UINT64_MAX);
@@ -34,9 +35,15 @@ TEST(CompareCli, FormatAndSeed) {
 }
 
 TEST(CompareCli, RefusalsAreOneLineWithExitTwo) {
-  for (const auto& args : std::vector<std::vector<const char*>>{
-           {}, {"a"}, {"a", "b", "c"}, {"--format", "xml", "a", "b"}, {"--seed", "-1", "a", "b"},
-           {"--seed", "x", "a", "b"}, {"--seed", "18446744073709551616", "a", "b"}, {"--bogus", "a", "b"}}) {
+  for (const auto& args :
+       std::vector<std::vector<const char*>>{{},
+                                             {"a"},
+                                             {"a", "b", "c"},
+                                             {"--format", "xml", "a", "b"},
+                                             {"--seed", "-1", "a", "b"},
+                                             {"--seed", "x", "a", "b"},
+                                             {"--seed", "18446744073709551616", "a", "b"},
+                                             {"--bogus", "a", "b"}}) {
     const CompareCliOutcome o = parse(args);
     EXPECT_FALSE(o.run);
     EXPECT_EQ(o.exit_code, kExitUsage);

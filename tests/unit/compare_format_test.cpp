@@ -43,7 +43,8 @@ std::vector<std::string> table_rows(const std::string& text, const std::string& 
   for (const std::string& line : lines) {
     const std::size_t start = line.find_first_not_of(' ');
     if (!in_table) {
-      in_table = start != std::string::npos && line.compare(start, first_column.size(), first_column) == 0;
+      in_table =
+          start != std::string::npos && line.compare(start, first_column.size(), first_column) == 0;
       continue;
     }
     if (line.empty()) break;
@@ -52,7 +53,9 @@ std::vector<std::string> table_rows(const std::string& text, const std::string& 
   return rows;
 }
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 
 TEST(CompareTable, OneRowPerMatchedPointWithItsVerdict) {
   const ReportComparison c = compare_fixtures("sweep_old_v4.json", "sweep_new_v4.json");
@@ -62,7 +65,8 @@ TEST(CompareTable, OneRowPerMatchedPointWithItsVerdict) {
   for (std::size_t i = 0; i < rows.size(); ++i) {
     EXPECT_TRUE(contains(rows[i], fmt::format(" {} ", c.points[i].old_side.label))) << rows[i];
     EXPECT_TRUE(contains(rows[i], verdict_name(c.points[i].verdict))) << rows[i];
-    EXPECT_TRUE(contains(rows[i], fmt::format("{:.6f}", *c.points[i].old_side.median_s))) << rows[i];
+    EXPECT_TRUE(contains(rows[i], fmt::format("{:.6f}", *c.points[i].old_side.median_s)))
+        << rows[i];
   }
   // Aligned: every row as long as the header.
   const std::vector<std::string> lines = lines_of(text);
@@ -79,23 +83,28 @@ TEST(CompareTable, OneRowPerMatchedPointWithItsVerdict) {
 }
 
 TEST(CompareTable, TheSeedIsPrinted) {
-  const std::string text = output(compare_fixtures("sweep_old_v4.json", "sweep_new_v4.json", 123456789), CompareFormat::Table);
+  const std::string text = output(
+      compare_fixtures("sweep_old_v4.json", "sweep_new_v4.json", 123456789), CompareFormat::Table);
   EXPECT_TRUE(contains(text, "seed 123456789")) << text;
 }
 
 TEST(CompareTable, SaysWhenSinglePointsWithOtherLabelsAreCompared) {
-  const std::string text = output(compare_fixtures("run_old_v3.json", "run_new_v3.json"), CompareFormat::Table);
-  EXPECT_TRUE(contains(text, "each report has one point: old 1x1 (run) is compared with new 1x2 (run)")) << text;
+  const std::string text =
+      output(compare_fixtures("run_old_v3.json", "run_new_v3.json"), CompareFormat::Table);
+  EXPECT_TRUE(
+      contains(text, "each report has one point: old 1x1 (run) is compared with new 1x2 (run)"))
+      << text;
   const std::vector<std::string> rows = table_rows(text, "mode");
   ASSERT_EQ(rows.size(), 1u) << text;
   EXPECT_TRUE(contains(rows[0], "1x1 vs 1x2")) << rows[0];
 }
 
 TEST(CompareTable, WarnsAboutWorkloadsAndStatesFileSystemsAndHosts) {
-  const std::string text = output(compare_fixtures("compare_old_v3.json", "compare_new_v3.json"), CompareFormat::Table);
+  const std::string text =
+      output(compare_fixtures("compare_old_v3.json", "compare_new_v3.json"), CompareFormat::Table);
   const std::vector<std::string> lines = lines_of(text);
-  const auto warning = std::find_if(lines.begin(), lines.end(),
-                                    [](const std::string& l) { return l.rfind("WARNING:", 0) == 0; });
+  const auto warning = std::find_if(
+      lines.begin(), lines.end(), [](const std::string& l) { return l.rfind("WARNING:", 0) == 0; });
   ASSERT_NE(warning, lines.end()) << text;
   EXPECT_TRUE(contains(*warning, "write_mode \"line\" (old) vs \"whole\" (new)")) << *warning;
   EXPECT_TRUE(contains(*warning, "text ")) << *warning;
@@ -109,20 +118,26 @@ TEST(CompareTable, WarnsWhenTheReportsTimeDifferentlyAndNothingMatches) {
   const ReportComparison c = compare_fixtures("run_old_v3.json", "sweep_old_v4.json");
   ASSERT_TRUE(c.points.empty());
   const std::string text = output(c, CompareFormat::Table);
-  EXPECT_TRUE(contains(text, "WARNING:    the reports time differently: old is schema_version 3")) << text;
+  EXPECT_TRUE(contains(text, "WARNING:    the reports time differently: old is schema_version 3"))
+      << text;
   EXPECT_TRUE(contains(text, "note:       no point is in both reports")) << text;
-  EXPECT_TRUE(contains(text, "note:       the reports are of different kinds: run (old), sweep (new)")) << text;
+  EXPECT_TRUE(
+      contains(text, "note:       the reports are of different kinds: run (old), sweep (new)"))
+      << text;
   EXPECT_EQ(table_rows(text, "only in").size(), 1 + 4u) << text;  // 1 run point, 4 sweep points
   for (const std::string& line : lines_of(text)) {
-    EXPECT_NE(line.substr(std::min(line.size(), line.find_first_not_of(' '))).rfind("mode  point", 0), 0u)
+    EXPECT_NE(
+        line.substr(std::min(line.size(), line.find_first_not_of(' '))).rfind("mode  point", 0), 0u)
         << "an empty table was printed: " << text;
   }
 }
 
 TEST(CompareTable, SaysWhenBothArgumentsAreTheSameFile) {
-  const std::string same = output(compare_fixtures("run_old_v3.json", "run_old_v3.json"), CompareFormat::Table);
+  const std::string same =
+      output(compare_fixtures("run_old_v3.json", "run_old_v3.json"), CompareFormat::Table);
   EXPECT_TRUE(contains(same, "old and new are the same file")) << same;
-  const std::string other = output(compare_fixtures("run_old_v3.json", "run_new_v3.json"), CompareFormat::Table);
+  const std::string other =
+      output(compare_fixtures("run_old_v3.json", "run_new_v3.json"), CompareFormat::Table);
   EXPECT_FALSE(contains(other, "same file")) << other;
   EXPECT_FALSE(contains(other, "different kinds")) << other;
 }
@@ -132,16 +147,18 @@ TEST(CompareTable, SaysWhenBothArgumentsAreTheSameFile) {
 TEST(CompareTable, TheLongestTimeIsShownReadably) {
   nlohmann::json doc = nlohmann::json::parse(fixture_text("sweep_new_v4.json"));
   for (auto& rep : doc["points"][0]["repetitions"]) rep["makespan_s"] = kLongestSeconds;
-  const ReportInput old_report = read_report(fixture_text("sweep_old_v4.json"), "sweep_old_v4.json");
-  const std::string huge =
-      output(compare_reports(old_report, read_report(doc.dump(), "edited.json")), CompareFormat::Table);
+  const ReportInput old_report =
+      read_report(fixture_text("sweep_old_v4.json"), "sweep_old_v4.json");
+  const std::string huge = output(
+      compare_reports(old_report, read_report(doc.dump(), "edited.json")), CompareFormat::Table);
   for (const std::string& line : lines_of(huge)) EXPECT_LT(line.size(), 400u) << line;
   EXPECT_TRUE(contains(huge, "1e+09")) << huge;
 }
 
 TEST(CompareTable, ControlCharactersAndBytesOfAReportAreEscaped) {
   for (CompareFormat format : {CompareFormat::Table, CompareFormat::Markdown}) {
-    const std::string text = output(compare_fixtures("compare_old_v3.json", "compare_new_v3.json"), format);
+    const std::string text =
+        output(compare_fixtures("compare_old_v3.json", "compare_new_v3.json"), format);
     EXPECT_FALSE(contains(text, "\x1b")) << to_string(format);
     EXPECT_FALSE(contains(text, "\xff")) << to_string(format);
     EXPECT_TRUE(contains(text, "Hi\\x1b[2J\\xff|x")) << text;
@@ -155,8 +172,10 @@ TEST(CompareMarkdown, ATableRowPerMatchedPoint) {
   EXPECT_EQ(lines[0].rfind("### ", 0), 0u);
   std::size_t rows = 0, rules = 0;
   for (const std::string& l : lines) {
-    if (l.rfind("|---", 0) == 0) ++rules;
-    else if (l.rfind("| sweep |", 0) == 0) ++rows;
+    if (l.rfind("|---", 0) == 0)
+      ++rules;
+    else if (l.rfind("| sweep |", 0) == 0)
+      ++rows;
   }
   EXPECT_EQ(rules, 2u);  // the points and the unmatched ones
   EXPECT_EQ(rows, c.points.size());

@@ -7,8 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <iostream>
 #include <functional>
+#include <iostream>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
@@ -48,7 +48,8 @@ std::string all_formats(const ReportComparison& c) {
 Result run(const std::string& old_text, const std::string& new_text) {
   Result r;
   try {
-    r.comparison = compare_reports(read_report(old_text, "old.json"), read_report(new_text, "new.json"));
+    r.comparison =
+        compare_reports(read_report(old_text, "old.json"), read_report(new_text, "new.json"));
   } catch (const UsageError& e) {
     r.refused = true;
     r.message = e.what();
@@ -59,7 +60,9 @@ Result run(const std::string& old_text, const std::string& new_text) {
 }
 
 bool finite(const std::optional<double>& x) { return !x || std::isfinite(*x); }
-bool finite(const std::optional<Interval>& i) { return !i || (std::isfinite(i->low) && std::isfinite(i->high)); }
+bool finite(const std::optional<Interval>& i) {
+  return !i || (std::isfinite(i->low) && std::isfinite(i->high));
+}
 
 // The contract, for one case: a one-line refusal naming the file, or figures that are all
 // finite and outputs without nan or inf.
@@ -75,9 +78,12 @@ void expect_refused_or_finite(const Result& r, const std::string& what) {
     for (const SideFigures* s : {&p.old_side, &p.new_side}) {
       EXPECT_TRUE(finite(s->median_s) && finite(s->median_ci)) << what;
     }
-    EXPECT_TRUE(finite(p.ratio) && finite(p.ratio_ci) && finite(p.p_value) && finite(p.prob_new_faster)) << what;
+    EXPECT_TRUE(finite(p.ratio) && finite(p.ratio_ci) && finite(p.p_value) &&
+                finite(p.prob_new_faster))
+        << what;
     // A verdict other than too few / not comparable stands on a ratio and a p-value.
-    if (p.verdict != CompareVerdict::NotComparable && p.verdict != CompareVerdict::TooFewRepetitions) {
+    if (p.verdict != CompareVerdict::NotComparable &&
+        p.verdict != CompareVerdict::TooFewRepetitions) {
       EXPECT_TRUE(p.ratio && p.p_value) << what;
     }
   }
@@ -116,17 +122,22 @@ bool same(const ReportInput& a, const ReportInput& b) {
   const auto about = [](const ReportAbout& x) {
     std::vector<Json> w;
     for (const WorkloadValue& v : x.workload) w.push_back({v.key, v.value, v.absent});
-    return std::tuple(x.schema_version, x.kind, x.mpiwrite_version, x.filesystem, x.hosts, x.interrupted, w);
+    return std::tuple(x.schema_version, x.kind, x.mpiwrite_version, x.filesystem, x.hosts,
+                      x.interrupted, w);
   };
   if (about(a.about) != about(b.about) || a.points.size() != b.points.size()) return false;
   for (std::size_t i = 0; i < a.points.size(); ++i) {
     const ReportPoint &p = a.points[i], &q = b.points[i];
-    if (p.mode != q.mode || p.label != q.label || p.times != q.times || p.without_time != q.without_time) return false;
+    if (p.mode != q.mode || p.label != q.label || p.times != q.times ||
+        p.without_time != q.without_time)
+      return false;
   }
   return true;
 }
 
-std::string nested_arrays(std::size_t depth) { return std::string(depth, '[') + std::string(depth, ']'); }
+std::string nested_arrays(std::size_t depth) {
+  return std::string(depth, '[') + std::string(depth, ']');
+}
 std::string nested_objects(std::size_t depth) {
   std::string text;
   for (std::size_t i = 0; i < depth; ++i) text += "{\"a\":";
@@ -135,7 +146,9 @@ std::string nested_objects(std::size_t depth) {
 
 const char* const kFixtures[] = {"run_old_v3.json", "sweep_new_v4.json"};
 // Per fixture, the other report it is compared with.
-std::string partner(const std::string& name) { return name == "run_old_v3.json" ? "run_new_v3.json" : "sweep_old_v4.json"; }
+std::string partner(const std::string& name) {
+  return name == "run_old_v3.json" ? "run_new_v3.json" : "sweep_old_v4.json";
+}
 
 // --- the cases the issue named, each of which failed before (a crash, "internal error", or a
 // figure or verdict from inf/NaN) ---
@@ -152,35 +165,45 @@ TEST(HostileReports, FieldsOfTheWrongTypeAreRefusedNamingTheField) {
   Json doc = fixture("sweep_new_v4.json");
   Json& rep = doc["points"][0]["repetitions"][0];
   rep["time_limit"] = {{"cut_short", "yes"}, {"files_at_limit", 10}, {"files_asked", 100}};
-  Result r = run(fixture_text("sweep_old_v4.json"), doc.dump());  // was "internal error" (type_error)
+  Result r =
+      run(fixture_text("sweep_old_v4.json"), doc.dump());  // was "internal error" (type_error)
   ASSERT_TRUE(r.refused);
-  EXPECT_EQ(r.message, R"(new.json: points[0].repetitions[0].time_limit.cut_short: expected true or false, got "yes")");
+  EXPECT_EQ(
+      r.message,
+      R"(new.json: points[0].repetitions[0].time_limit.cut_short: expected true or false, got "yes")");
   rep["time_limit"]["cut_short"] = true;
   rep["files"] = "x";
   r = run(fixture_text("sweep_old_v4.json"), doc.dump());
   ASSERT_TRUE(r.refused);
-  EXPECT_EQ(r.message, R"(new.json: points[0].repetitions[0].files: expected a whole number of 0 or more, at most 2^53, got "x")");
+  EXPECT_EQ(
+      r.message,
+      R"(new.json: points[0].repetitions[0].files: expected a whole number of 0 or more, at most 2^53, got "x")");
   Json config = fixture("sweep_new_v4.json");
   config["config"]["files"] = "x";  // was only printed as a workload difference
   r = run(fixture_text("sweep_old_v4.json"), config.dump());
   ASSERT_TRUE(r.refused);
-  EXPECT_EQ(r.message, R"(new.json: config.files: expected a whole number of 0 or more, at most 2^53, got "x")");
+  EXPECT_EQ(
+      r.message,
+      R"(new.json: config.files: expected a whole number of 0 or more, at most 2^53, got "x")");
 }
 
 TEST(HostileReports, NumbersBeyondADoubleAreRefused) {
   const Json doc = fixture("sweep_new_v4.json");
   for (const char* token : {"1e400", "-1e400"}) {
     // was "internal error: [json.exception.out_of_range.406] number overflow"
-    const Result r = run(fixture_text("sweep_old_v4.json"),
-                         with_token(doc, Json::json_pointer("/points/0/repetitions/0/makespan_s"), token));
+    const Result r =
+        run(fixture_text("sweep_old_v4.json"),
+            with_token(doc, Json::json_pointer("/points/0/repetitions/0/makespan_s"), token));
     ASSERT_TRUE(r.refused) << token;
     EXPECT_EQ(r.message, fmt::format("new.json: not JSON (number overflow parsing '{}')", token));
   }
   // 1e-400 reads as 0: no time a clock measures.
-  const Result tiny = run(fixture_text("sweep_old_v4.json"),
-                          with_token(doc, Json::json_pointer("/points/0/repetitions/0/makespan_s"), "1e-400"));
+  const Result tiny =
+      run(fixture_text("sweep_old_v4.json"),
+          with_token(doc, Json::json_pointer("/points/0/repetitions/0/makespan_s"), "1e-400"));
   ASSERT_TRUE(tiny.refused);
-  EXPECT_NE(tiny.message.find("makespan_s: expected seconds between 1e-09 and 1e+09, got 0.0"), std::string::npos)
+  EXPECT_NE(tiny.message.find("makespan_s: expected seconds between 1e-09 and 1e+09, got 0.0"),
+            std::string::npos)
       << tiny.message;
 }
 
@@ -193,18 +216,22 @@ std::string every_repetition(const std::function<void(Json&)>& edit) {
 
 TEST(HostileReports, TimesThatScaleToInfinityAreRefused) {
   // Was "-nan [inf, inf]" and "slower": 1e308 asked files at 1 written scale to infinity.
-  const Result r = run(fixture_text("sweep_old_v4.json"), every_repetition([](Json& rep) {
-    rep["files"] = 1;
-    rep["time_limit"] = {{"cut_short", true}, {"files_at_limit", 1}, {"files_asked", 1e308}};
-  }));
+  const Result r = run(
+      fixture_text("sweep_old_v4.json"), every_repetition([](Json& rep) {
+        rep["files"] = 1;
+        rep["time_limit"] = {{"cut_short", true}, {"files_at_limit", 1}, {"files_asked", 1e308}};
+      }));
   ASSERT_TRUE(r.refused);
-  EXPECT_NE(r.message.find("time_limit.files_asked: expected a whole number"), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find("time_limit.files_asked: expected a whole number"), std::string::npos)
+      << r.message;
   // The largest accepted: 2^53 asked, 1 written, the longest time: finite, and compared.
-  const Result largest = run(fixture_text("sweep_old_v4.json"), every_repetition([](Json& rep) {
-    rep["makespan_s"] = kLongestSeconds;
-    rep["files"] = 1;
-    rep["time_limit"] = {{"cut_short", true}, {"files_at_limit", 1}, {"files_asked", kLargestCount}};
-  }));
+  const Result largest =
+      run(fixture_text("sweep_old_v4.json"), every_repetition([](Json& rep) {
+            rep["makespan_s"] = kLongestSeconds;
+            rep["files"] = 1;
+            rep["time_limit"] = {
+                {"cut_short", true}, {"files_at_limit", 1}, {"files_asked", kLargestCount}};
+          }));
   ASSERT_FALSE(largest.refused) << largest.message;
   expect_refused_or_finite(largest, "2^53 asked files");
   EXPECT_EQ(largest.comparison.points.front().verdict, CompareVerdict::Slower);
@@ -216,7 +243,8 @@ TEST(HostileReports, HugeAndZeroMakespansAreRefused) {
     const Result r = run(fixture_text("sweep_old_v4.json"),
                          every_repetition([&](Json& rep) { rep["makespan_s"] = value; }));
     ASSERT_TRUE(r.refused) << value;
-    EXPECT_NE(r.message.find("points[0].repetitions[0].makespan_s: expected seconds between 1e-09 and 1e+09"),
+    EXPECT_NE(r.message.find(
+                  "points[0].repetitions[0].makespan_s: expected seconds between 1e-09 and 1e+09"),
               std::string::npos)
         << r.message;
   }
@@ -225,12 +253,14 @@ TEST(HostileReports, HugeAndZeroMakespansAreRefused) {
 TEST(HostileReports, FractionalAndNegativeFileCountsAreRefused) {
   for (const Json& files : {Json(2.5), Json(-3), Json(1e300), Json(true), Json::array()}) {
     // 2.5 written of 100 asked was "slower".
-    const Result r = run(fixture_text("sweep_old_v4.json"), every_repetition([&](Json& rep) {
-      rep["files"] = files;
-      rep["time_limit"] = {{"cut_short", true}, {"files_at_limit", 2}, {"files_asked", 100}};
-    }));
+    const Result r = run(
+        fixture_text("sweep_old_v4.json"), every_repetition([&](Json& rep) {
+          rep["files"] = files;
+          rep["time_limit"] = {{"cut_short", true}, {"files_at_limit", 2}, {"files_asked", 100}};
+        }));
     ASSERT_TRUE(r.refused) << files;
-    EXPECT_NE(r.message.find("points[0].repetitions[0].files: expected a whole number"), std::string::npos)
+    EXPECT_NE(r.message.find("points[0].repetitions[0].files: expected a whole number"),
+              std::string::npos)
         << r.message;
   }
 }
@@ -246,7 +276,8 @@ TEST(HostileReports, ARepetitionCutShortBeforeItsFirstFileGivesNoVerdict) {
   const PointComparison& p = r.comparison.points.front();
   EXPECT_EQ(p.verdict, CompareVerdict::NotComparable);
   EXPECT_EQ(p.not_comparable,
-            "new has 1 repetition cut short by --time-limit before the first file, whose time for all files is unknown");
+            "new has 1 repetition cut short by --time-limit before the first file, whose time for "
+            "all files is unknown");
   EXPECT_NE(r.outputs.find("not compared: new has 1 repetition"), std::string::npos) << r.outputs;
 }
 
@@ -255,9 +286,23 @@ TEST(HostileReports, ARepetitionCutShortBeforeItsFirstFileGivesNoVerdict) {
 // Every leaf of each fixture replaced by a value of another type or beyond its range, in the
 // JSON nlohmann writes and as raw tokens it cannot hold.
 TEST(HostileReports, EveryLeafReplacedByAHostileValue) {
-  const std::vector<std::string> tokens = {
-      R"("x")", "[]", "{}", "null", "true", "-1", "0", "2.5", "1e308", "-1e308", "1e-400", "1e400", "-1e400",
-      "18446744073709551616", std::string(5000, '7'), "[[[[1]]]]", R"("\udcff")"};
+  const std::vector<std::string> tokens = {R"("x")",
+                                           "[]",
+                                           "{}",
+                                           "null",
+                                           "true",
+                                           "-1",
+                                           "0",
+                                           "2.5",
+                                           "1e308",
+                                           "-1e308",
+                                           "1e-400",
+                                           "1e400",
+                                           "-1e400",
+                                           "18446744073709551616",
+                                           std::string(5000, '7'),
+                                           "[[[[1]]]]",
+                                           R"("\udcff")"};
   std::size_t cases = 0, refused = 0, compared = 0;
   for (const std::string name : kFixtures) {
     const Json doc = fixture(name);
@@ -309,7 +354,8 @@ TEST(HostileReports, DeepNestingAnywhereIsRefused) {
             read_report(text, "new.json");
             ADD_FAILURE() << name << " " << where.to_string() << ": read";
           } catch (const UsageError& e) {
-            EXPECT_EQ(std::string(e.what()), "new.json: arrays and objects nested deeper than 64 levels");
+            EXPECT_EQ(std::string(e.what()),
+                      "new.json: arrays and objects nested deeper than 64 levels");
           }
         }
       }
@@ -317,7 +363,8 @@ TEST(HostileReports, DeepNestingAnywhereIsRefused) {
     });
   }
   // 64 levels are read: a report's own 7 never come near.
-  std::string at_limit = with_token(fixture("run_old_v3.json"), Json::json_pointer("/zz"), nested_arrays(63));
+  std::string at_limit =
+      with_token(fixture("run_old_v3.json"), Json::json_pointer("/zz"), nested_arrays(63));
   EXPECT_NO_THROW(read_report(at_limit, "new.json"));
   std::cout << cases << " deeply nested documents refused\n";
 }
@@ -328,7 +375,8 @@ TEST(HostileReports, EmptySeriesGiveNoFigures) {
   doc["points"][0]["repetitions"] = Json::array();
   Json old_doc = fixture("sweep_old_v4.json");
   old_doc["points"][1]["repetitions"] = Json::array();
-  for (const auto& [old_text, new_text] : {std::pair{old_doc.dump(), doc.dump()}, std::pair{doc.dump(), doc.dump()}}) {
+  for (const auto& [old_text, new_text] :
+       {std::pair{old_doc.dump(), doc.dump()}, std::pair{doc.dump(), doc.dump()}}) {
     const Result r = run(old_text, new_text);
     ASSERT_FALSE(r.refused) << r.message;
     expect_refused_or_finite(r, "empty series");

@@ -11,8 +11,8 @@
 #include <boost/archive/text_iarchive.hpp>
 #include <boost/archive/text_oarchive.hpp>
 #include <map>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -137,7 +137,8 @@ TEST(ConfigFields, TheJsonReportEchoesEveryFieldButTheTwoItLeavesOut) {
     ASSERT_TRUE(config.contains(name)) << name;
     EXPECT_EQ(config.at(name), expected.at(name)) << name;
   });
-  for (const auto& [key, value] : config.items()) EXPECT_TRUE(keys.count(key)) << key << " is no field";
+  for (const auto& [key, value] : config.items())
+    EXPECT_TRUE(keys.count(key)) << key << " is no field";
 }
 
 CliOutcome parse(std::vector<std::string> words) {
@@ -201,7 +202,8 @@ TEST(ConfigFields, AnOptionSetsEveryField) {
     const CliOutcome parsed = parse(found->second.words);
     ASSERT_TRUE(parsed.run) << name << ": " << parsed.message;
     EXPECT_EQ(fields_of(parsed.config).at(name), found->second.value) << name;
-    EXPECT_NE(fields_of(kDefaults).at(name), found->second.value) << name << ": pick a non-default value";
+    EXPECT_NE(fields_of(kDefaults).at(name), found->second.value)
+        << name << ": pick a non-default value";
   });
   EXPECT_EQ(option_cases().size(), kConfigFieldCount) << "a case for a field that is not listed";
 }

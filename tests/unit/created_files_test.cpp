@@ -6,8 +6,8 @@
 #include <fstream>
 #include <set>
 
-#include "mpiwrite/sys/run_directory.hpp"
 #include "mpiwrite/engines/writer.hpp"
+#include "mpiwrite/sys/run_directory.hpp"
 #include "temp_dir.hpp"
 
 namespace mpiwrite {

@@ -14,7 +14,8 @@ namespace {
 // A run's schedule and a ledger over it; start() takes the next step, as the steps do.
 struct LedgerRun {
   explicit LedgerRun(RunConfig c, bool creates_files = true, int ranks = 1)
-      : config(c), points(make_points(config, ranks)),
+      : config(c),
+        points(make_points(config, ranks)),
         schedule(config, points, "/d", "/d/.mpiwrite-id", 7),
         ledger(schedule, "/d", creates_files, config.cleanup) {}
   Step start() {

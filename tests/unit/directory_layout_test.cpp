@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "mpiwrite/core/rank_plan.hpp"
 #include "mpiwrite/core/point_plan.hpp"
+#include "mpiwrite/core/rank_plan.hpp"
 
 namespace mpiwrite {
 namespace {
@@ -168,10 +168,10 @@ TEST(DirectoryLayout, EachPointHasTheLayoutOfItsOwnNotTheFirstOfTheList) {
   }
   const PointSpec& threaded = points.back();  // 1x2-thread
   ASSERT_EQ(threaded.label(), "1x2-thread");
-  EXPECT_EQ(plan_point(c, threaded).layout.rank_directories(0),
-            (std::vector<std::string>{"rank0", "rank0/thread0", "rank0/thread0/d0",
-                                      "rank0/thread0/d1", "rank0/thread1", "rank0/thread1/d0",
-                                      "rank0/thread1/d1"}));
+  EXPECT_EQ(
+      plan_point(c, threaded).layout.rank_directories(0),
+      (std::vector<std::string>{"rank0", "rank0/thread0", "rank0/thread0/d0", "rank0/thread0/d1",
+                                "rank0/thread1", "rank0/thread1/d0", "rank0/thread1/d1"}));
 }
 
 }  // namespace

@@ -16,7 +16,8 @@ TEST(WritePlan, NamesEveryRankAndThreadWithItsFiles) {
   const std::string text = out.str();
   EXPECT_NE(text.find("point 3x2 (run): 3 rank(s) x 2 thread(s)"), std::string::npos) << text;
   EXPECT_NE(text.find("rank 0 thread 0: 2 file(s), indices 1..2 step 1 (write1.txt .. write2.txt)"),
-            std::string::npos) << text;
+            std::string::npos)
+      << text;
   EXPECT_NE(text.find("rank 2 thread 1: 1 file(s), indices 10..10 step 1"), std::string::npos);
 }
 

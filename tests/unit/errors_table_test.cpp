@@ -112,8 +112,8 @@ std::vector<std::string> shell_words(const std::string& text) {
       i = end;
     } else if (ch == '"') {
       for (++i; i < text.size() && text[i] != '"'; ++i) {
-        if (text[i] == '\\' && i + 1 < text.size() && std::string("\\\"$`").find(text[i + 1]) !=
-                                                         std::string::npos) {
+        if (text[i] == '\\' && i + 1 < text.size() &&
+            std::string("\\\"$`").find(text[i + 1]) != std::string::npos) {
           ++i;
         }
         word += text[i];
@@ -131,10 +131,18 @@ std::vector<std::string> shell_words(const std::string& text) {
 // errors_table.sh's placeholders: paths under kRoot, {nl} a newline, {xN} N letters x.
 std::string expand(std::string s) {
   static const std::vector<std::pair<std::string, std::string>> paths = {
-      {"{dir}", "/fresh"},         {"{file}", "/file"},       {"{dangling}", "/dangling"},
-      {"{missing}", "/no-such-parent/dir"}, {"{taken}", "/taken"}, {"{linked}", "/linked"},
-      {"{fifo}", "/fifo"},         {"{hardlinked}", "/hardlinked"}, {"{subdir}", "/subdir"},
-      {"{takenlink}", "/takenlink"}, {"{layouts}", "/layouts"}, {"{layoutlink}", "/layoutlink"},
+      {"{dir}", "/fresh"},
+      {"{file}", "/file"},
+      {"{dangling}", "/dangling"},
+      {"{missing}", "/no-such-parent/dir"},
+      {"{taken}", "/taken"},
+      {"{linked}", "/linked"},
+      {"{fifo}", "/fifo"},
+      {"{hardlinked}", "/hardlinked"},
+      {"{subdir}", "/subdir"},
+      {"{takenlink}", "/takenlink"},
+      {"{layouts}", "/layouts"},
+      {"{layoutlink}", "/layoutlink"},
       {"{nl}", ""}};
   for (const auto& [name, path] : paths) {
     const std::string value = name == "{nl}" ? "\n" : kRoot + path;
@@ -183,8 +191,8 @@ std::string where(const Row& row) {
 
 TEST(ErrorsTable, EveryRowIsCheckedSomewhere) {
   for (const Row& row : read_table()) {
-    EXPECT_TRUE(row.unit() || row.e2e()) << where(row) << ": checked by '" << row.checked_by
-                                         << "', expected unit, e2e or both";
+    EXPECT_TRUE(row.unit() || row.e2e())
+        << where(row) << ": checked by '" << row.checked_by << "', expected unit, e2e or both";
   }
 }
 
@@ -208,8 +216,8 @@ TEST(ErrorsTable, TheOptionsAloneRefuseEveryUnitRowWithItsMessage) {
       found = found || line.find(expand(row.message)) != std::string::npos;
     }
     EXPECT_EQ(errors, 1) << where(row) << "\n" << cli.message;
-    EXPECT_TRUE(found) << where(row) << ": no error line contains: " << expand(row.message)
-                       << "\n" << cli.message;
+    EXPECT_TRUE(found) << where(row) << ": no error line contains: " << expand(row.message) << "\n"
+                       << cli.message;
   }
   EXPECT_GT(checked, 100) << "most rows are decided by the options alone";
 }

@@ -13,11 +13,11 @@
 
 #include "mpiwrite/core/directory_layout.hpp"
 #include "mpiwrite/core/errors.hpp"
+#include "mpiwrite/core/point_plan.hpp"
 #include "mpiwrite/sys/layout_directories.hpp"
 #include "mpiwrite/sys/run_directory.hpp"
 #include "mpiwrite/sys/verify.hpp"
 #include "temp_dir.hpp"
-#include "mpiwrite/core/point_plan.hpp"
 
 namespace mpiwrite {
 namespace {
@@ -183,7 +183,7 @@ TEST(LayoutFiles, ACreatedRecordIsRemovedFromItsDirectories) {
   }
   std::ofstream(tmp / (layout.directory_of(3) + "/write3.txt")) << "not ours";
   CreatedFiles created;
-  created.take({1, 3, 1});   // 1, 2, 3 taken; 3 not created (somebody else's)
+  created.take({1, 3, 1});  // 1, 2, 3 taken; 3 not created (somebody else's)
   created.not_created.push_back(3);
   created.take({5, 1, 1});
   created.take({9, 1, 1});

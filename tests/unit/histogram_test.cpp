@@ -60,9 +60,7 @@ TEST(LatencyHistogram, MergeEqualsRecordingEverythingInOne) {
   EXPECT_EQ(a.percentile_ns(0.99), all.percentile_ns(0.99));
 }
 
-TEST(LatencyHistogram, EmptyReportsZero) {
-  EXPECT_EQ(LatencyHistogram{}.percentile_ns(0.5), 0u);
-}
+TEST(LatencyHistogram, EmptyReportsZero) { EXPECT_EQ(LatencyHistogram{}.percentile_ns(0.5), 0u); }
 
 }  // namespace
 }  // namespace mpiwrite

@@ -33,8 +33,10 @@ struct RowCase {
 const std::map<std::string, RowCase>& row_cases() {
   static const std::map<std::string, RowCase> cases{
       {"--chunk needs", {{"--chunk", "4"}, {"--chunk", "4", "--partition", "dynamic"}}},
-      {"--slow-delay-us needs", {{"--slow-delay-us", "5"}, {"--slow-delay-us", "5", "--slow-rank", "0"}}},
-      {"--max-concurrency needs", {{"--max-concurrency", "4"}, {"--max-concurrency", "4", "--compare"}}},
+      {"--slow-delay-us needs",
+       {{"--slow-delay-us", "5"}, {"--slow-delay-us", "5", "--slow-rank", "0"}}},
+      {"--max-concurrency needs",
+       {{"--max-concurrency", "4"}, {"--max-concurrency", "4", "--compare"}}},
       {"--seed needs", {{"--seed", "3"}, {"--seed", "3", "--sweep-threads", "1,2"}}},
       {"--threads and --sweep-threads", {{"-t", "2", "--sweep-threads", "1,2"}, {"-t", "2"}}},
       {"--threads does nothing with --compare",
@@ -144,12 +146,17 @@ TEST(OptionDependencies, EveryFieldIsDecided) {
       {"progress_s", "every run can show progress"},
   };
   std::map<std::string, std::string> by_option{
-      {"threads", "--threads"},         {"write_mode", "--write-mode"},
-      {"queue_depth", "--queue-depth"}, 
-      {"overwrite", "--overwrite"},     {"per_rank", "--per-rank"},
-      {"max_concurrency", "--max-concurrency"}, {"seed", "--seed"},
-      {"chunk", "--chunk"},             {"slow_delay_us", "--slow-delay-us"},
-      {"verify", "--verify"},           {"wear_out", "--wear-out"},
+      {"threads", "--threads"},
+      {"write_mode", "--write-mode"},
+      {"queue_depth", "--queue-depth"},
+      {"overwrite", "--overwrite"},
+      {"per_rank", "--per-rank"},
+      {"max_concurrency", "--max-concurrency"},
+      {"seed", "--seed"},
+      {"chunk", "--chunk"},
+      {"slow_delay_us", "--slow-delay-us"},
+      {"verify", "--verify"},
+      {"wear_out", "--wear-out"},
       {"progress_style", "--progress-style"},
   };
   std::set<std::string> in_table;

@@ -73,10 +73,10 @@ TEST(CheckOutputPath, AcceptsFilesDevicesAndTheStandardStreams) {
   testing::TempDir t;
   ::mkdir((t / "data").c_str(), 0755);
   testing::write_text(t / "old.json", "x");
-  for (const std::string& out : {t / "r.json", t / "old.json", t / "data/report.json",
-                                t / "data/write0.txt", t / "data/write11.txt",
-                                std::string("/dev/null"), std::string("/dev/stdout"),
-                                std::string("/dev/stderr")}) {
+  for (const std::string& out :
+       {t / "r.json", t / "old.json", t / "data/report.json", t / "data/write0.txt",
+        t / "data/write11.txt", std::string("/dev/null"), std::string("/dev/stdout"),
+        std::string("/dev/stderr")}) {
     EXPECT_EQ(refusal(with(t / "data", out)), "") << out;
   }
 }
@@ -107,11 +107,13 @@ TEST(CheckOutputPath, RefusesTheRunsOwnFilesInEverySpelling) {
   ::mkdir((t / "other").c_str(), 0755);
   const std::string cwd = std::filesystem::current_path();
   std::filesystem::current_path(t.path());
-  for (const std::string& out : {std::string("data/write5.txt"), std::string("./data/write5.txt"),
-                                std::string("other/../data/write5.txt"), t / "data/write10.txt",
-                                std::string("alias/write1.txt"), std::string("data//write1.txt")}) {
+  for (const std::string& out :
+       {std::string("data/write5.txt"), std::string("./data/write5.txt"),
+        std::string("other/../data/write5.txt"), t / "data/write10.txt",
+        std::string("alias/write1.txt"), std::string("data//write1.txt")}) {
     EXPECT_NE(refusal(with("data", out)).find("a file this run writes"), std::string::npos) << out;
-    EXPECT_NE(refusal(with("./alias/", out)).find("a file this run writes"), std::string::npos) << out;
+    EXPECT_NE(refusal(with("./alias/", out)).find("a file this run writes"), std::string::npos)
+        << out;
   }
   EXPECT_NE(refusal(with("data", "alias")).find("is --dir data itself"), std::string::npos);
   EXPECT_NE(refusal(with("data", "./data")).find("is --dir data itself"), std::string::npos);

@@ -50,7 +50,7 @@ TEST(Split, CyclicDealsRoundRobin) {
   EXPECT_EQ(split(all, 4, 0, Partition::Cyclic), (Progression{1, 3, 4}));
   EXPECT_EQ(split(all, 4, 3, Partition::Cyclic), (Progression{4, 2, 4}));
   // A cyclic part split again keeps the arithmetic: rank 1 of 2 over 10, then 2 threads.
-  const Progression rank1 = split(all, 2, 1, Partition::Cyclic);  // 2 4 6 8 10
+  const Progression rank1 = split(all, 2, 1, Partition::Cyclic);             // 2 4 6 8 10
   EXPECT_EQ(split(rank1, 2, 1, Partition::Cyclic), (Progression{4, 2, 4}));  // 4 8
 }
 
@@ -73,8 +73,8 @@ TEST(Split, HugeCountsNeedNoMemory) {
 // positions, and a whole that is itself a part (stride > 1, first > 1) included.
 TEST(PartOf, InvertsSplitForEveryIndexOfEveryPart) {
   for (Partition partition : {Partition::Block, Partition::Cyclic}) {
-    for (const Progression whole : {whole_run(0), whole_run(1), whole_run(7), whole_run(40),
-                                    Progression{3, 13, 4}}) {
+    for (const Progression whole :
+         {whole_run(0), whole_run(1), whole_run(7), whole_run(40), Progression{3, 13, 4}}) {
       for (std::uint64_t parts = 1; parts <= 45; ++parts) {
         std::uint64_t covered = 0;
         for (std::uint64_t part = 0; part < parts; ++part) {

@@ -25,8 +25,8 @@ void expect_same_rank_plan(const RankPlan& got, const RankPlan& want) {
 // every file lies in the directory of the rank and thread the plan gives it, and the engine
 // options of the point (its threads, engine and queue depth), the run's for the rest.
 void check(const RunConfig& config, const PointSpec& point) {
-  SCOPED_TRACE(testing::Message() << point.label() << " " << to_string(config.partition)
-                                  << " N " << config.files_per_dir << " files " << config.files);
+  SCOPED_TRACE(testing::Message() << point.label() << " " << to_string(config.partition) << " N "
+                                  << config.files_per_dir << " files " << config.files);
   const PointPlan plan = plan_point(config, point);
   EXPECT_EQ(plan.spec, point);
   EXPECT_EQ(plan.engine.threads, point.threads);
@@ -114,8 +114,8 @@ TEST(PointPlan, ASweepsAndAComparisonsPointsEachCarryTheirOwnThreadsAndEngine) {
   compare.queue_depth = 4;
   for (const PointPlan& plan : plan_points(compare, 2)) {
     check(compare, plan.spec);
-    EXPECT_EQ(plan.engine.engine, plan.spec.mode == PointMode::Async ? Engine::Uring
-                                                                      : Engine::Posix);
+    EXPECT_EQ(plan.engine.engine,
+              plan.spec.mode == PointMode::Async ? Engine::Uring : Engine::Posix);
   }
 }
 
@@ -141,7 +141,7 @@ TEST(PointPlan, TheLargestRingIsTheLargestOfTheRanksUringPoints) {
   c.files = 100;
   c.engine = Engine::Uring;
   c.queue_depth = 8;
-  EXPECT_EQ(largest_ring_depth(plan_points(c, 2), 1), 8u);   // the option, when fewer
+  EXPECT_EQ(largest_ring_depth(plan_points(c, 2), 1), 8u);  // the option, when fewer
   c.queue_depth = 4096;
   EXPECT_EQ(largest_ring_depth(plan_points(c, 2), 1), 50u);  // the rank's files, when fewer
   c.compare = true;

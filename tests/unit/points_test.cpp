@@ -92,7 +92,8 @@ TEST(MakePoints, CompareLimitAndOddRankCounts) {
 PointReport measured(PointSpec spec, std::vector<double> makespans) {
   PointReport p(spec);
   unsigned index = 0;
-  for (double m : makespans) p.repetitions.push_back(summarize_repetition(++index, {{0, m, 0, 0}}, LatencyFigures{}));
+  for (double m : makespans)
+    p.repetitions.push_back(summarize_repetition(++index, {{0, m, 0, 0}}, LatencyFigures{}));
   return p;
 }
 
@@ -182,19 +183,22 @@ TEST(CompareRows, ThreeAgainstThreeCanNeverNameAWinner) {
 }
 
 TEST(SummarizePoints, WarnsOfHighVariationASlowFirstRepetitionAndOutliers) {
-  std::vector<PointReport> points{measured({1, 1, PointMode::Run}, {9.0, 5.0, 5.1, 4.9, 5.0, 5.05})};
+  std::vector<PointReport> points{
+      measured({1, 1, PointMode::Run}, {9.0, 5.0, 5.1, 4.9, 5.0, 5.05})};
   summarize_points(points);
   const auto& w = points[0].warnings;
   ASSERT_EQ(w.size(), 3u);
   EXPECT_NE(w[0].find("high variation"), std::string::npos) << w[0];
   EXPECT_NE(w[1].find("--warmup"), std::string::npos) << w[1];
-  EXPECT_NE(w[2].find("outlier repetition (Tukey's fences, 1.5 IQR): 1"), std::string::npos) << w[2];
+  EXPECT_NE(w[2].find("outlier repetition (Tukey's fences, 1.5 IQR): 1"), std::string::npos)
+      << w[2];
   points = {measured({1, 1, PointMode::Run}, around(5.0))};
   summarize_points(points);
   EXPECT_TRUE(points[0].warnings.empty());
   // Thousands of outliers (a long run on a busy machine) are counted, and only the first named.
   std::vector<double> many(3000, 5.0);
-  for (std::size_t i = 0; i < many.size(); i += 3) many[i] = 5.0 + 0.001 * static_cast<double>(i % 7);
+  for (std::size_t i = 0; i < many.size(); i += 3)
+    many[i] = 5.0 + 0.001 * static_cast<double>(i % 7);
   for (std::size_t i = 0; i < many.size(); i += 40) many[i] = 50.0;
   points = {measured({1, 1, PointMode::Run}, many)};
   summarize_points(points);
@@ -223,11 +227,10 @@ TEST(CompareRows, AsyncIsItsOwnColumnAndCanWin) {
 // An interrupted comparison: points without a timed repetition have no figures and never win,
 // and against an unmeasured baseline nothing has a speedup.
 TEST(CompareRows, UnmeasuredPointsNeverWinAndAnUnmeasuredBaselineGivesNoSpeedups) {
-  std::vector<PointReport> points{measured({1, 1, PointMode::Processes}, around(8.0)),
-                                  measured({2, 1, PointMode::Processes}, {}),
-                                  measured({1, 2, PointMode::Threads}, around(5.0)),
-                                  measured({1, 4, PointMode::Threads}, {}),
-                                  measured({2, 2, PointMode::Hybrid}, {})};
+  std::vector<PointReport> points{
+      measured({1, 1, PointMode::Processes}, around(8.0)),
+      measured({2, 1, PointMode::Processes}, {}), measured({1, 2, PointMode::Threads}, around(5.0)),
+      measured({1, 4, PointMode::Threads}, {}), measured({2, 2, PointMode::Hybrid}, {})};
   summarize_points(points);
   EXPECT_FALSE(points[1].speedup);
   EXPECT_FALSE(points[1].efficiency);
@@ -255,10 +258,9 @@ TEST(CompareRows, UnmeasuredPointsNeverWinAndAnUnmeasuredBaselineGivesNoSpeedups
 
 // A measured hybrid beats an unmeasured one whatever their order.
 TEST(CompareRows, TheFastestHybridIsAMeasuredOne) {
-  std::vector<PointReport> points{measured({1, 1, PointMode::Processes}, around(8.0)),
-                                  measured({2, 4, PointMode::Hybrid}, {}),
-                                  measured({4, 2, PointMode::Hybrid}, around(3.0)),
-                                  measured({8, 1, PointMode::Processes}, {})};
+  std::vector<PointReport> points{
+      measured({1, 1, PointMode::Processes}, around(8.0)), measured({2, 4, PointMode::Hybrid}, {}),
+      measured({4, 2, PointMode::Hybrid}, around(3.0)), measured({8, 1, PointMode::Processes}, {})};
   summarize_points(points);
   const auto rows = compare_rows(points);
   EXPECT_EQ(rows[1].hybrid->label, "4x2");

@@ -46,15 +46,14 @@ TEST(PlanRank, RanksAndThreadsWriteEveryIndexExactlyOnce) {
         for (unsigned threads = 1; threads <= 5; ++threads) {
           std::vector<int> by_rank(files + 1, 0), by_thread(files + 1, 0);
           for (int r = 0; r < ranks; ++r) {
-            const RankPlan plan =
-                plan_of(config_of(files, partition), point_of(ranks, threads), r);
+            const RankPlan plan = plan_of(config_of(files, partition), point_of(ranks, threads), r);
             EXPECT_FALSE(plan.dynamic);
             ASSERT_EQ(plan.thread_writes.size(), threads);
             mark(plan.writes, by_rank);
             for (const Progression& part : plan.thread_writes) mark(part, by_thread);
           }
-          SCOPED_TRACE(testing::Message() << to_string(partition) << " files " << files
-                                          << " ranks " << ranks << " threads " << threads);
+          SCOPED_TRACE(testing::Message() << to_string(partition) << " files " << files << " ranks "
+                                          << ranks << " threads " << threads);
           expect_each_once(by_rank, "ranks");
           expect_each_once(by_thread, "threads");
         }
@@ -137,12 +136,11 @@ TEST(RingDepth, IsTheQueueDepthBoundedByTheFilesOfTheBusiestThread) {
   const RunConfig block = config_of(100, Partition::Block);
   EXPECT_EQ(ring_depth(4096, plan_of(block, point_of(1, 1024), 0)), 1u);  // 0 or 1 each
   EXPECT_EQ(ring_depth(4096, plan_of(block, point_of(1, 1), 0)), 100u);
-  EXPECT_EQ(ring_depth(8, plan_of(block, point_of(1, 1), 0)), 8u);  // the option, when fewer
+  EXPECT_EQ(ring_depth(8, plan_of(block, point_of(1, 1), 0)), 8u);     // the option, when fewer
   EXPECT_EQ(ring_depth(4096, plan_of(block, point_of(4, 3), 0)), 9u);  // 25 files: 9, 8, 8
   EXPECT_EQ(ring_depth(4096, plan_of(config_of(2, Partition::Cyclic), point_of(4, 1), 3)), 1u);
   // Dynamic: one thread may take every file of the run.
-  EXPECT_EQ(ring_depth(4096, plan_of(config_of(100, Partition::Dynamic), point_of(4, 8), 1)),
-            100u);
+  EXPECT_EQ(ring_depth(4096, plan_of(config_of(100, Partition::Dynamic), point_of(4, 8), 1)), 100u);
   EXPECT_EQ(ring_depth(16, plan_of(config_of(100, Partition::Dynamic), point_of(4, 8), 1)), 16u);
 }
 

@@ -91,7 +91,8 @@ TEST(RepetitionLog, RefusesWhatItCouldNotRebuild) {
   log.push_back(made(1, 1.0));
   RepetitionFigures one_rank = summarize_repetition(2, {{0, 1.0, 1, 1}}, LatencyFigures{});
   EXPECT_THROW(log.push_back(one_rank), std::invalid_argument);  // unlike the first
-  RepetitionFigures swapped = summarize_repetition(2, {{1, 1.0, 1, 1}, {0, 1.0, 1, 1}}, LatencyFigures{});
+  RepetitionFigures swapped =
+      summarize_repetition(2, {{1, 1.0, 1, 1}, {0, 1.0, 1, 1}}, LatencyFigures{});
   EXPECT_THROW(log.push_back(swapped), std::invalid_argument);
   EXPECT_EQ(log.size(), 1u);
 }

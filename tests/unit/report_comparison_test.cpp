@@ -49,7 +49,8 @@ TEST(ReportComparison, SweepsMatchByModeAndLabel) {
   ASSERT_EQ(c.unmatched.size(), 2u);
   EXPECT_TRUE(c.unmatched[0].in_old);
   EXPECT_EQ(c.unmatched[0].label, "4x8");
-  EXPECT_EQ(c.unmatched[0].repetitions, fixture_times(fixture_json("sweep_old_v4.json"), "4x8", "makespan_s").size());
+  EXPECT_EQ(c.unmatched[0].repetitions,
+            fixture_times(fixture_json("sweep_old_v4.json"), "4x8", "makespan_s").size());
   EXPECT_FALSE(c.unmatched[1].in_old);
   EXPECT_EQ(c.unmatched[1].label, "4x16");
   EXPECT_TRUE(c.workload_differences.empty());
@@ -71,7 +72,8 @@ TEST(ReportComparison, PointsOfDifferentLayoutsNeverMatch) {
   const ReportInput layouts = golden("compare_layouts.json");
   std::set<std::string> labels;
   for (const ReportPoint& p : layouts.points) labels.insert(p.label);
-  EXPECT_EQ(labels, (std::set<std::string>{"1x1", "2x1", "1x2", "1x1-rank", "2x1-rank", "1x2-rank"}));
+  EXPECT_EQ(labels,
+            (std::set<std::string>{"1x1", "2x1", "1x2", "1x1-rank", "2x1-rank", "1x2-rank"}));
   const ReportComparison c = compare_reports(layouts, golden("compare.json"), kDefaultCompareSeed);
   std::vector<std::string> matched;
   for (const PointComparison& p : c.points) {
@@ -119,7 +121,8 @@ TEST(ReportComparison, TwentyPercentFasterIsFaster) {
 }
 
 TEST(ReportComparison, IdenticalSeriesAreNoSignificantDifference) {
-  const PointComparison& p = point(compare_fixtures("sweep_old_v4.json", "sweep_new_v4.json"), "4x2");
+  const PointComparison& p =
+      point(compare_fixtures("sweep_old_v4.json", "sweep_new_v4.json"), "4x2");
   EXPECT_EQ(p.verdict, CompareVerdict::NoDifference);
   ASSERT_TRUE(p.p_value && p.ratio);
   EXPECT_DOUBLE_EQ(*p.p_value, 1.0);
@@ -128,7 +131,8 @@ TEST(ReportComparison, IdenticalSeriesAreNoSignificantDifference) {
 }
 
 TEST(ReportComparison, ThreeAgainstThreeIsTooFewRepetitions) {
-  const PointComparison& p = point(compare_fixtures("sweep_old_v4.json", "sweep_new_v4.json"), "4x4");
+  const PointComparison& p =
+      point(compare_fixtures("sweep_old_v4.json", "sweep_new_v4.json"), "4x4");
   EXPECT_EQ(p.verdict, CompareVerdict::TooFewRepetitions);
   ASSERT_TRUE(p.repetitions_needed.has_value());
   EXPECT_EQ(*p.repetitions_needed, repetitions_for_significance());
@@ -172,7 +176,8 @@ TEST(ReportComparison, DifferentWorkloadsFileSystemsAndHostsAreNamed) {
 }
 
 TEST(ReportComparison, APointNeverMeasuredHasNoFigures) {
-  const PointComparison& p = point(compare_fixtures("compare_old_v3.json", "compare_new_v3.json"), "2x1");
+  const PointComparison& p =
+      point(compare_fixtures("compare_old_v3.json", "compare_new_v3.json"), "2x1");
   EXPECT_EQ(p.new_side.repetitions, 0u);
   EXPECT_FALSE(p.new_side.median_s.has_value());
   EXPECT_FALSE(p.ratio.has_value());
@@ -194,7 +199,8 @@ TEST(ReportComparison, ASignificantButTinyDifferenceIsBelowNoise) {
     old_times.push_back(1.0 + 0.0001 * k);
     new_times.push_back(0.99 * (1.0 + 0.0001 * k) - 0.003);  // every one faster, by ~1.3 %
   }
-  const ReportComparison c = compare_reports(one_point("1x1", old_times), one_point("1x1", new_times));
+  const ReportComparison c =
+      compare_reports(one_point("1x1", old_times), one_point("1x1", new_times));
   ASSERT_EQ(c.points.size(), 1u);
   const PointComparison& p = c.points[0];
   EXPECT_LT(*p.p_value, kSignificanceLevel);
@@ -244,7 +250,8 @@ ReportInput direct(std::vector<double> times) {
 // point whose figures cannot be formed is "not comparable", never faster or slower.
 TEST(ReportComparison, FiguresThatCannotBeFormedGiveNoVerdict) {
   const std::vector<double> normal = {0.010, 0.011, 0.012, 0.010, 0.011, 0.012, 0.013, 0.010};
-  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN(),
+               inf = std::numeric_limits<double>::infinity();
   const struct {
     std::vector<double> times;
     const char* why;
@@ -261,7 +268,8 @@ TEST(ReportComparison, FiguresThatCannotBeFormedGiveNoVerdict) {
     EXPECT_EQ(p.not_comparable, c.why);
     const auto finite = [](const std::optional<double>& x) { return !x || std::isfinite(*x); };
     EXPECT_TRUE(finite(p.ratio) && finite(p.p_value) && finite(p.new_side.median_s)) << c.why;
-    EXPECT_TRUE(!p.ratio_ci || (std::isfinite(p.ratio_ci->low) && std::isfinite(p.ratio_ci->high))) << c.why;
+    EXPECT_TRUE(!p.ratio_ci || (std::isfinite(p.ratio_ci->low) && std::isfinite(p.ratio_ci->high)))
+        << c.why;
     // Either way round.
     const PointComparison back = compare_reports(direct(c.times), direct(normal)).points.at(0);
     EXPECT_EQ(back.verdict, CompareVerdict::NotComparable) << c.why;

@@ -99,7 +99,8 @@ TEST(PublishReportText, TheStreamGetsTheReportAndAFailingFileIsNamed) {
     publish_report_text("report\n", out, t / "no/such/r.txt");
     FAIL() << "no error";
   } catch (const std::runtime_error& e) {
-    EXPECT_EQ(std::string(e.what()), t / "no/such/r.txt" + ": create a temporary file: No such file or directory");
+    EXPECT_EQ(std::string(e.what()),
+              t / "no/such/r.txt" + ": create a temporary file: No such file or directory");
   }
   EXPECT_EQ(out.str(), "report\n");  // standard output got it all the same
 }
@@ -134,10 +135,11 @@ TEST(WriteOutputFile, AHeldDirectorySwappedForALinkKeepsTheReportAndSaysSo) {
     FAIL() << "the swap was not reported";
   } catch (const std::runtime_error& e) {
     EXPECT_EQ(std::string(e.what()),
-              "-o " + t / "out/r.txt" + ": its directory " + t / "out" + " is no longer the "
-              "directory it named when the run began (renamed, removed or replaced during the "
-              "run); the report was written into the directory it named when the run began, "
-              "wherever that is now");
+              "-o " + t / "out/r.txt" + ": its directory " + t / "out" +
+                  " is no longer the "
+                  "directory it named when the run began (renamed, removed or replaced during the "
+                  "run); the report was written into the directory it named when the run began, "
+                  "wherever that is now");
   }
   EXPECT_EQ(testing::read_file(t / "moved/r.txt"), "report\n");
   EXPECT_EQ(entries(t / "moved"), 1u);  // no temporary file left

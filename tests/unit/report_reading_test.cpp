@@ -74,7 +74,8 @@ TEST(ReportReading, Version3TakesTheSlowestRank) {
     EXPECT_EQ(w.key, kWorkloadKeys[k].name);
     // This v3 report predates time_limit_s, wear_out, layouts and files_per_dir.
     EXPECT_EQ(w.absent, !doc["config"].contains(w.key)) << w.key;
-    EXPECT_EQ(w.value, w.absent ? nlohmann::json::parse(kWorkloadKeys[k].fallback) : doc["config"][w.key]);
+    EXPECT_EQ(w.value,
+              w.absent ? nlohmann::json::parse(kWorkloadKeys[k].fallback) : doc["config"][w.key]);
   }
 }
 
@@ -103,7 +104,9 @@ std::string minimal(const std::string& text_value) {
 std::string text_of(const ReportInput& r) { return r.about.workload[2].value.get<std::string>(); }
 
 TEST(ReportReading, OnlyLoneSurrogatesAreBytes) {
-  EXPECT_EQ(text_of(read_report(minimal(R"(a\udc80\udcffb)"), "r")), "a\x80\xff" "b");
+  EXPECT_EQ(text_of(read_report(minimal(R"(a\udc80\udcffb)"), "r")),
+            "a\x80\xff"
+            "b");
   // A real pair whose low half is in DC80..DCFF: U+1F480 as UTF-8.
   EXPECT_EQ(text_of(read_report(minimal(R"(\ud83d\udc80)"), "r")), "\xf0\x9f\x92\x80");
   // An escaped backslash before "udcff" is text, not an escape.
@@ -128,7 +131,8 @@ TEST(ReportReading, AbsentConfigKeysAreTheirDefaults) {
 }
 
 TEST(ReportReading, RefusesWhatCannotBeCompared) {
-  const std::string point = R"({"mode": "run", "label": "1x1", "repetitions": [{"slowest_s": 0.1}]})";
+  const std::string point =
+      R"({"mode": "run", "label": "1x1", "repetitions": [{"slowest_s": 0.1}]})";
   const struct {
     std::string text, expected;
   } cases[] = {
@@ -138,15 +142,18 @@ TEST(ReportReading, RefusesWhatCannotBeCompared) {
       {R"({"points": []})", "no schema_version"},
       {R"({"schema_version": 2, "points": [)" + point + "]}", "schema_version 2 is not supported"},
       {R"({"schema_version": 5, "points": [)" + point + "]}", "schema_version 5 is not supported"},
-      {R"({"schema_version": "3", "points": [)" + point + "]}", R"(schema_version "3" is not supported)"},
+      {R"({"schema_version": "3", "points": [)" + point + "]}",
+       R"(schema_version "3" is not supported)"},
       {R"({"schema_version": 3})", "points is missing"},
       {R"({"schema_version": 3, "points": {}})", "points: expected an array, got {}"},
       {R"({"schema_version": 3, "points": []})", "the report has no points"},
       {R"({"schema_version": 3, "points": [7]})", "points[0]: expected an object, got 7"},
-      {R"({"schema_version": 3, "points": [{"label": "1x1", "repetitions": []}]})", "points[0].mode is missing"},
+      {R"({"schema_version": 3, "points": [{"label": "1x1", "repetitions": []}]})",
+       "points[0].mode is missing"},
       {R"({"schema_version": 3, "points": [{"mode": 1, "label": "1x1", "repetitions": []}]})",
        "points[0].mode: expected a string, got 1"},
-      {R"({"schema_version": 3, "points": [{"mode": "run", "label": "1x1"}]})", "points[0].repetitions is missing"},
+      {R"({"schema_version": 3, "points": [{"mode": "run", "label": "1x1"}]})",
+       "points[0].repetitions is missing"},
       {R"({"schema_version": 3, "points": [{"mode": "run", "label": "1x1", "repetitions": [{"makespan_s": 1}]}]})",
        "points[0].repetitions[0].slowest_s is missing"},
       {R"({"schema_version": 4, "points": [{"mode": "run", "label": "1x1", "repetitions": [{"slowest_s": 1}]}]})",
@@ -155,7 +162,8 @@ TEST(ReportReading, RefusesWhatCannotBeCompared) {
        R"(points[0].repetitions[0].slowest_s: expected seconds between 1e-09 and 1e+09, got "1")"},
       {R"({"schema_version": 3, "points": [{"mode": "run", "label": "1x1", "repetitions": [{"slowest_s": -1}]}]})",
        "points[0].repetitions[0].slowest_s: expected seconds between 1e-09 and 1e+09, got -1"},
-      {R"({"schema_version": 3, "points": [)" + point + "," + point + "]}", "two points are run 1x1"},
+      {R"({"schema_version": 3, "points": [)" + point + "," + point + "]}",
+       "two points are run 1x1"},
   };
   for (const auto& c : cases) {
     const std::string message = refusal(c.text, "dir/r.json");
@@ -170,7 +178,8 @@ TEST(ReportReading, RefusesWhatCannotBeCompared) {
 // files_per_dir, time_limit_s, wear_out and slow_ranks were not compared).
 TEST(ReportReading, EveryConfigKeyOfAReportIsClassified) {
   std::set<std::string> classified;
-  for (const WorkloadKey& key : kWorkloadKeys) EXPECT_TRUE(classified.insert(key.name).second) << key.name;
+  for (const WorkloadKey& key : kWorkloadKeys)
+    EXPECT_TRUE(classified.insert(key.name).second) << key.name;
   for (const char* key : kNotWorkloadKeys) EXPECT_TRUE(classified.insert(key).second) << key;
   std::set<std::string> in_report = {"file_size_bytes"};
   const RunConfig defaults;
@@ -178,11 +187,11 @@ TEST(ReportReading, EveryConfigKeyOfAReportIsClassified) {
     if (field.in_report) in_report.insert(std::string(field.name));
   });
   EXPECT_EQ(classified, in_report);
-  for (const char* key : {"overwrite", "files_per_dir", "time_limit_s", "wear_out", "slow_ranks", "slow_delay_us",
-                          "layouts", "queue_depth", "chunk"}) {
-    EXPECT_TRUE(std::any_of(kWorkloadKeys.begin(), kWorkloadKeys.end(),
-                            [&](const WorkloadKey& k) { return k.name == std::string(key); }))
-        << key;
+  for (const char* key : {"overwrite", "files_per_dir", "time_limit_s", "wear_out", "slow_ranks",
+                          "slow_delay_us", "layouts", "queue_depth", "chunk"}) {
+    EXPECT_TRUE(std::any_of(kWorkloadKeys.begin(), kWorkloadKeys.end(), [&](const WorkloadKey& k) {
+      return k.name == std::string(key);
+    })) << key;
   }
 }
 
@@ -220,19 +229,21 @@ TEST(ReportReading, EachFallbackIsTheDefault) {
 // a new one that set each; and an old report against a new one of the defaults: no difference.
 TEST(ReportReading, EachWorkloadKeyThatDiffersIsFlagged) {
   const std::map<std::string, nlohmann::json> changed = {
-      {"overwrite", true},         {"files_per_dir", 10},          {"time_limit_s", 2.5},
-      {"wear_out", true},          {"slow_ranks", {1}},            {"slow_delay_us", 5},
-      {"pattern", "f{}"},          {"queue_depth", 8},             {"chunk", 64},
-      {"layouts", {"rank"}},       {"engine", "uring"},            {"partition", "dynamic"}};
+      {"overwrite", true}, {"files_per_dir", 10}, {"time_limit_s", 2.5}, {"wear_out", true},
+      {"slow_ranks", {1}}, {"slow_delay_us", 5},  {"pattern", "f{}"},    {"queue_depth", 8},
+      {"chunk", 64},       {"layouts", {"rank"}}, {"engine", "uring"},   {"partition", "dynamic"}};
   nlohmann::json old_doc = fixture_json("run_old_v3.json");
-  for (const char* newer : {"time_limit_s", "wear_out", "layouts", "files_per_dir"}) old_doc["config"].erase(newer);
+  for (const char* newer : {"time_limit_s", "wear_out", "layouts", "files_per_dir"})
+    old_doc["config"].erase(newer);
   const ReportInput old_report = read_report(old_doc.dump(), "old.json");
   nlohmann::json new_doc = fixture_json("run_new_v3.json");
-  for (const WorkloadKey& key : kWorkloadKeys) new_doc["config"][key.name] = nlohmann::json::parse(key.fallback);
+  for (const WorkloadKey& key : kWorkloadKeys)
+    new_doc["config"][key.name] = nlohmann::json::parse(key.fallback);
   new_doc["config"]["files"] = old_doc["config"]["files"];
   new_doc["config"]["lines"] = old_doc["config"]["lines"];
   new_doc["config"]["text"] = old_doc["config"]["text"];
-  EXPECT_TRUE(compare_reports(old_report, read_report(new_doc.dump(), "new.json")).workload_differences.empty());
+  EXPECT_TRUE(compare_reports(old_report, read_report(new_doc.dump(), "new.json"))
+                  .workload_differences.empty());
   for (const auto& [key, value] : changed) {
     nlohmann::json edited = new_doc;
     edited["config"][key] = value;

@@ -23,8 +23,18 @@ RunReport sample_report(Format format, bool per_rank) {
   r.config.repetitions = 2;
   r.config.format = format;
   r.config.per_rank = per_rank;
-  r.context = {"0.1.0", 2, 1, {{"node1", {0, 1}}}, "Open MPI v4.1.4", "/data/mpiwrite-data",
-               "ext4", "2026-11-30T12:00:00Z", {2, 2}, true, {5120, 6144}, {}};
+  r.context = {"0.1.0",
+               2,
+               1,
+               {{"node1", {0, 1}}},
+               "Open MPI v4.1.4",
+               "/data/mpiwrite-data",
+               "ext4",
+               "2026-11-30T12:00:00Z",
+               {2, 2},
+               true,
+               {5120, 6144},
+               {}};
   LatencyHistogram h;
   OperationHistograms operations;  // 40 + 30 + 20 of each file's 100 % (no fsync)
   for (int i = 1; i <= 100; ++i) {
@@ -59,10 +69,11 @@ RunReport sample_comparison(Format format) {
   r.config.threads = 2;
   r.config.repetitions = 6;
   r.points.clear();
-  const std::pair<PointSpec, double> measured[] = {
-      {{1, 1, PointMode::Processes}, 0.008}, {{2, 1, PointMode::Processes}, 0.005},
-      {{1, 2, PointMode::Threads}, 0.0049},  {{1, 4, PointMode::Threads}, 0.004},
-      {{2, 2, PointMode::Hybrid}, 0.003}};
+  const std::pair<PointSpec, double> measured[] = {{{1, 1, PointMode::Processes}, 0.008},
+                                                   {{2, 1, PointMode::Processes}, 0.005},
+                                                   {{1, 2, PointMode::Threads}, 0.0049},
+                                                   {{1, 4, PointMode::Threads}, 0.004},
+                                                   {{2, 2, PointMode::Hybrid}, 0.003}};
   const double spread[] = {1.00, 1.06, 0.95, 1.03, 0.98, 1.08};
   LatencyHistogram h;
   h.record(40'000);
@@ -171,11 +182,15 @@ TEST(Reporters, Markdown) {
 TEST(Reporters, Csv) { expect_golden("report.csv", render(sample_report(Format::Csv, true))); }
 TEST(Reporters, Json) { expect_golden("report.json", render(sample_report(Format::Json, false))); }
 
-TEST(Reporters, CompareTable) { expect_golden("compare.txt", render(sample_comparison(Format::Table))); }
+TEST(Reporters, CompareTable) {
+  expect_golden("compare.txt", render(sample_comparison(Format::Table)));
+}
 TEST(Reporters, CompareMarkdown) {
   expect_golden("compare.md", render(sample_comparison(Format::Markdown)));
 }
-TEST(Reporters, CompareCsv) { expect_golden("compare.csv", render(sample_comparison(Format::Csv))); }
+TEST(Reporters, CompareCsv) {
+  expect_golden("compare.csv", render(sample_comparison(Format::Csv)));
+}
 TEST(Reporters, CompareJson) {
   expect_golden("compare.json", render(sample_comparison(Format::Json)));
 }
@@ -229,8 +244,8 @@ TEST(Reporters, CompareTwoLayoutsJsonNamesTheLayoutOfEveryPointAndRow) {
     return out;
   };
   const std::vector<std::string> header = cells(line);
-  const auto column = static_cast<std::size_t>(
-      std::find(header.begin(), header.end(), "layout") - header.begin());
+  const auto column =
+      static_cast<std::size_t>(std::find(header.begin(), header.end(), "layout") - header.begin());
   ASSERT_EQ(column, 34u);  // the 35th, where it always stood
   std::set<std::string> layouts;
   while (std::getline(csv, line)) layouts.insert(cells(line).at(column));
@@ -254,7 +269,8 @@ TEST(Reporters, UnmeasuredPointsShowNoFiguresInAnyFormat) {
       // The rows of 1x1 and 1x4 (never measured) hold no number but their shape.
       // (The row of concurrency 4 also holds the measured 2x2, the heading names 1x1.)
       if (line.find("1x1") == std::string::npos && line.find("1x4") == std::string::npos) continue;
-      if (line.find("2x2") != std::string::npos || line.find("against") != std::string::npos) continue;
+      if (line.find("2x2") != std::string::npos || line.find("against") != std::string::npos)
+        continue;
       EXPECT_NE(line.find("not measured"), std::string::npos) << line;
       EXPECT_EQ(line.find("0."), std::string::npos) << line;
     }
@@ -262,7 +278,8 @@ TEST(Reporters, UnmeasuredPointsShowNoFiguresInAnyFormat) {
   const auto doc = nlohmann::json::parse(render(interrupted_comparison(Format::Json, false)));
   for (const auto& point : doc.at("points")) {
     const auto& summary = point.at("summary");
-    EXPECT_TRUE(summary.at("speedup").is_null()) << point.at("label");  // the baseline is unmeasured
+    EXPECT_TRUE(summary.at("speedup").is_null())
+        << point.at("label");  // the baseline is unmeasured
     EXPECT_TRUE(summary.at("efficiency").is_null()) << point.at("label");
     if (point.at("label") == "1x4") {
       EXPECT_TRUE(summary.at("makespan_s").is_null());
@@ -281,7 +298,8 @@ TEST(Reporters, UnmeasuredPointsShowNoFiguresInAnyFormat) {
   while (std::getline(csv, line)) {
     if (line.rfind("mean,processes,1,1,", 0) == 0) {
       // Through `layout`; the columns after it (per operation, time limit) are empty too.
-      const std::string through_layout = "mean,processes,1,1,,,,,,,,,,,,,,,,,posix,1,,,,,,,,,,,,,shared";
+      const std::string through_layout =
+          "mean,processes,1,1,,,,,,,,,,,,,,,,,posix,1,,,,,,,,,,,,,shared";
       EXPECT_EQ(line.substr(0, through_layout.size()), through_layout);
       EXPECT_EQ(line.find_first_not_of(',', through_layout.size()), std::string::npos) << line;
     }
@@ -296,7 +314,8 @@ TEST(Reporters, AnUnmeasuredRunSaysSoInsteadOfZeros) {
   const std::string text = render(r);
   EXPECT_NE(text.find("makespan: not measured"), std::string::npos) << text;
   EXPECT_EQ(text.find("0.000000"), std::string::npos) << text;
-  r.points.front().repetitions.push_back(sample_report(Format::Table, false).points[0].repetitions[0]);
+  r.points.front().repetitions.push_back(
+      sample_report(Format::Table, false).points[0].repetitions[0]);
   summarize_points(r.points);
   EXPECT_NE(render(r).find("makespan over 1 of 2 repetitions"), std::string::npos);
 }
@@ -312,12 +331,16 @@ TEST(Reporters, ASweepWithAnUnmeasuredBaselineHasNoSpeedups) {
   r.points.front().repetitions = {};
   summarize_points(r.points);
   const std::string text = render(r);
-  EXPECT_NE(text.find("| sweep | 1x1 | 1 | - | - | - | - | - | - | - | - | - | - | - | not measured |"),
-            std::string::npos) << text;
+  EXPECT_NE(
+      text.find("| sweep | 1x1 | 1 | - | - | - | - | - | - | - | - | - | - | - | not measured |"),
+      std::string::npos)
+      << text;
   // Its figures, but no speedup, interval or efficiency against the unmeasured baseline.
-  EXPECT_NE(text.find("| sweep | 1x2 | 2 | 0.004974 | 0.004655-0.005292 | 0.004982 | 0.000241 | 4.8% | "
-                      "0.004655 | 0.005292 | - | - | - |"),
-            std::string::npos) << text;
+  EXPECT_NE(
+      text.find("| sweep | 1x2 | 2 | 0.004974 | 0.004655-0.005292 | 0.004982 | 0.000241 | 4.8% | "
+                "0.004655 | 0.005292 | - | - | - |"),
+      std::string::npos)
+      << text;
 }
 
 TEST(Reporters, PerRankIsHonouredByEveryFormatOfAComparison) {
@@ -329,8 +352,10 @@ TEST(Reporters, PerRankIsHonouredByEveryFormatOfAComparison) {
   const std::string csv = render(interrupted_comparison(Format::Csv, true));
   EXPECT_NE(csv.find("\nrank,hybrid,2,2,"), std::string::npos) << csv;
   // Without --per-rank none of them has rank rows.
-  EXPECT_EQ(render(interrupted_comparison(Format::Table, false)).find("\nrank 1 "), std::string::npos);
-  EXPECT_EQ(render(interrupted_comparison(Format::Markdown, false)).find("| rank 1 |"), std::string::npos);
+  EXPECT_EQ(render(interrupted_comparison(Format::Table, false)).find("\nrank 1 "),
+            std::string::npos);
+  EXPECT_EQ(render(interrupted_comparison(Format::Markdown, false)).find("| rank 1 |"),
+            std::string::npos);
 }
 
 TEST(Reporters, JsonParsesAndCarriesSchemaConfigContextAndRanks) {
@@ -442,15 +467,16 @@ TEST(SetupWarnings, TheAdviceFitsWhetherMpirunBoundTheRank) {
   warnings = setup_warnings(x);
   ASSERT_EQ(warnings.size(), 1u);
   EXPECT_NE(warnings[0].find("mpirun bound it; use --bind-to none or --map-by slot:PE=4"),
-            std::string::npos) << warnings[0];
+            std::string::npos)
+      << warnings[0];
   x.bound_by_launcher.clear();  // unknown: the general advice
   EXPECT_NE(setup_warnings(x)[0].find("mpirun binds ranks to cores by default"), std::string::npos);
 }
 
 TEST(PerHost, SumsFilesAndTakesTheSlowestRankOfEachHost) {
   LatencyHistogram h;
-  const RepetitionFigures rep = summarize_repetition(
-      1, {{0, 1.0, 10, 100}, {1, 3.0, 20, 200}, {2, 2.0, 30, 300}}, h);
+  const RepetitionFigures rep =
+      summarize_repetition(1, {{0, 1.0, 10, 100}, {1, 3.0, 20, 200}, {2, 2.0, 30, 300}}, h);
   const auto hosts = per_host(rep, group_ranks_by_host({"a", "b", "a", "b"}));  // rank 3 absent
   ASSERT_EQ(hosts.size(), 2u);
   EXPECT_EQ(hosts[0].host, "a");
@@ -468,7 +494,8 @@ TEST(Reporters, TwoHostsGetPerHostRows) {
   expect_golden("table_two_hosts.txt", render(r));
   r.config.format = Format::Json;
   const auto doc = nlohmann::json::parse(render(r));
-  EXPECT_EQ(doc.at("points").at(0).at("repetitions").at(1).at("hosts").at(1).at("slowest_rank_s"), 0.006);
+  EXPECT_EQ(doc.at("points").at(0).at("repetitions").at(1).at("hosts").at(1).at("slowest_rank_s"),
+            0.006);
 }
 
 // A report whose strings hold bytes that are not UTF-8, a newline, '|' and a terminal escape:
@@ -504,7 +531,8 @@ TEST(HostileStrings, JsonKeepsEveryByteAsSurrogateEscapes) {
 
 TEST(HostileStrings, MarkdownKeepsTheBulletAndTheTableShape) {
   const std::string md = render(hostile_report(Format::Markdown));
-  EXPECT_NE(md.find("\n- directory: `/data/a\\nb|c\\x1b[2J\\xfe` (ext4)\n"), std::string::npos) << md;
+  EXPECT_NE(md.find("\n- directory: `/data/a\\nb|c\\x1b[2J\\xfe` (ext4)\n"), std::string::npos)
+      << md;
   EXPECT_EQ(md.find('\x1b'), std::string::npos);
   EXPECT_EQ(md.find('\xff'), std::string::npos);
   EXPECT_NE(md.find("| node\\|1 |"), std::string::npos) << md;
@@ -513,7 +541,8 @@ TEST(HostileStrings, MarkdownKeepsTheBulletAndTheTableShape) {
 
 TEST(HostileStrings, TableKeepsEveryLineItsOwn) {
   const std::string table = render(hostile_report(Format::Table));
-  EXPECT_NE(table.find("\ndirectory: /data/a\\nb|c\\x1b[2J\\xfe (ext4)\n"), std::string::npos) << table;
+  EXPECT_NE(table.find("\ndirectory: /data/a\\nb|c\\x1b[2J\\xfe (ext4)\n"), std::string::npos)
+      << table;
   EXPECT_EQ(table.find('\x1b'), std::string::npos);
   EXPECT_NE(table.find("node\\n\\xff  "), std::string::npos) << table;
 }
@@ -524,7 +553,8 @@ TEST(HostileStrings, CsvStillHasTheHeaderColumnCount) {
   std::getline(lines, line);
   const auto commas = std::count(line.begin(), line.end(), ',');  // the header's: no quoted cell
   EXPECT_EQ(commas, 56);
-  while (std::getline(lines, line)) EXPECT_EQ(std::count(line.begin(), line.end(), ','), commas) << line;
+  while (std::getline(lines, line))
+    EXPECT_EQ(std::count(line.begin(), line.end(), ','), commas) << line;
 }
 
 TEST(GroupRanksByHost, KeepsFirstRankOrder) {

@@ -80,12 +80,13 @@ TEST(RemoveFiles, RemovesOnlyGeneratedNamesAndNeverFollowsALink) {
   TempDir tmp;
   TempDir outside;
   const FilePattern pattern = parse_pattern("write{}.txt");
-  for (int i = 1; i <= 4; ++i) testing::write_text(tmp / ("write" + std::to_string(i) + ".txt"), "x");
+  for (int i = 1; i <= 4; ++i)
+    testing::write_text(tmp / ("write" + std::to_string(i) + ".txt"), "x");
   testing::write_text(tmp / "notes.txt", "foreign");
   testing::write_text(tmp / "write9.txt", "not in this slice");
   testing::write_text(outside / "target", "outside --dir");
   fs::remove(tmp / "write3.txt");
-  fs::create_symlink(outside / "target", tmp / "write3.txt");  // a planted link
+  fs::create_symlink(outside / "target", tmp / "write3.txt");                  // a planted link
   const std::uint64_t removed = remove_files(tmp.path(), pattern, {1, 5, 1});  // 1..5, 5 missing
   EXPECT_EQ(removed, 4u);  // 1, 2, the link 3, 4
   EXPECT_EQ(testing::read_file(tmp / "notes.txt"), "foreign");
@@ -105,9 +106,9 @@ TEST(RemoveDirectory, RefusesADirectoryThatHoldsAnything) {
 TEST(FindTrash, OnlyDirectoriesNamedLikeAGivenUpScratchRoot) {
   TempDir tmp;
   make_directory(tmp / ".mpiwrite-1a2b-3c4d.trash", 0700);
-  make_directory(tmp / ".mpiwrite-1a2b-3c4d", 0700);     // a live scratch root: not trash
-  make_directory(tmp / ".mpiwrite-77-88.trash", 0755);   // not made by mpiwrite (mode)
-  make_directory(tmp / ".mpiwrite-zz-3c4d.trash");        // not a run id
+  make_directory(tmp / ".mpiwrite-1a2b-3c4d", 0700);    // a live scratch root: not trash
+  make_directory(tmp / ".mpiwrite-77-88.trash", 0755);  // not made by mpiwrite (mode)
+  make_directory(tmp / ".mpiwrite-zz-3c4d.trash");      // not a run id
   testing::write_text(tmp / ".mpiwrite-1-2.trash", "a file, not a directory");
   fs::create_symlink(tmp / ".mpiwrite-1a2b-3c4d.trash", tmp / ".mpiwrite-5-6.trash");  // a link
   EXPECT_EQ(find_trash(tmp.path()), std::vector<std::string>{tmp / ".mpiwrite-1a2b-3c4d.trash"});

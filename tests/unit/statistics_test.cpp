@@ -232,7 +232,8 @@ TEST(SmallestPValue, ExactFromTheCountsNormalBeyondEight) {
   EXPECT_EQ(smallest_p_value(1, 1), 1);  // 2 / 2, capped
   EXPECT_EQ(smallest_p_value(0, 5), 1);
   // The test mann_whitney runs on the most extreme outcome.
-  const std::vector<double> low{1, 2, 3, 4, 5, 6, 7, 8, 9}, high{11, 12, 13, 14, 15, 16, 17, 18, 19};
+  const std::vector<double> low{1, 2, 3, 4, 5, 6, 7, 8, 9},
+      high{11, 12, 13, 14, 15, 16, 17, 18, 19};
   EXPECT_DOUBLE_EQ(smallest_p_value(9, 9), mann_whitney(low, high).p_value);
   EXPECT_DOUBLE_EQ(smallest_p_value(3, 3), mann_whitney({1, 2, 3}, {4, 5, 6}).p_value);
   EXPECT_GT(smallest_p_value(100'000, 100'000), -1);  // finite (0 by underflow), never NaN
@@ -240,8 +241,8 @@ TEST(SmallestPValue, ExactFromTheCountsNormalBeyondEight) {
 
 TEST(RepetitionsForSignificance, FourAtFivePercent) {
   EXPECT_EQ(repetitions_for_significance(), 4u);
-  EXPECT_EQ(repetitions_for_significance(0.2), 3u);  // 0.1 < 0.2
-  EXPECT_EQ(repetitions_for_significance(0.01), 5u);  // 2 / C(10, 5) = 0.0079
+  EXPECT_EQ(repetitions_for_significance(0.2), 3u);     // 0.1 < 0.2
+  EXPECT_EQ(repetitions_for_significance(0.01), 5u);    // 2 / C(10, 5) = 0.0079
   EXPECT_GT(repetitions_for_significance(1e-300), 8u);  // ends: the tail underflows
   EXPECT_EQ(repetitions_for_significance(0), 0u);
 }
@@ -253,8 +254,8 @@ TEST(MannWhitneyEdges, EmptyNoTestLargeExactFinite) {
   // The exact distribution with the larger sample at 100,000 values: long double counts.
   std::vector<double> many(100'000);
   for (std::size_t i = 0; i < many.size(); ++i) many[i] = static_cast<double>(i);
-  const MannWhitney wide = mann_whitney({-1.5, 10'000.5, 50'000.5, 99'999.5, 200'000, 3.25, 7.25, 8.25},
-                                        many);
+  const MannWhitney wide =
+      mann_whitney({-1.5, 10'000.5, 50'000.5, 99'999.5, 200'000, 3.25, 7.25, 8.25}, many);
   EXPECT_TRUE(wide.exact);
   EXPECT_TRUE(std::isfinite(wide.p_value));
   EXPECT_GT(wide.p_value, 0);
@@ -304,7 +305,8 @@ Interval reference_bootstrap(std::vector<double> numerator, std::vector<double> 
   SplitMix64 random(seed);
   auto resampled_median = [&random](const std::vector<double>& sorted) {
     std::vector<double> resample;
-    for (std::size_t i = 0; i < sorted.size(); ++i) resample.push_back(sorted[random.below(sorted.size())]);
+    for (std::size_t i = 0; i < sorted.size(); ++i)
+      resample.push_back(sorted[random.below(sorted.size())]);
     std::sort(resample.begin(), resample.end());
     const std::size_t n = resample.size();
     return n % 2 ? resample[n / 2] : (resample[n / 2 - 1] + resample[n / 2]) / 2;
@@ -397,7 +399,8 @@ TEST(RatioOfMediansInterval, SingleValuesAndEqualSeries) {
   ASSERT_TRUE(single);
   EXPECT_EQ(single->low, 1.5);
   EXPECT_EQ(single->high, 1.5);
-  const auto flat = ratio_of_medians_interval(std::vector<double>(8, 2.0), std::vector<double>(8, 2.0), 1);
+  const auto flat =
+      ratio_of_medians_interval(std::vector<double>(8, 2.0), std::vector<double>(8, 2.0), 1);
   ASSERT_TRUE(flat);
   EXPECT_EQ(flat->low, 1);
   EXPECT_EQ(flat->high, 1);

@@ -20,21 +20,24 @@ TEST(Utf8, IllFormedSequences) {
   for (const char* bad : {"\x80", "\xbf", "\xc0\xaf", "\xc1\xbf", "\xe0\x80\xaf",  // overlong
                           "\xed\xa0\x80", "\xed\xbf\xbf",                          // surrogates
                           "\xf4\x90\x80\x80", "\xf5\x80\x80\x80", "\xff",          // > U+10FFFF
-                          "\xc3", "\xe2\x82", "\xf0\x9f\x98", "\xc3\x41"}) {      // cut short
+                          "\xc3", "\xe2\x82", "\xf0\x9f\x98", "\xc3\x41"}) {       // cut short
     EXPECT_EQ(utf8_sequence_length(bad, 0), 0u) << printable(bad);
   }
 }
 
 TEST(JsonString, ValidUtf8IsWhatNlohmannWrites) {
-  for (const std::string& s : {std::string("plain"), std::string("q\"b\\s/"), std::string("\b\f\n\r\t"),
-                              std::string("\x01\x1f\x7f", 3), std::string("\0x", 2),
-                              std::string("h\xc3\xa9llo \xe2\x82\xac \xf0\x9f\x98\x80")}) {
+  for (const std::string& s :
+       {std::string("plain"), std::string("q\"b\\s/"), std::string("\b\f\n\r\t"),
+        std::string("\x01\x1f\x7f", 3), std::string("\0x", 2),
+        std::string("h\xc3\xa9llo \xe2\x82\xac \xf0\x9f\x98\x80")}) {
     EXPECT_EQ(json_string(s), nlohmann::json(s).dump()) << s;
   }
 }
 
 TEST(JsonString, InvalidBytesBecomeLoneSurrogates) {
-  EXPECT_EQ(json_string("a\xff" "b"), "\"a\\udcffb\"");
+  EXPECT_EQ(json_string("a\xff"
+                        "b"),
+            "\"a\\udcffb\"");
   EXPECT_EQ(json_string("\x80\xc3\xa9\xc3"), "\"\\udc80\xc3\xa9\\udcc3\"");
   EXPECT_EQ(json_string("\xed\xa0\x80"), "\"\\udced\\udca0\\udc80\"");  // a UTF-8 surrogate
 }
@@ -43,8 +46,10 @@ TEST(Printable, KeepsTextOnOneLineAndReversible) {
   EXPECT_EQ(printable("/data/run 1"), "/data/run 1");
   EXPECT_EQ(printable("h\xc3\xa9"), "h\xc3\xa9");
   EXPECT_EQ(printable("a\nb\tc\rd\\e"), "a\\nb\\tc\\rd\\\\e");
-  EXPECT_EQ(printable("\x1b[31m"), "\\x1b[31m");           // a terminal escape
-  EXPECT_EQ(printable("\xc2\x9b" "2J"), "\\xc2\\x9b2J");   // C1 CSI
+  EXPECT_EQ(printable("\x1b[31m"), "\\x1b[31m");  // a terminal escape
+  EXPECT_EQ(printable("\xc2\x9b"
+                      "2J"),
+            "\\xc2\\x9b2J");  // C1 CSI
   EXPECT_EQ(printable("\xff\x7f"), "\\xff\\x7f");
   EXPECT_EQ(printable(std::string("\0", 1)), "\\x00");
 }

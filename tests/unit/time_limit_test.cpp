@@ -6,10 +6,10 @@
 #include "mpiwrite/core/cli.hpp"
 #include "mpiwrite/core/config.hpp"
 #include "mpiwrite/core/errors.hpp"
+#include "mpiwrite/core/point_plan.hpp"
 #include "mpiwrite/core/rank_plan.hpp"
 #include "mpiwrite/core/run_report.hpp"
 #include "mpiwrite/core/wear_out.hpp"
-#include "mpiwrite/core/point_plan.hpp"
 
 namespace mpiwrite {
 namespace {
@@ -59,9 +59,9 @@ TEST(WearOut, EveryWriterGoesOnToTheLargestCountItsPartAllows) {
   const std::vector<Progression> parts{{1, 10, 1}, {11, 10, 1}, {21, 4, 1}};
   const std::vector<Progression> rest = wear_out_parts(parts, {7, 3, 2}, 7);
   ASSERT_EQ(rest.size(), 3u);
-  EXPECT_EQ(rest[0].count, 0u);                   // it set the count
-  EXPECT_EQ(rest[1], (Progression{14, 4, 1}));    // files 14..17: the 4th to the 7th
-  EXPECT_EQ(rest[2], (Progression{23, 2, 1}));    // its part ends at 4 files
+  EXPECT_EQ(rest[0].count, 0u);                 // it set the count
+  EXPECT_EQ(rest[1], (Progression{14, 4, 1}));  // files 14..17: the 4th to the 7th
+  EXPECT_EQ(rest[2], (Progression{23, 2, 1}));  // its part ends at 4 files
 }
 
 TEST(WearOut, ACyclicPartGoesOnAtItsStride) {
@@ -83,7 +83,8 @@ TEST(WearOut, ACyclicPartGoesOnAtItsStride) {
 }
 
 // A point of one rank whose repetitions wrote `files` of 100 asked in `seconds`.
-PointReport limited_point(PointSpec spec, const std::vector<std::pair<double, std::uint64_t>>& reps) {
+PointReport limited_point(PointSpec spec,
+                          const std::vector<std::pair<double, std::uint64_t>>& reps) {
   PointReport p(spec);
   unsigned index = 0;
   for (const auto& [seconds, files] : reps) {

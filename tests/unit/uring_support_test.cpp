@@ -31,7 +31,8 @@ TEST(DescribeUringUnavailable, LongRankListsAreCut) {
   std::vector<std::string> reasons(20, "blocked"), hosts(20, "h");
   reasons[0] = "";
   const std::string m = describe_uring_unavailable(reasons, hosts);
-  EXPECT_NE(m.find("on ranks 1,2,3,4,5,6,7,8 and 11 more (host h): blocked."), std::string::npos) << m;
+  EXPECT_NE(m.find("on ranks 1,2,3,4,5,6,7,8 and 11 more (host h): blocked."), std::string::npos)
+      << m;
 }
 
 // Whatever this machine says, it says it as one sentence (the e2e test covers a real refusal).

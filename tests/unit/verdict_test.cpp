@@ -32,7 +32,8 @@ TEST(Decide, SameDistributionIsNoClearDifferenceInAtLeast93Percent) {
     const auto a = draw.series(20, 1.0, kSpread), b = draw.series(20, 1.0, kSpread);
     const Verdict v = decide(a, b, static_cast<std::uint64_t>(trial));
     ASSERT_NE(v.outcome, Outcome::TooFewRepetitions);
-    if (v.outcome == Outcome::NoDifference || v.outcome == Outcome::BelowNoise) ++no_clear_difference;
+    if (v.outcome == Outcome::NoDifference || v.outcome == Outcome::BelowNoise)
+      ++no_clear_difference;
   }
   std::cout << "[ verdict  ] same distribution: no clear difference in " << no_clear_difference
             << " of " << kTrials << " trials\n";

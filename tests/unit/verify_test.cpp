@@ -15,11 +15,12 @@ using testing::TempDir;
 TEST(FileVerifier, PassesRightFilesAndNamesEveryKindOfWrongOne) {
   TempDir dir;
   const std::string right = "ab\nab\nab\n";
-  for (const char* name : {"f1", "f2", "f3", "f4", "f5", "f6"}) testing::write_text(dir / name, right);
-  testing::write_text(dir / "f2", "ab\nab\n");        // short
-  testing::write_text(dir / "f3", "ab\nax\nab\n");    // wrong byte at 4
+  for (const char* name : {"f1", "f2", "f3", "f4", "f5", "f6"})
+    testing::write_text(dir / name, right);
+  testing::write_text(dir / "f2", "ab\nab\n");          // short
+  testing::write_text(dir / "f3", "ab\nax\nab\n");      // wrong byte at 4
   testing::write_text(dir / "f4", "ab\nab\nab\nab\n");  // long
-  std::filesystem::remove(dir / "f5");                 // missing
+  std::filesystem::remove(dir / "f5");                  // missing
   FileVerifier verifier(parse_pattern("f{}"), "ab", 3);
   const VerifyResult result = verifier.verify(dir.path(), {1, 6, 1}, nullptr, 10);
   EXPECT_EQ(result.checked, 6u);
@@ -40,7 +41,7 @@ TEST(FileVerifier, PassesRightFilesAndNamesEveryKindOfWrongOne) {
 TEST(FileVerifier, ChecksAFileOfManyPiecesPieceByPiece) {
   TempDir dir;
   const std::string line = "Hello, world!\n";  // 14 bytes: 1 MiB is no whole number of lines
-  const std::uint64_t lines = 300'000;          // 4.2 MB, four pieces and a part
+  const std::uint64_t lines = 300'000;         // 4.2 MB, four pieces and a part
   std::string right;
   for (std::uint64_t i = 0; i < lines; ++i) right += line;
   std::string wrong = right;

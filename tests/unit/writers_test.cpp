@@ -6,13 +6,13 @@
 
 #include <cerrno>
 #include <csignal>
-#include <fstream>
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "mpiwrite/core/errors.hpp"
-#include "mpiwrite/sys/posix_file.hpp"
 #include "mpiwrite/engines/writer.hpp"
+#include "mpiwrite/sys/posix_file.hpp"
 #include "mpiwrite/sys/system_facts.hpp"
 #include "temp_dir.hpp"
 
@@ -61,15 +61,14 @@ SliceResult write_into(const std::string& dir, const WriteOptions& o, const Prog
 }
 
 // Threads, write mode, and the uring engine's queue depth (0: the posix engine).
-class WritersWrite
-    : public ::testing::TestWithParam<std::tuple<unsigned, WriteMode, unsigned>> {};
+class WritersWrite : public ::testing::TestWithParam<std::tuple<unsigned, WriteMode, unsigned>> {};
 
 TEST_P(WritersWrite, ExactlyTheSliceWithExactContent) {
   const auto [threads, mode, depth] = GetParam();
   TempDir dir;
   const Progression slice{5, 20, 3};  // 5, 8, ..., 62
-  const WriteOptions o = depth == 0 ? options(threads, mode)
-                                    : options(threads, mode, Engine::Uring, depth);
+  const WriteOptions o =
+      depth == 0 ? options(threads, mode) : options(threads, mode, Engine::Uring, depth);
   const SliceResult result = write_into(dir.path(), o, slice);
   ASSERT_FALSE(result.failure) << result.failure->message();
   EXPECT_EQ(result.files, 20u);
@@ -120,7 +119,7 @@ TEST(UringWriter, AnExistingFileStopsTheRunAndIsLeftAlone) {
   ASSERT_TRUE(result.failure);
   EXPECT_EQ(result.failure->operation, "open");
   EXPECT_EQ(result.failure->errno_value, EEXIST);
-  EXPECT_EQ(result.files, 3u);  // queue depth 1: files 1-3 before it, none after
+  EXPECT_EQ(result.files, 3u);              // queue depth 1: files 1-3 before it, none after
   expect_operations_add_up(result, false);  // the refused open recorded nothing
   EXPECT_EQ(testing::read_file(dir / "write4.txt"), "precious");
   EXPECT_FALSE(std::filesystem::exists(dir / "write5.txt"));
@@ -152,7 +151,8 @@ TEST(Writers, AnExistingFileIsNeverClobberedAndNeverCounted) {
   for (unsigned threads : {1u, 3u}) {
     TempDir dir;
     testing::write_text(dir / "write5.txt", "precious");
-    const SliceResult result = write_into(dir.path(), options(threads, WriteMode::Line), {1, 10, 1});
+    const SliceResult result =
+        write_into(dir.path(), options(threads, WriteMode::Line), {1, 10, 1});
     ASSERT_TRUE(result.failure);
     EXPECT_EQ(result.failure->path, dir / "write5.txt");
     EXPECT_EQ(result.failure->errno_value, EEXIST);
@@ -237,7 +237,8 @@ TEST(Writers, DynamicSourceWritesEveryIndexOnceAtAnyChunkSize) {
     ASSERT_FALSE(result.failure);
     EXPECT_EQ(result.files, 101u) << "chunk " << chunk;
     std::size_t entries = 0;
-    for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir.path())) ++entries;
+    for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir.path()))
+      ++entries;
     EXPECT_EQ(entries, 101u);
     EXPECT_TRUE(std::filesystem::exists(dir / "write101.txt"));
   }

@@ -8,7 +8,7 @@
 namespace mpiwrite {
 
 // Returns the process exit code (the same on every rank). Only rank 0 writes to out and err.
-int run(int argc, const char* const* argv, const boost::mpi::communicator& world,
-        std::ostream& out, std::ostream& err);
+int run(int argc, const char* const* argv, const boost::mpi::communicator& world, std::ostream& out,
+        std::ostream& err);
 
 }  // namespace mpiwrite

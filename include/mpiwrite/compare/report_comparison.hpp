@@ -73,7 +73,7 @@ struct ReportComparison {
   std::uint64_t seed = kDefaultCompareSeed;
   // Each report has exactly one point: those two were compared whatever their labels.
   bool single_points = false;
-  std::vector<PointComparison> points;  // in the old report's order
+  std::vector<PointComparison> points;    // in the old report's order
   std::vector<UnmatchedPoint> unmatched;  // the old report's first, then the new one's
   std::vector<WorkloadDifference> workload_differences;  // in kWorkloadKeys order
   bool filesystems_differ = false;

@@ -72,8 +72,9 @@ inline constexpr std::array<WorkloadKey, 17> kWorkloadKeys = {{
 // these and kWorkloadKeys together are every field the report's config holds).
 // file_size_bytes is derived from lines and text.
 inline constexpr std::array<const char*, 14> kNotWorkloadKeys = {
-    "dir",     "threads", "repetitions", "warmup",    "cleanup",         "format",         "output",
-    "per_rank", "sweep_threads", "compare", "verify", "timeout_s", "max_concurrency", "file_size_bytes"};
+    "dir",    "threads",   "repetitions",     "warmup",         "cleanup",
+    "format", "output",    "per_rank",        "sweep_threads",  "compare",
+    "verify", "timeout_s", "max_concurrency", "file_size_bytes"};
 
 // One workload key of a report: config's value, or the fallback when the report lacks it.
 struct WorkloadValue {
@@ -95,11 +96,11 @@ struct ReportPoint {
 struct ReportAbout {
   std::string file;  // as named on the command line
   int schema_version = 0;
-  std::string kind;              // run, sweep, compare; empty when absent
-  std::string mpiwrite_version;  // context.mpiwrite_version; empty when absent
-  std::string filesystem;        // context.filesystem; empty when absent
-  std::vector<std::string> hosts;  // context.hosts[].host, in the report's order
-  std::string interrupted;       // "SIGINT", "SIGTERM"; empty when the run ran to its end
+  std::string kind;                     // run, sweep, compare; empty when absent
+  std::string mpiwrite_version;         // context.mpiwrite_version; empty when absent
+  std::string filesystem;               // context.filesystem; empty when absent
+  std::vector<std::string> hosts;       // context.hosts[].host, in the report's order
+  std::string interrupted;              // "SIGINT", "SIGTERM"; empty when the run ran to its end
   std::vector<WorkloadValue> workload;  // kWorkloadKeys, in that order
 };
 

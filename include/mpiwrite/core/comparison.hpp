@@ -10,8 +10,8 @@
 
 #include "mpiwrite/core/host_figures.hpp"
 #include "mpiwrite/core/points.hpp"
-#include "mpiwrite/core/repetition_log.hpp"
 #include "mpiwrite/core/repetition_figures.hpp"
+#include "mpiwrite/core/repetition_log.hpp"
 #include "mpiwrite/core/verdict.hpp"
 
 namespace mpiwrite {
@@ -77,7 +77,7 @@ std::vector<std::string> comparison_warnings(const std::vector<PointReport>& poi
 
 // A point in the comparison table. An unmeasured one keeps its label and nothing else.
 struct ModeCell {
-  std::string label;  // "2x4"
+  std::string label;            // "2x4"
   std::size_t repetitions = 0;  // timed repetitions measured; 0: not measured
   std::optional<double> mean_s, speedup, efficiency;
   std::optional<double> median_s;
@@ -94,8 +94,9 @@ struct RowVerdict {
 struct ComparisonRow {
   Layout layout = Layout::Shared;  // every cell of a row is a point of this layout
   std::uint64_t concurrency = 1;
-  std::optional<ModeCell> processes, threads, hybrid;  // hybrid: the measured p x t of lowest median
-  std::optional<ModeCell> async;                       // 1x1 with queue depth c (uring)
+  std::optional<ModeCell> processes, threads,
+      hybrid;                     // hybrid: the measured p x t of lowest median
+  std::optional<ModeCell> async;  // 1x1 with queue depth c (uring)
   // "processes", "threads", "hybrid" or "async": the fastest measured cell, named only when it
   // is significantly faster than the runner-up (Mann-Whitney U, beyond the noise threshold);
   // empty otherwise, and when fewer than two different points of the row were measured.

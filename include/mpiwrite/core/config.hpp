@@ -20,8 +20,8 @@ inline constexpr unsigned kMaxThreads = 1024;
 inline constexpr std::size_t kMaxNameBytes = 255;  // NAME_MAX on Linux file systems
 inline constexpr unsigned kMaxRepetitions = 1'000'000;
 inline constexpr std::uint64_t kMaxSlowDelayUs = 100'000'000;  // 100 s per file
-inline constexpr unsigned kMaxTimeoutS = 7 * 24 * 3600;          // a week
-inline constexpr double kMaxTimeLimitS = 7 * 24 * 3600;            // --time-limit: a week
+inline constexpr unsigned kMaxTimeoutS = 7 * 24 * 3600;        // a week
+inline constexpr double kMaxTimeLimitS = 7 * 24 * 3600;        // --time-limit: a week
 // and at least 10 ms: a shorter limit ends a phase before its writers have started (on a
 // loaded machine starting a thread alone can take that long), measuring nothing.
 inline constexpr double kMinTimeLimitS = 0.01;
@@ -31,8 +31,8 @@ inline constexpr unsigned kMaxQueueDepth = 4096;  // files in flight per thread 
 // (no rank has more in flight than there are files). Each costs a slot of its thread's ring,
 // a fixed-file entry and a 256-byte name buffer (docs/uring.md, "Ring sizing").
 inline constexpr std::uint64_t kMaxFilesInFlight = 65536;
-inline constexpr double kMaxProgressS = 86400;       // --progress: a day between lines at most
-inline constexpr double kMinProgressS = 0.01;        // and at least 10 ms (0: off)
+inline constexpr double kMaxProgressS = 86400;  // --progress: a day between lines at most
+inline constexpr double kMinProgressS = 0.01;   // and at least 10 ms (0: off)
 // --progress's two values that are not seconds: not given (the default applies), and given
 // without a value (the bare option's interval applies). Both resolved by progress_settings.
 inline constexpr double kProgressNotGiven = -1;

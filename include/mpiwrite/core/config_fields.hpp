@@ -27,7 +27,7 @@ struct ConfigField {
 // Calls visit(ConfigField, member) for every field of `config`, const or not, in the order the
 // serialization sends them and the JSON echoes them.
 template <typename Config, typename Visitor>
-  requires std::same_as<std::remove_const_t<Config>, RunConfig>
+requires std::same_as<std::remove_const_t<Config>, RunConfig>
 void visit_config_fields(Config& c, Visitor&& visit) {
   visit(ConfigField{"files"}, c.files);
   visit(ConfigField{"lines"}, c.lines);
@@ -79,7 +79,9 @@ template <std::size_t>
 using Any = AnyField;
 
 template <typename T, typename... Args>
-concept BraceInitializable = requires { T{std::declval<Args>()...}; };
+concept BraceInitializable = requires {
+  T{std::declval<Args>()...};
+};
 
 template <typename T, std::size_t... I>
 constexpr bool takes(std::index_sequence<I...>) {
@@ -98,9 +100,10 @@ constexpr std::size_t aggregate_field_count() {
 }  // namespace detail
 
 static_assert(std::is_aggregate_v<RunConfig>);
-static_assert(detail::aggregate_field_count<RunConfig>() == kConfigFieldCount,
-              "RunConfig gained or lost a field: list it in visit_config_fields, give it a "
-              "command-line option (core/cli.cpp) and an entry in tests/unit/config_fields_test.cpp, "
-              "then update kConfigFieldCount");
+static_assert(
+    detail::aggregate_field_count<RunConfig>() == kConfigFieldCount,
+    "RunConfig gained or lost a field: list it in visit_config_fields, give it a "
+    "command-line option (core/cli.cpp) and an entry in tests/unit/config_fields_test.cpp, "
+    "then update kConfigFieldCount");
 
 }  // namespace mpiwrite

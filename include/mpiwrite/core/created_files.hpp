@@ -16,8 +16,8 @@
 namespace mpiwrite {
 
 struct CreatedFiles {
-  std::vector<Progression> taken;           // in the order taken; adjacent ones merged
-  std::vector<std::uint64_t> not_created;   // indices in `taken` that are not this run's files
+  std::vector<Progression> taken;          // in the order taken; adjacent ones merged
+  std::vector<std::uint64_t> not_created;  // indices in `taken` that are not this run's files
 
   // Adds the files of `part` (the prefix of a chunk the writer got to). No-op when empty.
   void take(const Progression& part);

@@ -42,9 +42,9 @@ struct RemovalItem {
   std::string dir;        // as the schedule names it
   bool scratch = false;   // a step's scratch directory: itself the run's, removed last
   RemoveFiles files = RemoveFiles::None;
-  const CreatedFiles* records = nullptr;             // with RemoveFiles::Records
+  const CreatedFiles* records = nullptr;  // with RemoveFiles::Records
   RemoveDirectories directories = RemoveDirectories::None;
-  const std::vector<std::string>* made = nullptr;    // with RemoveDirectories::Listed
+  const std::vector<std::string>* made = nullptr;  // with RemoveDirectories::Listed
 
   // Whether anything in it but the directory itself is the run's.
   bool holds_anything() const {
@@ -59,8 +59,7 @@ class CreationLedger {
   // `dir`: --dir, as the schedule names it. `creates_files`: whether the engine creates files
   // and layout directories (the null engine does not: said here once, from make_engine's
   // side). `cleanup`: --cleanup, which makes what the run wrote into --dir its own to remove.
-  CreationLedger(const StepSchedule& schedule, std::string dir, bool creates_files,
-                 bool cleanup);
+  CreationLedger(const StepSchedule& schedule, std::string dir, bool creates_files, bool cleanup);
 
   // ---- Recorded by the run as it goes.
   void run_directory_made();  // --dir did not exist: the run made it

@@ -54,8 +54,8 @@ struct DirectoryKey {
 
 // Who writes file `index` and where it falls in its layout directory.
 struct FileLocation {
-  int rank = 0;            // the rank layout's owner; 0 in the shared layout
-  unsigned thread = 0;     // the thread layout's owner; 0 otherwise
+  int rank = 0;                // the rank layout's owner; 0 in the shared layout
+  unsigned thread = 0;         // the thread layout's owner; 0 otherwise
   std::uint64_t position = 0;  // 0-based, among the files of its layout directory
   bool operator==(const FileLocation&) const = default;
 };

@@ -22,7 +22,7 @@ struct EngineOptions {
   // Files in flight per thread (uring engine): the point's; a rank's writer sizes its ring by
   // its work (ring_depth, rank_plan.hpp).
   unsigned queue_depth = 1;
-  unsigned threads = 1;      // writer threads per rank
+  unsigned threads = 1;  // writer threads per rank
 };
 
 }  // namespace mpiwrite

@@ -12,8 +12,8 @@
 namespace mpiwrite {
 
 inline constexpr int kExitOk = 0;
-inline constexpr int kExitIo = 1;     // an I/O or runtime failure on any rank
-inline constexpr int kExitUsage = 2;  // bad options or values; nothing was created or deleted
+inline constexpr int kExitIo = 1;         // an I/O or runtime failure on any rank
+inline constexpr int kExitUsage = 2;      // bad options or values; nothing was created or deleted
 inline constexpr int kExitTimeout = 124;  // a rank's phase outran --timeout; the job was aborted
 // Interrupted by a signal: 128 + the signal number (130 for SIGINT, 143 for SIGTERM).
 

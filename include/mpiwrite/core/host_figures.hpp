@@ -29,7 +29,8 @@ struct HostFigures {
   double slowest_s = 0;    // the longest own duration of the host's ranks
   double last_done_s = 0;  // the host's last rank end, after the job's common start
 };
-std::vector<HostFigures> per_host(const RepetitionFigures& rep, const std::vector<HostRanks>& hosts);
+std::vector<HostFigures> per_host(const RepetitionFigures& rep,
+                                  const std::vector<HostRanks>& hosts);
 
 // A host over a point's repetitions: its ranks, files and bytes of the last repetition, and
 // the median and the maximum over the repetitions of its slowest rank's time.

@@ -15,10 +15,10 @@
 namespace mpiwrite {
 
 struct OptionDependency {
-  std::string_view option;                // as on the command line: "--chunk"
-  bool (*given)(const RunConfig&);        // its value is not the default
-  bool (*has_effect)(const RunConfig&);   // the rest of the run gives it something to do
-  std::string_view message;               // the refusal: what it needs, and why
+  std::string_view option;               // as on the command line: "--chunk"
+  bool (*given)(const RunConfig&);       // its value is not the default
+  bool (*has_effect)(const RunConfig&);  // the rest of the run gives it something to do
+  std::string_view message;              // the refusal: what it needs, and why
 };
 
 // Every row, in the order they are checked.
@@ -27,8 +27,7 @@ std::span<const OptionDependency> option_dependencies();
 // Throws UsageError with the message of the first row whose option was given (its value is
 // not the default, or `named` says the command line named it: `--chunk 8` is the default
 // value, but still given) where it has no effect.
-void check_option_dependencies(
-    const RunConfig& config,
-    const std::function<bool(std::string_view option)>& named = nullptr);
+void check_option_dependencies(const RunConfig& config,
+                               const std::function<bool(std::string_view option)>& named = nullptr);
 
 }  // namespace mpiwrite

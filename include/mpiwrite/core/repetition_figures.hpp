@@ -44,28 +44,28 @@ struct VerifyFigures {
 
 // --time-limit on one repetition's write phase (docs/metrics.md "Time-limited write phases").
 struct LimitFigures {
-  bool applied = false;    // the phase ran under --time-limit
-  bool cut_short = false;  // and the limit stopped a writer before its share was written
+  bool applied = false;              // the phase ran under --time-limit
+  bool cut_short = false;            // and the limit stopped a writer before its share was written
   std::uint64_t files_at_limit = 0;  // files written when the writers stopped (before --wear-out)
   std::uint64_t files_asked = 0;     // the files the phase would have written without the limit
 };
 
 struct RepetitionFigures {
-  unsigned index = 0;       // 1-based, warm-ups not counted
+  unsigned index = 0;  // 1-based, warm-ups not counted
   // The job's write phase: from the common start (the earliest rank start) to the last rank's
   // end. The headline time: a rank started late cannot shorten it.
   double makespan_s = 0;
-  double first_done_s = 0;   // the earliest rank end, after the common start
+  double first_done_s = 0;    // the earliest rank end, after the common start
   double start_spread_s = 0;  // the latest rank start, after the common start
-  double slowest_s = 0;     // the ranks' own durations: the longest,
-  double fastest_s = 0;     // the shortest,
-  double mean_s = 0;        // and their mean
-  double imbalance = 0;     // slowest / fastest (1 = perfectly balanced)
-  std::uint64_t files = 0;  // total over ranks
+  double slowest_s = 0;       // the ranks' own durations: the longest,
+  double fastest_s = 0;       // the shortest,
+  double mean_s = 0;          // and their mean
+  double imbalance = 0;       // slowest / fastest (1 = perfectly balanced)
+  std::uint64_t files = 0;    // total over ranks
   std::uint64_t bytes = 0;
-  double files_per_s = 0;   // files / makespan_s
-  double mib_per_s = 0;     // bytes / 2^20 / makespan_s
-  LatencyFigures latency;   // per file, open to close, from the merged histogram
+  double files_per_s = 0;         // files / makespan_s
+  double mib_per_s = 0;           // bytes / 2^20 / makespan_s
+  LatencyFigures latency;         // per file, open to close, from the merged histogram
   OperationFigures operations{};  // per operation of a file, from the merged histograms
   std::vector<RankFigures> ranks;
   bool verified = false;  // --verify ran; then `verify` holds its figures

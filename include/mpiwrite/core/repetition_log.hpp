@@ -3,11 +3,11 @@
 //
 // Only what cannot be derived is stored: per repetition its latency figures (56 bytes) and its
 // operations' (4 x 56: create, writes, fsync, close; with --verify also its verify figures,
-// 24 bytes; with --time-limit its limit figures, 24 bytes) and per rank of the point its start, time, files
-// and bytes (32 bytes). The rest of a RepetitionFigures (slowest, fastest, mean, imbalance, totals,
-// rates, rank numbers, index) is rebuilt by summarize_repetition when a reporter reads it, so
-// it is exactly what was pushed. A RepetitionFigures kept as is cost ~200 bytes plus a heap
-// block per repetition; docs/performance.md has the measured figures.
+// 24 bytes; with --time-limit its limit figures, 24 bytes) and per rank of the point its start,
+// time, files and bytes (32 bytes). The rest of a RepetitionFigures (slowest, fastest, mean,
+// imbalance, totals, rates, rank numbers, index) is rebuilt by summarize_repetition when a reporter
+// reads it, so it is exactly what was pushed. A RepetitionFigures kept as is cost ~200 bytes plus a
+// heap block per repetition; docs/performance.md has the measured figures.
 
 #include <cstddef>
 #include <cstdint>
@@ -44,9 +44,9 @@ class RepetitionLog {
   RepetitionFigures operator[](std::size_t i) const;  // rebuilt; precondition: i < size()
   RepetitionFigures front() const { return (*this)[0]; }
   RepetitionFigures back() const { return (*this)[size() - 1]; }
-  double makespan_s(std::size_t i) const;  // without rebuilding the repetition
+  double makespan_s(std::size_t i) const;    // without rebuilding the repetition
   std::uint64_t files(std::size_t i) const;  // the same for its files (over its ranks)
-  LimitFigures limit(std::size_t i) const {   // and its --time-limit figures ({} without)
+  LimitFigures limit(std::size_t i) const {  // and its --time-limit figures ({} without)
     return limited_ ? limit_[i] : LimitFigures{};
   }
 
@@ -77,14 +77,14 @@ class RepetitionLog {
   iterator end() const { return {this, size()}; }
 
  private:
-  std::size_t ranks_ = 0;  // per repetition, from the first
-  bool verified_ = false;  // from the first
-  bool limited_ = false;   // --time-limit, from the first
-  std::vector<RankSample> samples_;       // ranks_ per repetition, in rank order
-  std::vector<LatencyFigures> latency_;   // one per repetition
+  std::size_t ranks_ = 0;                     // per repetition, from the first
+  bool verified_ = false;                     // from the first
+  bool limited_ = false;                      // --time-limit, from the first
+  std::vector<RankSample> samples_;           // ranks_ per repetition, in rank order
+  std::vector<LatencyFigures> latency_;       // one per repetition
   std::vector<OperationFigures> operations_;  // one per repetition
-  std::vector<VerifyFigures> verify_;     // one per repetition with --verify, else empty
-  std::vector<LimitFigures> limit_;       // one per repetition with --time-limit, else empty
+  std::vector<VerifyFigures> verify_;         // one per repetition with --verify, else empty
+  std::vector<LimitFigures> limit_;           // one per repetition with --time-limit, else empty
 };
 
 }  // namespace mpiwrite

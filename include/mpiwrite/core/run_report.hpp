@@ -27,9 +27,9 @@ struct RunContext {
   std::string mpi_library;
   std::string directory;  // absolute
   std::string filesystem;
-  std::string started_utc;  // ISO 8601
-  std::vector<int> cpus_of_rank;  // CPUs each rank may run on (its affinity mask)
-  bool private_fd_tables = true;  // rank 0's writer threads got private descriptor tables
+  std::string started_utc;         // ISO 8601
+  std::vector<int> cpus_of_rank;   // CPUs each rank may run on (its affinity mask)
+  bool private_fd_tables = true;   // rank 0's writer threads got private descriptor tables
   std::vector<long> peak_rss_kib;  // every rank's peak resident set size at the end
   // Per rank: 1 the launcher (mpirun) bound it to CPUs, 0 it did not (--bind-to none), -1
   // unknown. Empty: unknown for every rank. It decides which advice fits too few CPUs.
@@ -43,7 +43,7 @@ struct RunContext {
 
 struct CleanupFigures {
   bool ran = false;
-  double elapsed_s = 0;           // slowest rank, steady_clock, after a barrier
+  double elapsed_s = 0;  // slowest rank, steady_clock, after a barrier
   std::uint64_t files_removed = 0;
   // Interrupted: the scratch directory was handed to a background process after the report.
   bool in_background = false;
@@ -55,8 +55,8 @@ struct RunReport {
   RunConfig config;
   RunContext context;
   RunKind kind = RunKind::Run;
-  std::uint64_t seed = 0;                // the order of points (sweeps and comparisons)
-  std::vector<PointReport> points;       // a plain run has exactly one
+  std::uint64_t seed = 0;                 // the order of points (sweeps and comparisons)
+  std::vector<PointReport> points;        // a plain run has exactly one
   std::vector<ComparisonRow> comparison;  // --compare only
   CleanupFigures cleanup;
   int interrupted_by = 0;  // SIGINT or SIGTERM stopped the run; 0: it ran to the end

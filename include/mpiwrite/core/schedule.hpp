@@ -27,7 +27,8 @@ struct Step {
 
 // The scratch directory of a run: every step that does not write into --dir writes into its own
 // subdirectory of this one directory, so a run's scratch is one entry in --dir.
-std::string scratch_root_path(const std::string& dir, const std::string& run_id);  // dir + "/.mpiwrite-" + run_id
+std::string scratch_root_path(const std::string& dir,
+                              const std::string& run_id);  // dir + "/.mpiwrite-" + run_id
 
 // A plain run: warm-ups and repetitions in order; all but the last write into scratch
 // subdirectories {w,r}<k> of the scratch root, the last into --dir (with --overwrite all into
@@ -49,7 +50,7 @@ class StepSchedule {
   std::string scratch_root_;
   unsigned warmup_ = 0;
   unsigned rounds_ = 0;
-  bool single_ = true;     // a plain run: one point, no shuffle
+  bool single_ = true;  // a plain run: one point, no shuffle
   bool overwrite_ = false;
   std::vector<std::size_t> order_;  // of the current round
   std::mt19937_64 random_;

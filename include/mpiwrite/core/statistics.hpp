@@ -12,7 +12,7 @@
 
 namespace mpiwrite {
 
-inline constexpr double kConfidenceLevel = 0.95;  // every interval mpiwrite reports
+inline constexpr double kConfidenceLevel = 0.95;    // every interval mpiwrite reports
 inline constexpr double kSignificanceLevel = 0.05;  // alpha of every test, two-sided
 
 // The q-quantile (0 <= q <= 1) of sorted values by linear interpolation between order
@@ -43,8 +43,8 @@ std::optional<Fences> tukey_fences(const std::vector<double>& sorted);
 struct SeriesSummary {
   std::size_t count = 0;
   double mean = 0, median = 0, min = 0, max = 0;
-  double stddev = 0;  // sample standard deviation (n - 1); 0 for fewer than two values
-  double cv = 0;      // stddev / mean; 0 when the mean is 0
+  double stddev = 0;      // sample standard deviation (n - 1); 0 for fewer than two values
+  double cv = 0;          // stddev / mean; 0 when the mean is 0
   double q1 = 0, q3 = 0;  // type-7 quartiles
   std::optional<Interval> median_ci;  // see median_interval
   std::optional<Fences> fences;       // see tukey_fences
@@ -61,9 +61,9 @@ SeriesSummary summarize_series(const std::vector<double>& values);
 // the larger of U_x and U_y and double its upper tail; the exact p includes the mass at U,
 // so U = nx ny / 2 gives more than 1 before the cap.
 struct MannWhitney {
-  double u_x = 0;       // U of x: pairs (xi, yj) with xi > yj, plus half the ties
-  double p_value = 1;   // two-sided, capped at 1
-  bool exact = false;   // from the exact distribution
+  double u_x = 0;      // U of x: pairs (xi, yj) with xi > yj, plus half the ties
+  double p_value = 1;  // two-sided, capped at 1
+  bool exact = false;  // from the exact distribution
   // The probability that a value of x is smaller than a value of y (ties half): 1 - u_x /
   // (nx ny). For times, the chance that x's repetition was the faster; 0.5 = no effect.
   double prob_x_smaller = 0.5;
@@ -87,11 +87,11 @@ std::size_t repetitions_for_significance(double alpha = kSignificanceLevel);
 // ratios. Deterministic in `seed` on every platform (its own generator: SplitMix64, and
 // indices drawn without std::uniform_int_distribution, whose output the standard leaves to
 // the library). Each resample draws positions in the numerator's values sorted, then in the
-// denominator's, from one generator seeded with `seed`, each position by SplitMix64::below. Empty when either series is empty, a median is 0, a
-// resample's denominator median is 0 (the ratio is undefined there), resamples is 0, or the
-// level is outside (0, 1). Time: (nx + ny) resamples random draws and as many counts, no
-// allocation per resample: at 10,000 resamples about 0.01 s for 100 values each, 0.8 s for
-// 10,000, 8 s for 100,000 (measured on a shared 2-core machine).
+// denominator's, from one generator seeded with `seed`, each position by SplitMix64::below. Empty
+// when either series is empty, a median is 0, a resample's denominator median is 0 (the ratio is
+// undefined there), resamples is 0, or the level is outside (0, 1). Time: (nx + ny) resamples
+// random draws and as many counts, no allocation per resample: at 10,000 resamples about 0.01 s for
+// 100 values each, 0.8 s for 10,000, 8 s for 100,000 (measured on a shared 2-core machine).
 //
 // Above kBootstrapDrawBudget draws ((nx + ny) x resamples: more than 2,500 values per series at
 // 10,000 resamples, where the bootstrap would take seconds per interval and minutes at the

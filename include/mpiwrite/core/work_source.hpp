@@ -34,8 +34,7 @@ class StaticSource final : public WorkSource {
 
 // The files [first, first + count) of `whole` in order, cut into chunks: the chunk that starts
 // at position `start`, or false when start is past the end. Shared by the dynamic sources.
-bool chunk_at(const Progression& whole, std::uint64_t start, std::uint64_t chunk,
-              Progression& out);
+bool chunk_at(const Progression& whole, std::uint64_t start, std::uint64_t chunk, Progression& out);
 
 // Dynamic within one process: an atomic counter over `whole`, `chunk` files per hand-out.
 class AtomicCounterSource final : public WorkSource {

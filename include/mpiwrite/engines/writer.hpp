@@ -55,7 +55,7 @@ struct WriteFailure {
 struct SliceResult {
   std::uint64_t files = 0;  // written, synced if asked, and closed without error
   std::uint64_t bytes = 0;
-  LatencyHistogram latency;  // open → close per successful file, nanoseconds
+  LatencyHistogram latency;        // open → close per successful file, nanoseconds
   OperationHistograms operations;  // the same files' create, writes, fsync, close
   std::optional<WriteFailure> failure;
   // --time-limit: a writer reached the deadline with files of its share still to write.
@@ -93,10 +93,10 @@ class Writer {
   // anything a writer thread threw (e.g. the work source), come back in
   // SliceResult::failure. If `progress` is given, the calling thread runs it until the
   // writers finish, first after `poll_every`, then after what it returns (a dynamic source
-  // needs MPI progress on the main thread every 50 µs; --progress far less often). `deadline` (--time-limit): a writer
-  // starts no file at or after it (each engine compares the clock it reads at a file's start
-  // anyway), and SliceResult::time_limited says whether one stopped there. What each thread
-  // wrote is then a prefix of what it took.
+  // needs MPI progress on the main thread every 50 µs; --progress far less often). `deadline`
+  // (--time-limit): a writer starts no file at or after it (each engine compares the clock it reads
+  // at a file's start anyway), and SliceResult::time_limited says whether one stopped there. What
+  // each thread wrote is then a prefix of what it took.
   virtual SliceResult write(WorkSource& source, const ThreadPool::Poll& progress = {},
                             std::chrono::microseconds poll_every = std::chrono::microseconds(50),
                             std::chrono::steady_clock::time_point deadline =

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "mpiwrite/core/common_clock.hpp"
-#include "mpiwrite/core/created_files.hpp"
 #include "mpiwrite/core/config.hpp"
+#include "mpiwrite/core/created_files.hpp"
 #include "mpiwrite/core/histogram.hpp"
 #include "mpiwrite/core/repetition_figures.hpp"
 
@@ -104,7 +104,7 @@ double max_to_root(const mpi::communicator& world, double value);
 
 std::vector<std::string> gather_host_names(const mpi::communicator& world);
 std::vector<std::string> gather_strings(const mpi::communicator& world,
-                                        const std::string& mine);  // rank 0 only
+                                        const std::string& mine);        // rank 0 only
 std::vector<int> gather_ints(const mpi::communicator& world, int mine);  // rank 0 only
 std::string mpi_library_version();
 

@@ -43,7 +43,7 @@ namespace mpiwrite {
 
 template <class Archive>
 void serialize(Archive& ar, RunConfig& c, unsigned /*version*/) {
-  visit_config_fields(c, [&ar](const ConfigField&, auto& field) { ar & field; });
+  visit_config_fields(c, [&ar](const ConfigField&, auto& field) { ar& field; });
 }
 
 }  // namespace mpiwrite

@@ -81,7 +81,7 @@ class FileDirectories {
   int base_fd_ = -1;
   std::string base_path_;
   const DirectoryLayout* layout_ = nullptr;
-  std::deque<Entry> entries_;  // a deque: a Handle's entry and its path stay where they are
+  std::deque<Entry> entries_;          // a deque: a Handle's entry and its path stay where they are
   std::size_t keep_open_ = kKeptOpen;  // more after preopen
   unsigned last_ = 0;                  // the entry used last: files come in order
   std::uint64_t uses_ = 0;

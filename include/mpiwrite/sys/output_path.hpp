@@ -31,20 +31,18 @@ namespace mpiwrite {
 
 struct OutputTarget {
   enum class Kind {
-    Absent,     // nothing there (the given path, or a dangling link's end)
-    Regular,    // a regular file
+    Absent,   // nothing there (the given path, or a dangling link's end)
+    Regular,  // a regular file
     Directory,
     Socket,
-    Special,    // a device or FIFO
-    ProcLink,   // a symbolic link on procfs: its "target" is a kernel object, not a path
+    Special,   // a device or FIFO
+    ProcLink,  // a symbolic link on procfs: its "target" is a kernel object, not a path
   };
   Kind kind = Kind::Absent;
-  std::string file;   // the end of the symbolic links (the /proc link itself for ProcLink)
+  std::string file;           // the end of the symbolic links (the /proc link itself for ProcLink)
   bool through_link = false;  // FILE itself was a symbolic link
   // Replaced atomically (a temporary file + rename in file's directory), else written in place.
-  bool replaced() const {
-    return kind == Kind::Regular || (kind == Kind::Absent && !through_link);
-  }
+  bool replaced() const { return kind == Kind::Regular || (kind == Kind::Absent && !through_link); }
 };
 
 // The directory a report file goes into, held by a descriptor opened once (rank 0): -o's
@@ -53,8 +51,8 @@ struct OutputTarget {
 struct HeldOutputDirectory {
   UniqueFd fd;
   DirectoryIdentity identity;
-  std::string path;  // the directory by the path that led to it when it was opened
-  std::string name;  // the file's name in it
+  std::string path;       // the directory by the path that led to it when it was opened
+  std::string name;       // the file's name in it
   bool deferred = false;  // -o in a --dir this run creates: held once --dir is made
   bool held() const { return static_cast<bool>(fd); }
 };

@@ -16,17 +16,17 @@
 #include "mpiwrite/core/created_files.hpp"
 #include "mpiwrite/core/directory_layout.hpp"
 #include "mpiwrite/core/file_namer.hpp"
+#include "mpiwrite/core/partition.hpp"
 #include "mpiwrite/core/point_plan.hpp"
+#include "mpiwrite/core/progress_tick.hpp"
 #include "mpiwrite/sys/held_directory.hpp"
 #include "mpiwrite/sys/posix_file.hpp"
-#include "mpiwrite/core/partition.hpp"
-#include "mpiwrite/core/progress_tick.hpp"
 
 namespace mpiwrite {
 
 struct PreparedDirectory {
-  std::string path;          // absolute
-  bool created = false;      // mpiwrite made it, so --cleanup may remove it if empty
+  std::string path;      // absolute
+  bool created = false;  // mpiwrite made it, so --cleanup may remove it if empty
   std::string filesystem;
   UniqueFd fd;                 // held for the whole run: every step works relative to it
   DirectoryIdentity identity;  // what `path` must still lead to where the name is used again
@@ -47,8 +47,7 @@ struct PreparedDirectory {
 bool check_directory(const RunConfig& config, const std::vector<PointPlan>& plans);
 
 // check_directory, then creates DIR if missing (not its parents).
-PreparedDirectory prepare_directory(const RunConfig& config,
-                                    const std::vector<PointPlan>& plans);
+PreparedDirectory prepare_directory(const RunConfig& config, const std::vector<PointPlan>& plans);
 
 // mkdir without parents; throws IoError (EEXIST included: a scratch name is never reused).
 void make_directory(const std::string& path, unsigned mode = 0755);
@@ -74,8 +73,7 @@ std::uint64_t remove_files(const DirectoryAt& dir, const FilePattern& pattern,
 // The same for the files a writer recorded as created (a step that did not complete).
 std::uint64_t remove_created(const DirectoryAt& dir, const FilePattern& pattern,
                              const CreatedFiles& created, const std::atomic<int>* stop = nullptr,
-                             const DirectoryLayout* layout = nullptr,
-                             ProgressTick* tick = nullptr);
+                             const DirectoryLayout* layout = nullptr, ProgressTick* tick = nullptr);
 
 // rmdir, which fails (and throws IoError) if anything is left inside.
 void remove_directory(const std::string& path);
@@ -97,8 +95,8 @@ void unlock_scratch_root(int root_fd, UniqueFd& lock);
 
 // The given-up scratch directories of earlier runs in `dir`, as full paths: those named like
 // trash_path's, and scratch roots whose run is gone (their .lock names a process of this host
-// that no longer exists, and can be locked), renamed to a trash name first. Only directories (never links) owned by this user with mode 0700, as
-// mpiwrite makes them.
+// that no longer exists, and can be locked), renamed to a trash name first. Only directories (never
+// links) owned by this user with mode 0700, as mpiwrite makes them.
 std::vector<std::string> find_trash(const std::string& dir);
 
 }  // namespace mpiwrite

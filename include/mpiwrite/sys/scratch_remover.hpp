@@ -18,8 +18,8 @@ namespace mpiwrite {
 // or replaced meanwhile changes nothing: the paths are taken relative to it), and what the
 // name `then_rmdir` must still lead to ("DEVICE:INODE", as stat -c %d:%i prints) to be removed.
 struct HeldForRemoval {
-  int fd = -1;             // -1: the paths are used as they are
-  std::string identity;    // empty: then_rmdir is removed without the check
+  int fd = -1;           // -1: the paths are used as they are
+  std::string identity;  // empty: then_rmdir is removed without the check
 };
 
 // Starts the removal of `paths` (each recursively, never leaving the file system) in the

@@ -19,8 +19,8 @@ class FileDirectories;
 
 struct VerifyResult {
   std::uint64_t checked = 0;
-  std::uint64_t mismatches = 0;          // missing, wrong size or wrong content
-  std::vector<std::string> problems;    // "PATH: what is wrong", the first few only
+  std::uint64_t mismatches = 0;       // missing, wrong size or wrong content
+  std::vector<std::string> problems;  // "PATH: what is wrong", the first few only
 };
 
 class FileVerifier {
