@@ -189,14 +189,16 @@ submit "compare.sbatch, srun, 1 node x 2 tasks, -n 20 -r 2" \
   --nodes=1 "$ROOT/scripts/slurm/compare.sbatch" -n 20 -r 2
 [ "$JOB_STATUS" -eq 0 ] || fail "job $JOB exited $JOB_STATUS"
 compare_a=mpiwrite-compare-$JOB-1nodes.json
-check_report "$compare_a" compare 2 1 20 100 2   # no -t: --max-concurrency = 2 ranks x 1 CPU
+# threads_per_rank: the most threads any point runs on one rank (no -t: --max-concurrency =
+# 2 ranks x 1 CPU, so the 1x2 point runs 2; with --max-concurrency 4, the 1x4 point 4)
+check_report "$compare_a" compare 2 2 20 100 2
 [ ! -e "mpiwrite-data-$JOB" ] || fail "compare.sbatch left mpiwrite-data-$JOB behind"
 
 MPIWRITE_LAUNCHER=mpirun submit "compare.sbatch, mpirun, 1 node x 4 tasks, -n 20 -r 2 --max-concurrency 4" \
   --nodes=1 --ntasks-per-node=4 "$ROOT/scripts/slurm/compare.sbatch" -n 20 -r 2 --max-concurrency 4
 [ "$JOB_STATUS" -eq 0 ] || fail "job $JOB exited $JOB_STATUS"
 compare_b=mpiwrite-compare-$JOB-1nodes.json
-check_report "$compare_b" compare 4 1 20 100 2   # --max-concurrency sets the points' threads
+check_report "$compare_b" compare 4 4 20 100 2
 grep -q "^  scripts/plot.py .*$compare_b" "mpiwrite-compare-$JOB.out" || fail "the job output does not say how to plot"
 
 PY=""
