@@ -22,6 +22,8 @@ import sys
 import tempfile
 import unittest
 
+from json_tokens import with_token  # tests/plot, beside this file
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 PLOT = os.path.normpath(os.path.join(HERE, "..", "..", "scripts", "plot.py"))
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -537,15 +539,6 @@ def plot_module():
     return module
 
 
-def with_token(doc, path, token):
-    """The JSON text of doc with the value at path (a list of keys) replaced by the raw
-    token, which may be a number Python's json would not write (1e400, NaN)."""
-    doc = json.loads(json.dumps(doc))
-    target = doc
-    for key in path[:-1]:
-        target = target[key]
-    target[path[-1]] = "@@hostile@@"
-    return json.dumps(doc).replace('"@@hostile@@"', token, 1)
 
 
 def leaves(value, path=()):

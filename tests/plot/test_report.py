@@ -15,6 +15,8 @@ import tempfile
 import time
 import unittest
 
+from json_tokens import with_token  # tests/plot, beside this file
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.normpath(os.path.join(HERE, "..", "..", "scripts"))
 GOLDEN = os.path.normpath(os.path.join(HERE, "..", "golden"))
@@ -32,14 +34,6 @@ def raw(path):
         return json.load(f)
 
 
-def with_token(doc, path, token):
-    """The JSON text of doc with the value at path (a list of keys) replaced by the raw token."""
-    doc = json.loads(json.dumps(doc))
-    target = doc
-    for key in path[:-1]:
-        target = target[key]
-    target[path[-1]] = "@@hostile@@"
-    return json.dumps(doc).replace('"@@hostile@@"', token, 1)
 
 
 class Files(unittest.TestCase):
