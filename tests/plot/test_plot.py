@@ -539,8 +539,6 @@ def plot_module():
     return module
 
 
-
-
 def leaves(value, path=()):
     """The path of every leaf; of a list only the first two items (the others are alike)."""
     if isinstance(value, dict):

@@ -34,8 +34,6 @@ def raw(path):
         return json.load(f)
 
 
-
-
 class Files(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.mkdtemp(prefix="mpiwrite-report-")
