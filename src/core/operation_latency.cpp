@@ -12,6 +12,18 @@ std::string_view operation_name(Operation op) {
       return "fsync";
     case Operation::Close:
       return "close";
+    case Operation::Stat:
+      return "stat";
+    case Operation::Open:
+      return "open";
+    case Operation::Reads:
+      return "reads";
+    case Operation::Unlink:
+      return "unlink";
+    case Operation::Mkdir:
+      return "mkdir";
+    case Operation::Rmdir:
+      return "rmdir";
   }
   return "unknown";
 }

@@ -28,11 +28,10 @@ LatencyFigures latency_figures(const LatencyHistogram& merged) {
   return l;
 }
 
-OperationFigures operation_figures(const OperationHistograms& merged) {
+OperationFigures operation_figures(const OperationHistograms& merged, Phase phase) {
   OperationFigures figures;
-  for (Operation op : kAllOperations) {
-    figures[static_cast<std::size_t>(op)] = latency_figures(merged[op]);
-  }
+  const std::span<const Operation> ops = operations_of(phase);
+  for (std::size_t i = 0; i < ops.size(); ++i) figures[i] = latency_figures(merged[ops[i]]);
   return figures;
 }
 

@@ -46,6 +46,51 @@ void FileEngine::write(const WriteTarget& target, WorkSource& source, unsigned t
   }
 }
 
+// The phases an engine has no loop for yet: a failure like any other, named.
+void FileEngine::run_files(Phase phase, const WriteTarget& target, WorkSource& /*source*/,
+                           unsigned /*thread*/, SliceResult& result, std::atomic<bool>& stop) {
+  record_failure(result, stop,
+                 WriteFailure{{}, 0, {}, fmt::format("{}: the {} phase is not in this engine",
+                                                     target.dir_path, phase_name(phase))});
+}
+
+void FileEngine::run_tree(Phase phase, const WriteTarget& target,
+                          const std::vector<std::string>& /*level*/, const Progression& /*part*/,
+                          SliceResult& result, std::atomic<bool>& stop) {
+  record_failure(result, stop,
+                 WriteFailure{{}, 0, {}, fmt::format("{}: the {} phase is not in this engine",
+                                                     target.dir_path, phase_name(phase))});
+}
+
+void FileEngine::files(Phase phase, const WriteTarget& target, WorkSource& source,
+                       unsigned thread, SliceResult& result, std::atomic<bool>& stop) noexcept {
+  try {
+    run_files(phase, target, source, thread, result, stop);
+  } catch (const std::exception& e) {
+    record_failure(result, stop,
+                   WriteFailure{target.dir_path, 0, std::string(phase_name(phase)), e.what()});
+  } catch (...) {
+    record_failure(result, stop,
+                   WriteFailure{target.dir_path, 0, std::string(phase_name(phase)),
+                                target.dir_path + ": unknown exception"});
+  }
+}
+
+void FileEngine::tree(Phase phase, const WriteTarget& target,
+                      const std::vector<std::string>& level, const Progression& part,
+                      SliceResult& result, std::atomic<bool>& stop) noexcept {
+  try {
+    run_tree(phase, target, level, part, result, stop);
+  } catch (const std::exception& e) {
+    record_failure(result, stop,
+                   WriteFailure{target.dir_path, 0, std::string(phase_name(phase)), e.what()});
+  } catch (...) {
+    record_failure(result, stop,
+                   WriteFailure{target.dir_path, 0, std::string(phase_name(phase)),
+                                target.dir_path + ": unknown exception"});
+  }
+}
+
 std::unique_ptr<FileEngine> make_engine(const WriteOptions& options, const FileRecipe& recipe) {
   switch (options.engine) {
     case Engine::Posix:

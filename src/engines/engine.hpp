@@ -34,6 +34,7 @@ struct WriteTarget {
   bool exclusive = false;
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
   std::atomic<std::uint64_t>* files_done = nullptr;
+  int dir_fd = -1;  // the run directory itself, in this thread's table (the tree phases)
 };
 
 // The one thing an engine does for --progress, after counting a file in result.files.
@@ -115,11 +116,23 @@ class FileEngine {
   // file it took is in result.created, less those it did not create or removed again.
   void write(const WriteTarget& target, WorkSource& source, unsigned thread, SliceResult& result,
              std::atomic<bool>& stop) noexcept;
+  // The same for Writer::run_files' phases (stat, read, remove) over the files of `target`.
+  void files(Phase phase, const WriteTarget& target, WorkSource& source, unsigned thread,
+             SliceResult& result, std::atomic<bool>& stop) noexcept;
+  // One thread's block `part` (positions in `level`) of one level of Writer::run_tree: makes
+  // or removes each directory, relative to the target's run directory.
+  void tree(Phase phase, const WriteTarget& target, const std::vector<std::string>& level,
+            const Progression& part, SliceResult& result, std::atomic<bool>& stop) noexcept;
 
  protected:
   // The engine's loop: one virtual call per run, none per file. May throw (write() records).
   virtual void run(const WriteTarget& target, WorkSource& source, unsigned thread,
                    SliceResult& result, std::atomic<bool>& stop) = 0;
+  virtual void run_files(Phase phase, const WriteTarget& target, WorkSource& source,
+                         unsigned thread, SliceResult& result, std::atomic<bool>& stop);
+  virtual void run_tree(Phase phase, const WriteTarget& target,
+                        const std::vector<std::string>& level, const Progression& part,
+                        SliceResult& result, std::atomic<bool>& stop);
 };
 
 // The one choice of engine: options.engine (the one switch on it; creates_files, writer.hpp,

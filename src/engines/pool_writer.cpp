@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "engine.hpp"
+#include "mpiwrite/core/rank_plan.hpp"
 #include "mpiwrite/engines/writer.hpp"
 #include "mpiwrite/sys/file_directories.hpp"
 #include "mpiwrite/sys/posix_file.hpp"
@@ -69,11 +70,69 @@ class PoolWriter final : public Writer {
         [&](unsigned t) {
           Worker& w = workers_[t];
           w.result.reset();
-          const WriteTarget target{&w.directories, dir_path_, exclusive_, deadline, &w.done.files};
+          const WriteTarget target{&w.directories, dir_path_,     exclusive_,
+                                   deadline,        &w.done.files, w.dir_fd.get()};
           w.engine->write(target, source, t, w.result, stop);  // never throws
         },
         progress, poll_every);
     SliceResult total;
+    for (const Worker& w : workers_) total.merge(w.result);
+    return total;
+  }
+
+  SliceResult run_files(Phase phase, WorkSource& source, const ThreadPool::Poll& progress,
+                        std::chrono::microseconds poll_every) override {
+    std::atomic<bool> stop{false};
+    for (Worker& w : workers_) w.done.files.store(0, std::memory_order_relaxed);
+    pool_.run_on_all(
+        [&](unsigned t) {
+          Worker& w = workers_[t];
+          w.result.reset();
+          const WriteTarget target{&w.directories, dir_path_, false,
+                                   std::chrono::steady_clock::time_point::max(), &w.done.files,
+                                   w.dir_fd.get()};
+          w.engine->files(phase, target, source, t, w.result, stop);  // never throws
+        },
+        progress, poll_every);
+    SliceResult total;
+    for (const Worker& w : workers_) total.merge(w.result);
+    return total;
+  }
+
+  // A pool round per level: a level's directories in contiguous blocks, one per thread. What
+  // each thread did of its block is a prefix (it stops at the first failure), so `done` is
+  // those prefixes, level by level.
+  SliceResult run_tree(Phase phase, const std::vector<std::vector<std::string>>& levels,
+                       std::vector<std::string>& done, const ThreadPool::Poll& progress,
+                       std::chrono::microseconds poll_every) override {
+    std::atomic<bool> stop{false};
+    SliceResult total;
+    for (Worker& w : workers_) {
+      w.done.files.store(0, std::memory_order_relaxed);
+      w.result.reset();
+    }
+    const bool removing = phase == Phase::TreeRemove;
+    for (std::size_t k = 0; k < levels.size() && !stop.load(); ++k) {
+      const std::vector<std::string>& level = levels[removing ? levels.size() - 1 - k : k];
+      const auto threads = static_cast<unsigned>(workers_.size());
+      const std::vector<Progression> parts =
+          thread_parts(Progression{0, level.size(), 1}, threads, Partition::Block);
+      std::vector<std::uint64_t> before(workers_.size());
+      for (std::size_t t = 0; t < workers_.size(); ++t) before[t] = workers_[t].result.files;
+      pool_.run_on_all(
+          [&](unsigned t) {
+            Worker& w = workers_[t];
+            const WriteTarget target{&w.directories, dir_path_, false,
+                                     std::chrono::steady_clock::time_point::max(),
+                                     &w.done.files, w.dir_fd.get()};
+            if (t < parts.size()) w.engine->tree(phase, target, level, parts[t], w.result, stop);
+          },
+          progress, poll_every);
+      for (std::size_t t = 0; t < workers_.size() && t < parts.size(); ++t) {
+        const std::uint64_t did = workers_[t].result.files - before[t];
+        for (std::uint64_t i = 0; i < did; ++i) done.push_back(level[parts[t].at(i)]);
+      }
+    }
     for (const Worker& w : workers_) total.merge(w.result);
     return total;
   }

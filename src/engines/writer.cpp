@@ -21,6 +21,10 @@ void SliceResult::merge(const SliceResult& other) {
   if (!failure) failure = other.failure;
   time_limited = time_limited || other.time_limited;
   created.merge(other.created);
+  mismatches += other.mismatches;
+  for (const std::string& p : other.problems) {
+    if (problems.size() < 3) problems.push_back(p);
+  }
 }
 
 void SliceResult::reset() {
@@ -30,6 +34,8 @@ void SliceResult::reset() {
   failure.reset();
   time_limited = false;
   created.clear();
+  mismatches = 0;
+  problems.clear();
 }
 
 }  // namespace mpiwrite

@@ -25,7 +25,7 @@ struct CsvRow {
       efficiency, engine, queue_depth, start_s, first_done_s, start_spread_s, slowest_rank_s,
       outlier, cv, ci_low, ci_high, speedup_ci_low, speedup_ci_high, efficiency_ci_low,
       efficiency_ci_high, layout;
-  // Per operation (docs/metrics.md, "Per-operation latency"), in the order of kAllOperations.
+  // Per operation (docs/metrics.md, "Per-operation latency"), in the order of kWriteOperations.
   std::string create_p50_us, create_p90_us, create_p99_us, create_max_us, create_mean_us;
   std::string writes_p50_us, writes_p90_us, writes_p99_us, writes_max_us, writes_mean_us;
   std::string fsync_p50_us, fsync_p90_us, fsync_p99_us, fsync_max_us, fsync_mean_us;
@@ -145,7 +145,7 @@ CsvRow point_row(const char* kind, const PointReport& p) {
 
 // The per-operation cells of a repetition row, operation by operation.
 void operation_cells(const OperationFigures& operations, bool fsync, CsvRow& row) {
-  std::string CsvRow::*const cells[kOperations][5] = {
+  std::string CsvRow::*const cells[kWriteOperations.size()][5] = {
       {&CsvRow::create_p50_us, &CsvRow::create_p90_us, &CsvRow::create_p99_us,
        &CsvRow::create_max_us, &CsvRow::create_mean_us},
       {&CsvRow::writes_p50_us, &CsvRow::writes_p90_us, &CsvRow::writes_p99_us,
@@ -155,7 +155,7 @@ void operation_cells(const OperationFigures& operations, bool fsync, CsvRow& row
       {&CsvRow::close_p50_us, &CsvRow::close_p90_us, &CsvRow::close_p99_us, &CsvRow::close_max_us,
        &CsvRow::close_mean_us},
   };
-  for (Operation op : kAllOperations) {
+  for (Operation op : kWriteOperations) {
     if (op == Operation::Fsync && !fsync) continue;  // not measured: empty, not 0
     const auto i = static_cast<std::size_t>(op);
     const LatencyFigures& l = operations[i];

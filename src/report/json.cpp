@@ -94,7 +94,7 @@ Json latency_json(const LatencyFigures& l) {
 // Every operation by name; fsync is null without --fsync (not measured, not zero).
 Json operations_json(const OperationFigures& operations, bool fsync) {
   Json result = Json::object();
-  for (Operation op : kAllOperations) {
+  for (Operation op : kWriteOperations) {
     const bool measured = op != Operation::Fsync || fsync;
     result[std::string(operation_name(op))] =
         measured ? latency_json(operations[static_cast<std::size_t>(op)]) : Json(nullptr);

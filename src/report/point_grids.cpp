@@ -63,7 +63,7 @@ Grid operations_grid(const PointReport& point, bool fsync) {
           "share of latency"},
          {}};
   for (const RepetitionFigures& rep : point.repetitions) {
-    for (Operation op : kAllOperations) {
+    for (Operation op : kWriteOperations) {
       if (op == Operation::Fsync && !fsync) continue;  // not measured
       const LatencyFigures& l = rep.operations[static_cast<std::size_t>(op)];
       // Its part of the files' open-to-close time (the rest: the gaps between operations).
@@ -81,7 +81,7 @@ Grid operations_grid(const PointReport& point, bool fsync) {
 
 Grid point_operations_grid(const RunReport& r) {
   Grid g{{"mode", "ranks x threads", "latency [us]"}, {}};
-  for (Operation op : kAllOperations) {
+  for (Operation op : kWriteOperations) {
     if (op == Operation::Fsync && !r.config.fsync) continue;  // not measured
     g.header.push_back(fmt::format("{} [us]", operation_name(op)));
   }
@@ -100,7 +100,7 @@ Grid point_operations_grid(const RunReport& r) {
       return fmt::format("{:.1f}", median_of(std::move(means)));
     };
     row.push_back(median_mean([](const RepetitionFigures& rep) { return rep.latency; }));
-    for (Operation op : kAllOperations) {
+    for (Operation op : kWriteOperations) {
       if (op == Operation::Fsync && !r.config.fsync) continue;
       const auto i = static_cast<std::size_t>(op);
       row.push_back(median_mean([i](const RepetitionFigures& rep) { return rep.operations[i]; }));

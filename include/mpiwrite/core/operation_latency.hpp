@@ -13,18 +13,33 @@
 
 namespace mpiwrite {
 
-// In the order a file goes through them. Create: the openat (with --overwrite the open that
-// rewrites); writes: the first write's start to the last write's end; fsync (only with
-// --fsync); close.
-enum class Operation : std::size_t { Create, Writes, Fsync, Close };
-inline constexpr std::size_t kOperations = 4;
-inline constexpr std::array<Operation, kOperations> kAllOperations{
-    Operation::Create, Operation::Writes, Operation::Fsync, Operation::Close};
+// The write phase's, in the order a file goes through them. Create: the openat (with
+// --overwrite the open that rewrites); writes: the first write's start to the last write's
+// end; fsync (only with --fsync); close. Then the other phases' (phase.hpp, operations_of):
+// stat (the statx), open (read-only), reads (the first read's start to the end of file),
+// unlink, mkdir, rmdir. A phase's items go through its own operations only.
+enum class Operation : std::size_t {
+  Create,
+  Writes,
+  Fsync,
+  Close,
+  Stat,
+  Open,
+  Reads,
+  Unlink,
+  Mkdir,
+  Rmdir
+};
+inline constexpr std::size_t kOperations = 10;
+// The write phase's operations, the only ones a write-only run reports.
+inline constexpr std::array<Operation, 4> kWriteOperations{Operation::Create, Operation::Writes,
+                                                         Operation::Fsync, Operation::Close};
 
-// "create", "writes", "fsync", "close": the names in every report format.
+// "create", "writes", "fsync", "close", "stat", "open", "reads", "unlink", "mkdir", "rmdir":
+// the names in every report format.
 std::string_view operation_name(Operation op);
 
-// One histogram per operation. 4 x 7.8 KiB, kept in the writer thread's result, never
+// One histogram per operation. 10 x 7.8 KiB, kept in the writer thread's result, never
 // allocated per file: record() is an index and LatencyHistogram::record.
 class OperationHistograms {
  public:

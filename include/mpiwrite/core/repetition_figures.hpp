@@ -10,6 +10,7 @@
 
 #include "mpiwrite/core/histogram.hpp"
 #include "mpiwrite/core/operation_latency.hpp"
+#include "mpiwrite/core/phase.hpp"
 #include "mpiwrite/core/statistics.hpp"
 
 namespace mpiwrite {
@@ -32,8 +33,10 @@ struct LatencyFigures {
   std::uint64_t count = 0;     // values recorded (files)
   std::uint64_t total_ns = 0;  // their sum, so that totals can be compared exactly
 };
-// Per operation (Operation as the index): create, writes, fsync, close.
-using OperationFigures = std::array<LatencyFigures, kOperations>;
+// Per operation of one phase: slot i is operations_of(phase)[i] (phase.hpp). For the write
+// phase that is Operation as the index: create, writes, fsync, close.
+inline constexpr std::size_t kMaxPhaseOperations = 4;
+using OperationFigures = std::array<LatencyFigures, kMaxPhaseOperations>;
 
 // --verify after one repetition's write phase.
 struct VerifyFigures {
@@ -75,7 +78,7 @@ struct RepetitionFigures {
 
 // The latency figures of the merged histogram of a repetition.
 LatencyFigures latency_figures(const LatencyHistogram& merged);
-OperationFigures operation_figures(const OperationHistograms& merged);
+OperationFigures operation_figures(const OperationHistograms& merged, Phase phase = Phase::Write);
 
 // Precondition: ranks is not empty. Everything but the ranks and the latency is derived, so a
 // repetition can be kept as just those (RepetitionLog) and rebuilt exactly.

@@ -20,6 +20,7 @@
 #include "mpiwrite/core/file_namer.hpp"
 #include "mpiwrite/core/histogram.hpp"
 #include "mpiwrite/core/operation_latency.hpp"
+#include "mpiwrite/core/phase.hpp"
 #include "mpiwrite/core/work_source.hpp"
 #include "mpiwrite/sys/held_directory.hpp"
 #include "mpiwrite/sys/thread_pool.hpp"
@@ -35,6 +36,9 @@ struct WriteOptions : EngineOptions {
   bool writes_nothing = false;
   std::uint64_t per_file_delay_us = 0;  // --slow-rank: sleep before each close, inside the timing
   const std::atomic<int>* interrupt = nullptr;  // non-zero: stop before the next file
+  // --verify with the read phase: every read compares the file's content with what the
+  // write phase wrote (SliceResult::mismatches), inside the read phase's time.
+  bool verify_reads = false;
 };
 
 // Directories a writer thread opens before the timed phase (FileDirectories::preopen): half
@@ -61,6 +65,11 @@ struct SliceResult {
   // --time-limit: a writer reached the deadline with files of its share still to write.
   bool time_limited = false;
   CreatedFiles created;  // what this run created (removal goes by it, never by the pattern)
+  // The read phase with --verify: files whose content was not what was written, and the
+  // first few of them described ("PATH: N bytes, expected M"). Not a failure: the phase
+  // reads on, and the coordinator says how many were wrong.
+  std::uint64_t mismatches = 0;
+  std::vector<std::string> problems;
   void merge(const SliceResult& other);  // keeps this failure if both have one
   void reset();  // empties it for the next step, keeping the memory of `created`
 };
@@ -101,6 +110,32 @@ class Writer {
                             std::chrono::microseconds poll_every = std::chrono::microseconds(50),
                             std::chrono::steady_clock::time_point deadline =
                                 std::chrono::steady_clock::time_point::max()) = 0;
+  // Timed: every writer thread runs `phase` (Phase::Stat, Read or Remove) over the files
+  // `source` hands it, in the target open_target opened (the layout says each file's
+  // directory). Per file: stat, one statx; read, open read-only (O_NOFOLLOW), read to the end
+  // of the file, close (with WriteOptions::verify_reads comparing the content); remove, one
+  // unlinkat. SliceResult counts the files done (`files`), the bytes read, the latency of each
+  // file and of each of its operations (operations_of(phase)); a failure stops the phase as
+  // in write() (a file missing is "PATH: stat: No such file or directory"). Never throws.
+  // `created` stays empty; for Remove the files removed are those counted, a prefix of each
+  // thread's share (what failed stays).
+  virtual SliceResult run_files(Phase phase, WorkSource& source,
+                                const ThreadPool::Poll& progress = {},
+                                std::chrono::microseconds poll_every =
+                                    std::chrono::microseconds(50)) = 0;
+  // Timed: makes (Phase::TreeCreate) or removes (Phase::TreeRemove) directories below the open
+  // target (open_target with no layout): `levels` as they are made, parents first (removal
+  // walks them deepest level first). Each level's directories are split over the threads in
+  // contiguous blocks, one pool round per level, so a parent exists before its children are
+  // made and is empty before it is removed. mkdirat(…, 0755) / unlinkat(…, AT_REMOVEDIR) per
+  // directory; `files` counts the directories, the latency is per directory (mkdir or rmdir).
+  // Stops at the first failure; `done` gets the directories made (or removed), relative to the
+  // target, also when it stopped part-way. Never throws.
+  virtual SliceResult run_tree(Phase phase, const std::vector<std::vector<std::string>>& levels,
+                               std::vector<std::string>& done,
+                               const ThreadPool::Poll& progress = {},
+                               std::chrono::microseconds poll_every =
+                                   std::chrono::microseconds(50)) = 0;
   // The files each writer thread wrote in the last write(), by thread.
   virtual std::vector<std::uint64_t> thread_files() const = 0;
   // The files this rank's writers have completed so far in the current write (0 before the
