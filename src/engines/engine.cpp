@@ -119,6 +119,19 @@ WriteFailure file_failure(const std::string& dir_path, const char* name, const c
   return WriteFailure{dir_path + "/" + name, error, operation, {}};
 }
 
+// The content is `line` repeated: byte k of the file is line[k % line.size()].
+bool FileRecipe::content_matches(std::uint64_t offset, std::string_view data) const {
+  if (offset + data.size() > file_bytes) return false;
+  std::size_t at = static_cast<std::size_t>(offset % line.size());
+  for (std::size_t i = 0; i < data.size();) {
+    const std::size_t n = std::min(line.size() - at, data.size() - i);
+    if (data.compare(i, n, line, at, n) != 0) return false;
+    i += n;
+    at = 0;
+  }
+  return true;
+}
+
 void FileRecipe::sleep_per_file_delay() const {
   for (std::uint64_t us = per_file_delay_us; us > 0 && !interrupted();) {
     const std::uint64_t slice = std::min<std::uint64_t>(us, 10'000);

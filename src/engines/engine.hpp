@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "mpiwrite/core/file_namer.hpp"
 #include "mpiwrite/core/partition.hpp"
@@ -67,6 +68,10 @@ struct FileRecipe {
   // --slow-rank's per-file sleep for the posix and null engines (uring waits in the ring): in
   // slices of at most 10 ms, so an interrupt is seen within 10 ms. No-op without a delay.
   void sleep_per_file_delay() const;
+  // The read phase with --verify (WriteOptions::verify_reads): whether `data`, read from
+  // offset `offset` of a file, is what the write phase put there; `size` the whole file's
+  // bytes as read. A file is right when every piece matches and size == file_bytes.
+  bool content_matches(std::uint64_t offset, std::string_view data) const;
 
   FilePattern pattern;
   WriteMode mode;
