@@ -25,8 +25,10 @@ int close(int fd) { return static_cast<int>(::syscall(SYS_close, fd)); }
 
 int fsync(int fd) { return static_cast<int>(::syscall(SYS_fsync, fd)); }
 
+// glibc's statx, not the bare system call: it is no cancellation point, and on a kernel
+// without statx (before 4.11, still on some clusters) glibc answers ENOSYS with fstatat.
 int statx(int dir_fd, const char* name, int flags, unsigned mask, struct ::statx* buffer) {
-  return static_cast<int>(::syscall(SYS_statx, dir_fd, name, flags, mask, buffer));
+  return ::statx(dir_fd, name, flags, mask, buffer);
 }
 
 long read(int fd, char* data, std::size_t size) { return ::syscall(SYS_read, fd, data, size); }
