@@ -27,8 +27,7 @@ using Clock = std::chrono::steady_clock;
 // at least one byte so that the read that sees the end of the file has room.
 constexpr std::size_t kMaxReadBuffer = std::size_t{1} << 20;
 std::size_t read_buffer_bytes(const FileRecipe& recipe) {
-  return static_cast<std::size_t>(
-      std::clamp<std::uint64_t>(recipe.file_bytes, 1, kMaxReadBuffer));
+  return static_cast<std::size_t>(std::clamp<std::uint64_t>(recipe.file_bytes, 1, kMaxReadBuffer));
 }
 
 // The clock reads of one item: `opened` and `read` only for the read phase (open → reads →
@@ -79,11 +78,11 @@ class ContentCheck {
     if (!wrong_byte && total == recipe_.file_bytes) return;
     ++result.mismatches;
     if (result.problems.size() >= 3) return;
-    result.problems.push_back(
-        dir + '/' + name +
-        (wrong_byte ? ": content differs at byte " + std::to_string(first_)
-                    : ": read " + std::to_string(total) + " bytes, expected " +
-                          std::to_string(recipe_.file_bytes)));
+    result.problems.push_back(dir + '/' + name +
+                              (wrong_byte
+                                   ? ": content differs at byte " + std::to_string(first_)
+                                   : ": read " + std::to_string(total) + " bytes, expected " +
+                                         std::to_string(recipe_.file_bytes)));
   }
 
  private:
@@ -149,8 +148,11 @@ class PosixItems {
   using Directory = DirectoryInUse;
 
   PosixItems(const FileRecipe& recipe, const WriteTarget& target, std::span<char> buffer)
-      : recipe_(recipe), directories_(target.directories), buffer_(buffer),
-        parents_(target.dir_fd), dir_path_(target.dir_path) {}
+      : recipe_(recipe),
+        directories_(target.directories),
+        buffer_(buffer),
+        parents_(target.dir_fd),
+        dir_path_(target.dir_path) {}
 
   Directory directory(std::uint64_t index) { return Directory(*directories_, index); }
 
@@ -159,8 +161,8 @@ class PosixItems {
             std::atomic<bool>& stop) const {
     if constexpr (P == Phase::Stat) {
       struct ::statx buffer;
-      if (sys::statx(dir.fd(), name, AT_SYMLINK_NOFOLLOW | AT_STATX_SYNC_AS_STAT,
-                     STATX_BASIC_STATS, &buffer) != 0) {
+      if (sys::statx(dir.fd(), name, AT_SYMLINK_NOFOLLOW | AT_STATX_SYNC_AS_STAT, STATX_BASIC_STATS,
+                     &buffer) != 0) {
         record_failure(result, stop, file_failure(dir.path(), name, "stat", errno));
         return false;
       }
@@ -216,8 +218,7 @@ class PosixItems {
   // block the phase), read to the end of the file (a read of 0 bytes), close.
   bool read(const Directory& dir, const char* name, ItemTimes& t, SliceResult& result,
             std::atomic<bool>& stop) const {
-    UniqueFd fd(
-        sys::openat(dir.fd(), name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0));
+    UniqueFd fd(sys::openat(dir.fd(), name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0));
     if (!fd) {
       record_failure(result, stop, file_failure(dir.path(), name, "open", errno));
       return false;
@@ -331,8 +332,8 @@ void files_chunks(const FileRecipe& recipe, const WriteTarget& target, WorkSourc
 // The one loop of the tree phases: the directories at positions `part` of `level`.
 template <typename Items, Phase P>
 void tree_part(const FileRecipe& recipe, const WriteTarget& target,
-               const std::vector<std::string>& level, const Progression& part,
-               SliceResult& result, std::atomic<bool>& stop) {
+               const std::vector<std::string>& level, const Progression& part, SliceResult& result,
+               std::atomic<bool>& stop) {
   Items items(recipe, target, {});
   for (std::uint64_t i = 0; i < part.count; ++i) {
     if (stop.load(std::memory_order_relaxed) || recipe.interrupted()) return;
@@ -350,23 +351,23 @@ void tree_part(const FileRecipe& recipe, const WriteTarget& target,
 // The phase as a template argument: one switch per run, none per item.
 template <typename Items>
 void run_files_of(Phase phase, const FileRecipe& recipe, const WriteTarget& target,
-                  WorkSource& source, unsigned thread, std::span<char> buffer,
-                  SliceResult& result, std::atomic<bool>& stop) {
+                  WorkSource& source, unsigned thread, std::span<char> buffer, SliceResult& result,
+                  std::atomic<bool>& stop) {
   switch (phase) {
     case Phase::Stat:
-      return files_chunks<Items, Phase::Stat>(recipe, target, source, thread, buffer, result,
-                                              stop);
+      return files_chunks<Items, Phase::Stat>(recipe, target, source, thread, buffer, result, stop);
     case Phase::Read:
-      return files_chunks<Items, Phase::Read>(recipe, target, source, thread, buffer, result,
-                                              stop);
+      return files_chunks<Items, Phase::Read>(recipe, target, source, thread, buffer, result, stop);
     case Phase::Remove:
       return files_chunks<Items, Phase::Remove>(recipe, target, source, thread, buffer, result,
                                                 stop);
     default:
       record_failure(result, stop,
-                     WriteFailure{{}, 0, {}, target.dir_path + ": the " +
-                                                 std::string(phase_name(phase)) +
-                                                 " phase has no files (run_files)"});
+                     WriteFailure{{},
+                                  0,
+                                  {},
+                                  target.dir_path + ": the " + std::string(phase_name(phase)) +
+                                      " phase has no files (run_files)"});
   }
 }
 
@@ -380,9 +381,11 @@ void run_tree_of(Phase phase, const FileRecipe& recipe, const WriteTarget& targe
     tree_part<Items, Phase::TreeRemove>(recipe, target, level, part, result, stop);
   } else {
     record_failure(result, stop,
-                   WriteFailure{{}, 0, {}, target.dir_path + ": the " +
-                                               std::string(phase_name(phase)) +
-                                               " phase is not a tree phase (run_tree)"});
+                   WriteFailure{{},
+                                0,
+                                {},
+                                target.dir_path + ": the " + std::string(phase_name(phase)) +
+                                    " phase is not a tree phase (run_tree)"});
   }
 }
 

@@ -134,8 +134,7 @@ TEST_P(FilePhases, AWrongFileIsAMismatchNamedNotAFailure) {
   ASSERT_FALSE(read.failure) << read.failure->message();
   expect_counts(read, Phase::Read, kFiles);
   EXPECT_EQ(read.mismatches, 1u);
-  EXPECT_EQ(read.problems,
-            std::vector<std::string>{file(dir, 7) + ": content differs at byte 30"});
+  EXPECT_EQ(read.problems, std::vector<std::string>{file(dir, 7) + ": content differs at byte 30"});
 
   const SliceResult unchecked =
       run_phase(*make_writer(options(threads)), Phase::Read, dir.path(), threads);
@@ -168,12 +167,11 @@ TEST(ReadPhase, WrongSizesAndALateWrongByteAreDescribed) {
   expect_counts(read, Phase::Read, 5);
   EXPECT_EQ(read.bytes, 100 + (bytes + 5) + bytes + bytes + 0);
   EXPECT_EQ(read.mismatches, 4u);
-  EXPECT_EQ(read.problems,
-            (std::vector<std::string>{
-                file(dir, 1) + ": read 100 bytes, expected " + std::to_string(bytes),
-                file(dir, 2) + ": read " + std::to_string(bytes + 5) + " bytes, expected " +
-                    std::to_string(bytes),
-                file(dir, 3) + ": content differs at byte 1100000"}));
+  EXPECT_EQ(read.problems, (std::vector<std::string>{
+                               file(dir, 1) + ": read 100 bytes, expected " + std::to_string(bytes),
+                               file(dir, 2) + ": read " + std::to_string(bytes + 5) +
+                                   " bytes, expected " + std::to_string(bytes),
+                               file(dir, 3) + ": content differs at byte 1100000"}));
 }
 
 // A file gone before the phase is the phase's failure, named with its operation and errno; the
@@ -303,8 +301,7 @@ TEST(TreePhaseFailures, ALinkOnATreePathIsNeverFollowed) {
   EXPECT_TRUE(done.empty());
   EXPECT_FALSE(std::filesystem::exists(outside / "made"));
 
-  const SliceResult through =
-      run_tree(*writer, Phase::TreeRemove, dir.path(), {{"t0/kept"}}, done);
+  const SliceResult through = run_tree(*writer, Phase::TreeRemove, dir.path(), {{"t0/kept"}}, done);
   ASSERT_TRUE(through.failure);
   EXPECT_EQ(through.failure->operation, "rmdir");
   const SliceResult itself = run_tree(*writer, Phase::TreeRemove, dir.path(), {{"t0"}}, done);
