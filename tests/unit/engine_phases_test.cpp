@@ -7,7 +7,9 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -82,6 +84,10 @@ void write_files(const std::string& dir, unsigned threads, std::uint64_t files =
   ASSERT_EQ(written.files, files);
 }
 
+SliceResult run_tree(Writer& writer, Phase phase, const std::string& dir,
+                     const std::vector<std::vector<std::string>>& levels,
+                     std::vector<std::string>& done);
+
 class FilePhases : public ::testing::TestWithParam<unsigned> {};
 
 // stat, read, read with --verify's comparison and remove, each over every file once.
@@ -109,6 +115,16 @@ TEST_P(FilePhases, StatReadAndRemoveEveryFileOnce) {
   expect_counts(checked, Phase::Read, kFiles);
   EXPECT_EQ(checked.mismatches, 0u);
   EXPECT_TRUE(checked.problems.empty());
+
+  EXPECT_EQ(writer->files_done(), kFiles);  // --progress's counters, published per file
+
+  // --random-order's source: the files shuffled into lists of single files per thread.
+  writer->open_target(dir.path());
+  PartsSource shuffled(shuffled_parts({Progression{1, kFiles, 1}}, threads, 7));
+  const SliceResult random = writer->run_files(Phase::Stat, shuffled);
+  writer->close_target();
+  ASSERT_FALSE(random.failure) << random.failure->message();
+  expect_counts(random, Phase::Stat, kFiles);
 
   const SliceResult removed = run_phase(*writer, Phase::Remove, dir.path(), threads);
   ASSERT_FALSE(removed.failure) << removed.failure->message();
@@ -194,6 +210,27 @@ TEST(FilePhaseFailures, AMissingFileFailsEachPhaseByName) {
     expect_counts(r, c.phase, 3);
   }
   EXPECT_EQ(entries(dir.path()), kFiles - 4);  // the remove took 1-3, stopped at 4
+}
+
+// An interrupt (SIGINT, SIGTERM) stops every phase before its next item, without a failure.
+TEST(FilePhaseFailures, AnInterruptStopsBeforeTheNextItem) {
+  TempDir dir;
+  write_files(dir.path(), 1, 3);
+  std::atomic<int> interrupt{SIGTERM};
+  WriteOptions o = options(2);
+  o.interrupt = &interrupt;
+  const auto writer = make_writer(o);
+  for (Phase phase : {Phase::Stat, Phase::Read, Phase::Remove}) {
+    const SliceResult r = run_phase(*writer, phase, dir.path(), 2, 3);
+    EXPECT_FALSE(r.failure) << phase_name(phase);
+    EXPECT_EQ(r.files, 0u) << phase_name(phase);
+  }
+  std::vector<std::string> done;
+  const SliceResult tree = run_tree(*writer, Phase::TreeCreate, dir.path(), {{"t0"}}, done);
+  EXPECT_FALSE(tree.failure);
+  EXPECT_EQ(tree.files, 0u);
+  EXPECT_TRUE(done.empty());
+  EXPECT_EQ(entries(dir.path()), 3u);  // nothing removed, nothing made
 }
 
 // A symbolic link put at a file's name is not read through (to a file outside the run).
