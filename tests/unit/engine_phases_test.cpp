@@ -212,6 +212,24 @@ TEST(FilePhaseFailures, AMissingFileFailsEachPhaseByName) {
   EXPECT_EQ(entries(dir.path()), kFiles - 4);  // the remove took 1-3, stopped at 4
 }
 
+// A directory put at a file's name: the read-only open succeeds, and the read is the failure
+// (EISDIR); remove's unlink refuses it (EISDIR) and never removes a directory.
+TEST(FilePhaseFailures, ADirectoryAtAFileNameFailsTheReadAndTheUnlink) {
+  TempDir dir;
+  write_files(dir.path(), 1, 2);
+  std::filesystem::remove(file(dir, 2));
+  std::filesystem::create_directory(file(dir, 2));
+  const auto writer = make_writer(options(1));
+  const SliceResult read = run_phase(*writer, Phase::Read, dir.path(), 1, 2);
+  ASSERT_TRUE(read.failure);
+  EXPECT_EQ(read.failure->message(), file(dir, 2) + ": read: Is a directory");
+  expect_counts(read, Phase::Read, 1);
+  const SliceResult removed = run_phase(*writer, Phase::Remove, dir.path(), 1, 2);
+  ASSERT_TRUE(removed.failure);
+  EXPECT_EQ(removed.failure->message(), file(dir, 2) + ": unlink: Is a directory");
+  EXPECT_TRUE(std::filesystem::is_directory(file(dir, 2)));
+}
+
 // An interrupt (SIGINT, SIGTERM) stops every phase before its next item, without a failure.
 TEST(FilePhaseFailures, AnInterruptStopsBeforeTheNextItem) {
   TempDir dir;
