@@ -261,6 +261,7 @@ void UringEngine::release_slot(std::uint32_t s) {
   target_->directories->release(slot.dir);
   slot.dir = {};
   slot.busy = false;
+  slot.opened = slot.failed = false;  // also after the other phases' failures
   ++slot.generation;
   free_slots_.push_back(s);
 }
