@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -15,6 +16,7 @@
 
 #include "mpiwrite/engines/uring_support.hpp"
 #include "mpiwrite/engines/writer.hpp"
+#include "mpiwrite/sys/layout_directories.hpp"
 #include "temp_dir.hpp"
 
 namespace mpiwrite {
@@ -194,6 +196,78 @@ TEST(UringFiles, AMissingFileIsTheFailureOfItsOperation) {
       EXPECT_GE(r.files, 7u);  // the files before it, in order, at either depth
       EXPECT_EQ(r.latency.count(), r.files);
     }
+    writer->close_target();
+  }
+}
+
+// Files in the layout's subdirectories: each item in its own directory's descriptor, and a
+// failure names the file's directory.
+TEST(UringFiles, TheLayoutSaysEachFilesDirectory) {
+  SKIP_WITHOUT_URING();
+  TempDir dir;
+  const DirectoryLayout layout(LayoutSpec{Layout::Shared, 5, kFiles, Partition::Block, 1, 2});
+  std::vector<std::string> made;
+  make_layout_directories(dir.path(), layout.rank_directories(0), made);
+  const WriteOptions o = uring(2, 8, true);
+  auto writer = make_writer(o);
+  writer->open_target(dir.path(), false, &layout);
+  const Progression files{1, kFiles, 1};
+  const auto run_all = [&](Phase phase) {
+    StaticSource source(files, 2, Partition::Block);
+    return phase == Phase::Write ? writer->write(source) : writer->run_files(phase, source);
+  };
+  for (Phase phase : {Phase::Write, Phase::Stat, Phase::Read}) {
+    const SliceResult r = run_all(phase);
+    ASSERT_FALSE(r.failure) << r.failure->message();
+    EXPECT_EQ(r.files, kFiles) << phase_name(phase);
+    EXPECT_EQ(r.mismatches, 0u);
+  }
+  const std::string gone = dir / layout.directory_of(17) + "/file17.txt";
+  ASSERT_EQ(::unlink(gone.c_str()), 0);
+  const SliceResult r = run_all(Phase::Remove);
+  ASSERT_TRUE(r.failure);
+  EXPECT_EQ(r.failure->message(), gone + ": unlink: No such file or directory");
+  EXPECT_EQ(r.latency.count(), r.files);
+  writer->close_target();
+}
+
+// An interrupt (SIGINT, SIGTERM) stops the phase before its next file, with nothing in flight.
+TEST(UringFiles, AnInterruptStopsBeforeTheNextFile) {
+  SKIP_WITHOUT_URING();
+  TempDir dir;
+  std::atomic<int> interrupt{0};
+  WriteOptions o = uring(1, 8);
+  o.interrupt = &interrupt;
+  const auto writer = written(dir.path(), o);
+  interrupt = 1;
+  const SliceResult r = run(*writer, Phase::Remove, 1);
+  EXPECT_FALSE(r.failure);
+  EXPECT_EQ(r.files, 0u);
+  EXPECT_EQ(entries(dir.path()), kFiles);
+  interrupt = 0;
+  EXPECT_EQ(run(*writer, Phase::Remove, 1).files, kFiles);  // the ring is as it was
+  writer->close_target();
+}
+
+// A read that fails after its open (a directory put at a file's name opens, and its read
+// fails): the failure of the read; its chain still closed the slot, and the phase ends.
+TEST(UringFiles, AFailedReadIsTheFailureOfTheRead) {
+  SKIP_WITHOUT_URING();
+  for (unsigned depth : {1u, 8u}) {
+    TempDir dir;
+    const auto writer = written(dir.path(), uring(1, depth, true));
+    ASSERT_EQ(::unlink((dir / "file4.txt").c_str()), 0);
+    ASSERT_EQ(::mkdir((dir / "file4.txt").c_str(), 0755), 0);
+    const SliceResult r = run(*writer, Phase::Read, 1);
+    ASSERT_TRUE(r.failure);
+    EXPECT_EQ(r.failure->message(), dir.path() + "/file4.txt: read: Is a directory");
+    EXPECT_EQ(r.mismatches, 0u);  // a failure, not a wrong file
+    ASSERT_EQ(::rmdir((dir / "file4.txt").c_str()), 0);
+    testing::write_text(dir / "file4.txt", std::string(140, 'x'));
+    const SliceResult again = run(*writer, Phase::Read, 1);
+    ASSERT_FALSE(again.failure) << again.failure->message();
+    EXPECT_EQ(again.files, kFiles);
+    EXPECT_EQ(again.mismatches, 1u);
     writer->close_target();
   }
 }
