@@ -102,7 +102,10 @@ int UringEngine::parent_of(std::string_view parent) {
   while (parents_[p].users != 0) p = (p + 1) % entries;
   Parent& entry = parents_[p];
   entry.path.assign(parent);
-  entry.fd = open_directory_beneath(target_->dir_fd, parent);
+  // A parent another rank made in the level before may show up late on a network file
+  // system (layout_directories.cpp): the tree's creation waits for it as writers wait for
+  // their directories.
+  entry.fd = open_directory_beneath(target_->dir_fd, parent, phase_ == Phase::TreeCreate);
   if (!entry.fd) {
     entry.path.clear();
     return -1;
