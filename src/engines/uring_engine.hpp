@@ -72,6 +72,7 @@ class UringEngine final : public FileEngine {
     bool cancelled = false;      // an operation was cancelled (an earlier one of its chain failed)
     bool differs = false;        // --verify: a piece read was not what was written
     std::uint64_t read = 0;      // bytes read so far
+    std::uint64_t taken = 0;     // stat, read, remove: the how-manieth file the thread took
     const char* item = nullptr;  // the tree: its path below the run directory (in `level`)
     unsigned parent = 0;         // the tree: its parent directory's entry, or kRunDirectory
   };
@@ -112,6 +113,7 @@ class UringEngine final : public FileEngine {
   void fail_item(std::uint32_t slot, const char* operation, int error);
   void count_item(std::uint32_t slot);
   void note_mismatch(const Slot& slot);
+  void uncount_after_failure();
   bool start_directory(Phase phase, const std::string& path, std::uint64_t position);
   int parent_of(std::string_view parent);
   void complete_directory(const io_uring_cqe& cqe, Clock::time_point now);
@@ -133,6 +135,13 @@ class UringEngine final : public FileEngine {
   std::vector<Parent> parents_;            // the tree: one per slot
   unsigned last_parent_ = kRunDirectory;   // the parent the last directory started used
   std::vector<unsigned char> tree_done_;   // the tree: which positions of the block are done
+  // Remove: the files taken and the first that failed (kNoItem: none), and the `taken` of the
+  // latest removals, 2 x queue_depth of them (uncount_after_failure).
+  static constexpr std::uint64_t kNoItem = ~std::uint64_t{0};
+  std::uint64_t items_taken_ = 0;
+  std::uint64_t first_failed_ = kNoItem;
+  std::vector<std::uint64_t> removed_;
+  std::uint64_t removed_count_ = 0;
 
   // The current run's state.
   const WriteTarget* target_ = nullptr;

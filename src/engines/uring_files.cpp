@@ -12,6 +12,12 @@
 //   before the next read fills it), and closes after the read that returns 0.
 // A slot is finished when every completion of its chain has come (Slot::pending), so no
 // operation is ever left in flight on a slot given to the next file.
+//
+// What a thread removed must be a prefix of what it took (Writer::run_files: the files
+// removed are those counted, what failed stays): with several files in flight, those taken
+// after a failed one may still be removed. They are not counted, so the run's clean-up, which
+// goes by the count, tries them again and skips them as gone; the failed file is outside the
+// count, so it is not taken for removed. Their latencies stay in the failed phase's histograms.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -107,13 +113,30 @@ void UringEngine::run_files(Phase phase, const WriteTarget& target, WorkSource& 
         std::max<std::uint64_t>(1, std::min(recipe_.file_bytes, kMaxReadBytes)));
     read_buffers_.resize(slots_.size() * read_bytes_);
   }
+  if (phase == Phase::Remove && removed_.empty()) removed_.resize(2 * slots_.size());
+  items_taken_ = removed_count_ = 0;
+  first_failed_ = kNoItem;
   FileNamer namer(recipe_.pattern);
   bool exhausted = false;
   for (;;) {
     if (!exhausted) exhausted = !start_items(phase, namer, source, thread);
-    if (free_slots_.size() == slots_.size()) return;  // nothing in flight
+    if (free_slots_.size() == slots_.size()) break;  // nothing in flight
     if (!submit_and_complete(&UringEngine::complete_item)) return;
   }
+  if (phase == Phase::Remove && first_failed_ != kNoItem) uncount_after_failure();
+}
+
+// The files removed after the first one that failed, uncounted (see the top of this file).
+// Each was taken while that one was in flight, so at most queue_depth - 1 of them, and from
+// the first of them on at most 2 x queue_depth - 2 removals were seen: all in `removed_`.
+void UringEngine::uncount_after_failure() {
+  const std::uint64_t seen = std::min<std::uint64_t>(removed_count_, removed_.size());
+  std::uint64_t after = 0;
+  for (std::uint64_t k = 0; k < seen; ++k) {
+    if (removed_[k] > first_failed_) ++after;
+  }
+  result_->files -= after;
+  publish_files_done(*target_, result_->files);
 }
 
 // Starts files into free slots until none is free, the source is exhausted (returns false),
@@ -128,12 +151,14 @@ bool UringEngine::start_items(Phase phase, FileNamer& namer, WorkSource& source,
     Slot& slot = slots_[s];
     std::strcpy(slot.name, namer.name(index));
     slot.index = index;
+    slot.taken = items_taken_++;
     slot.item = nullptr;
     slot.busy = true;
     try {  // the file's directory: opened here when the layout moves on to a new one
       slot.dir = target_->directories->acquire(index);
     } catch (const std::exception& e) {  // recorded as a failure; the files in flight finish
       record_failure(*result_, *stop_, WriteFailure{{}, 0, {}, e.what()});
+      first_failed_ = std::min(first_failed_, slot.taken);
       slot.dir = {};
       release_slot(s);
       return true;
@@ -203,6 +228,7 @@ void UringEngine::fail_item(std::uint32_t s, const char* operation, int error) {
   } else {
     record_failure(*result_, *stop_,
                    file_failure(directory_path(slot), slot.name, operation, error));
+    first_failed_ = std::min(first_failed_, slot.taken);
   }
   slot.failed = true;
 }
@@ -312,6 +338,7 @@ void UringEngine::count_item(std::uint32_t s) {
       break;
     case Phase::Remove:
       result_->operations.record(Operation::Unlink, nanoseconds(t.end - t.start));
+      removed_[removed_count_++ % removed_.size()] = slot.taken;
       break;
     case Phase::TreeCreate:
       result_->operations.record(Operation::Mkdir, nanoseconds(t.end - t.start));
