@@ -113,7 +113,6 @@ class UringEngine final : public FileEngine {
   void fail_item(std::uint32_t slot, const char* operation, int error);
   void count_item(std::uint32_t slot);
   void note_mismatch(const Slot& slot);
-  void uncount_after_failure();
   bool start_directory(Phase phase, const std::string& path, std::uint64_t position);
   int parent_of(std::string_view parent);
   void complete_directory(const io_uring_cqe& cqe, Clock::time_point now);
@@ -135,13 +134,10 @@ class UringEngine final : public FileEngine {
   std::vector<Parent> parents_;            // the tree: one per slot
   unsigned last_parent_ = kRunDirectory;   // the parent the last directory started used
   std::vector<unsigned char> tree_done_;   // the tree: which positions of the block are done
-  // Remove: the files taken and the first that failed (kNoItem: none), and the `taken` of the
-  // latest removals, 2 x queue_depth of them (uncount_after_failure).
+  // Stat, read, remove: the files taken so far, and the first that failed (kNoItem: none).
   static constexpr std::uint64_t kNoItem = ~std::uint64_t{0};
   std::uint64_t items_taken_ = 0;
   std::uint64_t first_failed_ = kNoItem;
-  std::vector<std::uint64_t> removed_;
-  std::uint64_t removed_count_ = 0;
 
   // The current run's state.
   const WriteTarget* target_ = nullptr;

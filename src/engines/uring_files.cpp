@@ -113,8 +113,8 @@ void UringEngine::run_files(Phase phase, const WriteTarget& target, WorkSource& 
         std::max<std::uint64_t>(1, std::min(recipe_.file_bytes, kMaxReadBytes)));
     read_buffers_.resize(slots_.size() * read_bytes_);
   }
-  if (phase == Phase::Remove && removed_.empty()) removed_.resize(2 * slots_.size());
-  items_taken_ = removed_count_ = 0;
+  const std::uint64_t files_before = result.files;
+  items_taken_ = 0;
   first_failed_ = kNoItem;
   FileNamer namer(recipe_.pattern);
   bool exhausted = false;
@@ -123,20 +123,12 @@ void UringEngine::run_files(Phase phase, const WriteTarget& target, WorkSource& 
     if (free_slots_.size() == slots_.size()) break;  // nothing in flight
     if (!submit_and_complete(&UringEngine::complete_item)) return;
   }
-  if (phase == Phase::Remove && first_failed_ != kNoItem) uncount_after_failure();
-}
-
-// The files removed after the first one that failed, uncounted (see the top of this file).
-// Each was taken while that one was in flight, so at most queue_depth - 1 of them, and from
-// the first of them on at most 2 x queue_depth - 2 removals were seen: all in `removed_`.
-void UringEngine::uncount_after_failure() {
-  const std::uint64_t seen = std::min<std::uint64_t>(removed_count_, removed_.size());
-  std::uint64_t after = 0;
-  for (std::uint64_t k = 0; k < seen; ++k) {
-    if (removed_[k] > first_failed_) ++after;
+  // Every file taken before the first that failed was done: that many count (see the top of
+  // this file). Those taken after it may have gone too, while it was in flight.
+  if (phase == Phase::Remove && first_failed_ != kNoItem) {
+    result.files = std::min(result.files, files_before + first_failed_);
+    publish_files_done(target, result.files);
   }
-  result_->files -= after;
-  publish_files_done(*target_, result_->files);
 }
 
 // Starts files into free slots until none is free, the source is exhausted (returns false),
@@ -338,7 +330,6 @@ void UringEngine::count_item(std::uint32_t s) {
       break;
     case Phase::Remove:
       result_->operations.record(Operation::Unlink, nanoseconds(t.end - t.start));
-      removed_[removed_count_++ % removed_.size()] = slot.taken;
       break;
     case Phase::TreeCreate:
       result_->operations.record(Operation::Mkdir, nanoseconds(t.end - t.start));
