@@ -30,7 +30,9 @@ awk '
   $2 ~ /^unshare\(CLONE_FILES/ { writer[$1] = 1; next }
   !($1 in writer) { next }
   $2 ~ /^io_uring_enter\(/ { enters++; next }
-  $2 ~ /^(statx|newfstatat|read|pread64|unlinkat|mkdirat)\(/ { bad++; print "writer thread: " $0; next }
+  $2 ~ /^(statx|newfstatat|read|pread64|unlinkat|mkdirat)\(/ {
+    bad++; print "writer thread: " $0; next
+  }
   $2 ~ /^openat\(/ && $0 !~ /O_DIRECTORY/ { bad++; print "writer thread: " $0; next }
   END {
     printf "writer threads: %d, their io_uring_enter calls: %d, forbidden calls: %d\n",
