@@ -99,7 +99,7 @@ std::unique_ptr<FileEngine> make_engine(const WriteOptions& options, const FileR
     case Engine::Null:
       return std::make_unique<NullEngine>(recipe);
     case Engine::Uring:
-      return std::make_unique<UringEngine>(recipe, options.queue_depth);
+      return std::make_unique<UringEngine>(recipe, options.queue_depth, options.verify_reads);
   }
   throw std::logic_error("make_engine: unknown engine");
 }
