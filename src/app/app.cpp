@@ -121,7 +121,9 @@ class Coordinator {
   int check_engine() {
     if (run_.config.engine != Engine::Uring) return kContinue;
     phases_.enter("checking --engine uring on every rank");
-    std::string reason = uring_unavailable_reason();
+    PhaseSet phases;
+    for (Phase p : run_.config.phases) phases.add(p);
+    std::string reason = uring_unavailable_reason(phases);
     if (reason.empty()) {  // what the rings will register, known before the run
       reason = fixed_file_limit_problem(largest_ring_depth(run_.plans, world_.rank()));
     }

@@ -3,23 +3,11 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-
 #include "mpiwrite/mpi/comm.hpp"
 #include "phase_figures.hpp"
 #include "step_names.hpp"
 
 namespace mpiwrite {
-
-std::vector<std::vector<std::string>> directory_levels(const std::vector<std::string>& directories) {
-  std::vector<std::vector<std::string>> levels;
-  for (const std::string& dir : directories) {
-    const auto depth = static_cast<std::size_t>(std::count(dir.begin(), dir.end(), '/'));
-    if (levels.size() <= depth) levels.resize(depth + 1);
-    levels[depth].push_back(dir);
-  }
-  return levels;
-}
 
 TreePhase::TreePhase(const RunState& run, PhaseAgreement& phases, PointHandles& h,
                      const Step& step, Phase phase)
@@ -36,7 +24,7 @@ TreeOutcome TreePhase::run() {
     phases_.enter("opening the directory of the " + name());
     guarded(
         [&] {
-          levels_ = directory_levels(h_.layout->rank_directories(h_.comm.rank()));
+          levels_ = h_.layout->rank_directory_levels(h_.comm.rank());
           for (const auto& level : levels_) items_ += level.size();
           h_.writer->open_target(run_.from_dir(step_.dir), false, nullptr, nullptr);
         },

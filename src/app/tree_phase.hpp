@@ -53,8 +53,4 @@ class TreePhase final : public TimedPhase {
   TreeOutcome outcome_;
 };
 
-// `directories` (parents before children, relative paths) grouped by depth, the order kept
-// within each: level k holds the paths of k + 1 components. Pure.
-std::vector<std::vector<std::string>> directory_levels(const std::vector<std::string>& directories);
-
 }  // namespace mpiwrite

@@ -238,6 +238,12 @@ void add_write_options(CLI::App& app, RunConfig& c, EnumText& e) {
   app.add_option("--files-per-dir", c.files_per_dir,
                  "Spread each layout directory's files over subdirectories of at most N")
       ->check(whole_number(1, kMaxFiles));
+  app.add_option("--tree-depth", c.tree_depth,
+                 "A tree of D levels below each layout directory, files in its leaves (mdtest -z)")
+      ->check(whole_number(0, kMaxTreeDepth));
+  app.add_option("--branch", c.branch, "Subdirectories of each tree directory (mdtest -b)")
+      ->capture_default_str()
+      ->check(whole_number(1, kMaxSubdirectories));
 }
 
 // Which phases of a file's life each repetition times (docs/metrics.md, "Phases").

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "mpiwrite/core/directory_layout.hpp"
 #include "mpiwrite/core/errors.hpp"
@@ -32,6 +33,19 @@ void validate_layout(const RunConfig& c) {
                         "(pass a larger --files-per-dir)",
                         c.files_per_dir, c.files, buckets, kMaxSubdirectories));
   }
+  // --tree-depth and --branch: one tree's bound here, all the trees' with the ranks (below).
+  require(c.tree_depth <= kMaxTreeDepth,
+          fmt::format("--tree-depth must be between 0 and {}", kMaxTreeDepth));
+  require(c.branch >= 1 && c.branch <= kMaxSubdirectories,
+          fmt::format("--branch must be between 1 and {}", kMaxSubdirectories));
+  const std::uint64_t tree = tree_directories(c.tree_depth, c.branch);
+  require(tree <= kMaxSubdirectories,
+          fmt::format("--tree-depth {} --branch {} makes {} directories in each tree; at most {} "
+                      "(lower --tree-depth or --branch)",
+                      c.tree_depth, c.branch,
+                      tree == std::numeric_limits<std::uint64_t>::max() ? "over 10^19"
+                                                                        : std::to_string(tree),
+                      kMaxSubdirectories));
   require(!c.layouts.empty(), "--layout needs at least one of shared, rank, thread");
   for (std::size_t i = 0; i < c.layouts.size(); ++i) {
     require(std::find(c.layouts.begin(), c.layouts.begin() + static_cast<std::ptrdiff_t>(i),
@@ -88,6 +102,42 @@ void validate_time_limit(const RunConfig& c) {
           fmt::format("--timeout {} must be longer than --time-limit {:g}: the watchdog would end "
                       "every limited phase",
                       c.timeout_s, c.time_limit_s));
+}
+
+// How many layout directories of `point` hold a file, and so get a tree: every rank's with the
+// rank layout, every writer thread's with the thread layout (block and cyclic alike give
+// files to min(count, parts) of the parts), the run directory with the shared one.
+std::uint64_t trees_of(const RunConfig& c, const PointSpec& point) {
+  const auto ranks = static_cast<std::uint64_t>(point.ranks);
+  switch (point.layout) {
+    case Layout::Shared:
+      return 1;
+    case Layout::Rank:
+      return std::min(ranks, c.files);
+    case Layout::Thread: {
+      const std::uint64_t each = c.files / ranks, more = c.files % ranks;
+      return more * std::min<std::uint64_t>(each + 1, point.threads) +
+             (ranks - more) * std::min<std::uint64_t>(each, point.threads);
+    }
+  }
+  return 1;
+}
+
+// The trees of a point together, as --files-per-dir's subdirectories: at most
+// kMaxSubdirectories (each rank lists what it makes; the dry run prints it).
+void validate_trees(const RunConfig& c, int ranks) {
+  if (c.tree_depth == 0) return;
+  const std::uint64_t tree = tree_directories(c.tree_depth, c.branch);  // bounded in validate
+  for (const PointSpec& point : make_points(c, ranks)) {
+    const std::uint64_t trees = trees_of(c, point);
+    require(trees * tree <= kMaxSubdirectories,
+            fmt::format("--tree-depth {} --branch {} makes {} directories: a tree of {} below "
+                        "each of {} layout directories (--layout {}, {} x {}); at most {} "
+                        "(lower --tree-depth or --branch)",
+                        c.tree_depth, c.branch, trees * tree, tree, trees,
+                        to_string(point.layout), point.ranks, point.threads,
+                        kMaxSubdirectories));
+  }
 }
 
 }  // namespace
@@ -161,6 +211,7 @@ void validate_for_world(const RunConfig& c, int ranks) {
           fmt::format("--shift {} with {} rank{}: rank r takes the files of rank (r + {}) mod {}; "
                       "give 0 to {}",
                       c.shift, ranks, ranks == 1 ? "" : "s", c.shift, ranks, ranks - 1));
+  validate_trees(c, ranks);
   for (int rank : c.slow_ranks) {
     require(
         rank >= 0 && rank < ranks,

@@ -68,14 +68,20 @@ void write_plan(const RunConfig& config, const std::vector<PointPlan>& plans, st
   fmt::print(out, "dry run, nothing is written: {} point(s), {} partition, {} files into {}\n",
              plans.size(), to_string(config.partition), config.files, config.dir);
   const std::vector<Layout>& layouts = config.layouts;
-  if (layouts != std::vector<Layout>{Layout::Shared} || config.files_per_dir != 0) {
+  if (layouts != std::vector<Layout>{Layout::Shared} || config.files_per_dir != 0 ||
+      config.tree_depth != 0) {
     std::vector<std::string_view> names;
     for (Layout layout : layouts) names.push_back(to_string(layout));
+    const std::string below =
+        config.tree_depth > 0
+            ? fmt::format(", a tree of depth {}, branch {} below each layout directory, files "
+                          "in its leaves",
+                          config.tree_depth, config.branch)
+        : config.files_per_dir > 0
+            ? fmt::format(", at most {} files per subdirectory", config.files_per_dir)
+            : std::string();
     fmt::print(out, "layout{}: {}{}\n", layouts.size() == 1 ? "" : "s (each point in each)",
-               fmt::join(names, ", "),
-               config.files_per_dir == 0
-                   ? std::string()
-                   : fmt::format(", at most {} files per subdirectory", config.files_per_dir));
+               fmt::join(names, ", "), below);
   }
   fmt::print(out, "repetitions: {} warm-up + {} timed{}; {}\n", config.warmup, config.repetitions,
              plans.size() > 1 ? " per point" : "",

@@ -76,6 +76,15 @@ const std::array kDependencies{
         "--verify", [](const RunConfig& c) { return c.verify; }, writes_files,
         "--verify and --engine null cannot be combined: the null engine writes nothing"},
     OptionDependency{
+        "--branch", [](const RunConfig& c) { return c.branch != kDefaults.branch; },
+        [](const RunConfig& c) { return c.tree_depth > 0; },
+        "--branch needs --tree-depth: it is how many subdirectories each level of the tree has"},
+    OptionDependency{
+        "--tree-depth", [](const RunConfig& c) { return c.tree_depth > 0; },
+        [](const RunConfig& c) { return c.files_per_dir == 0; },
+        "--tree-depth and --files-per-dir cannot be combined: both choose the subdirectories "
+        "of a layout directory (a tree's leaves, or d<k> of at most N files)"},
+    OptionDependency{
         "--overwrite", [](const RunConfig& c) { return c.overwrite; },
         [](const RunConfig& c) { return !several_points(c); },
         "--overwrite applies to a plain run: every point of a sweep or comparison starts from "

@@ -25,8 +25,9 @@ EngineOptions engine_options(const RunConfig& c, const PointSpec& point) {
 
 PointPlan plan_point(const RunConfig& config, const PointSpec& point) {
   const WorkSplit split{config.files, config.partition, point.ranks, point.threads};
-  const LayoutSpec layout{point.layout,     config.files_per_dir, config.files,
-                          config.partition, point.ranks,          point.threads};
+  const LayoutSpec layout{point.layout,      config.files_per_dir, config.files,
+                          config.partition,  point.ranks,          point.threads,
+                          config.tree_depth, config.branch};
   return PointPlan{point, split, DirectoryLayout(layout), engine_options(config, point)};
 }
 

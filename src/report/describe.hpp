@@ -59,6 +59,13 @@ inline std::string directories(const RunConfig& c) {
     const char* sub = !one ? "(sub)" : c.layouts.front() == Layout::Shared ? "" : "sub";
     where += fmt::format(", at most {} per {}directory", plural(c.files_per_dir, "file"), sub);
   }
+  if (c.tree_depth > 0) {  // "..., in the leaves of a tree of depth 2, branch 3 (9 leaves)"
+    std::uint64_t leaves = 1;
+    for (unsigned d = 0; d < c.tree_depth; ++d) leaves *= c.branch;  // validated: <= 10^6
+    where += fmt::format(", in the leaves of a tree of depth {}, branch {} ({} lea{}){}",
+                         c.tree_depth, c.branch, leaves, leaves == 1 ? "f" : "ves",
+                         one && c.layouts.front() == Layout::Shared ? "" : " in each directory");
+  }
   return where;
 }
 

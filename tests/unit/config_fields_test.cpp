@@ -191,6 +191,8 @@ const std::map<std::string, OptionCase>& option_cases() {
       {"wear_out", {{"--time-limit", "1", "--wear-out"}, true}},
       {"layouts", {{"--layout", "rank,thread", "--compare", "--dry-run"}, Json{"rank", "thread"}}},
       {"files_per_dir", {{"--files-per-dir", "9", "--dry-run"}, 9}},
+      {"tree_depth", {{"--tree-depth", "2", "--dry-run"}, 2}},
+      {"branch", {{"--tree-depth", "1", "--branch", "3", "--dry-run"}, 3}},
       {"progress_s", {{"--progress=0.5"}, 0.5}},
       {"progress_style", {{"--progress-style", "lines"}, "lines"}},
   };

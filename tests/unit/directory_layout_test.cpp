@@ -170,8 +170,8 @@ TEST(DirectoryLayout, EachPointHasTheLayoutOfItsOwnNotTheFirstOfTheList) {
   ASSERT_EQ(threaded.label(), "1x2-thread");
   EXPECT_EQ(
       plan_point(c, threaded).layout.rank_directories(0),
-      (std::vector<std::string>{"rank0", "rank0/thread0", "rank0/thread0/d0", "rank0/thread0/d1",
-                                "rank0/thread1", "rank0/thread1/d0", "rank0/thread1/d1"}));
+      (std::vector<std::string>{"rank0", "rank0/thread0", "rank0/thread1", "rank0/thread0/d0",
+                                "rank0/thread0/d1", "rank0/thread1/d0", "rank0/thread1/d1"}));
 }
 
 }  // namespace

@@ -77,5 +77,21 @@ TEST(WritePlan, ElidesLongDirectoryLists) {
       << out.str();
 }
 
+TEST(WritePlan, SaysTheTreeAndEachRanksShareOfIt) {
+  RunConfig c;
+  c.files = 4;
+  c.tree_depth = 2;
+  c.branch = 2;
+  c.dry_run = true;
+  std::ostringstream out;
+  write_plan(c, plan_points(c, 2), out);
+  EXPECT_NE(out.str().find("layout: shared, a tree of depth 2, branch 2 below each layout "
+                           "directory, files in its leaves\n"),
+            std::string::npos)
+      << out.str();
+  EXPECT_NE(out.str().find("rank 1 creates 3 directories: t1, t1/t0, t1/t1\n"), std::string::npos)
+      << out.str();
+}
+
 }  // namespace
 }  // namespace mpiwrite

@@ -53,6 +53,9 @@ const std::map<std::string, RowCase>& row_cases() {
       {"--per-rank needs", {{"--per-rank", "--format", "json"}, {"--per-rank", "--format", "csv"}}},
       {"--progress-style needs",
        {{"--progress-style", "lines", "--progress", "0"}, {"--progress-style", "lines"}}},
+      {"--branch needs", {{"--branch", "4"}, {"--branch", "4", "--tree-depth", "2"}}},
+      {"--tree-depth and --files-per-dir",
+       {{"--tree-depth", "2", "--files-per-dir", "5"}, {"--tree-depth", "2"}}},
   };
   return cases;
 }
@@ -158,6 +161,8 @@ TEST(OptionDependencies, EveryFieldIsDecided) {
       {"verify", "--verify"},
       {"wear_out", "--wear-out"},
       {"progress_style", "--progress-style"},
+      {"branch", "--branch"},
+      {"tree_depth", "--tree-depth"},
   };
   std::set<std::string> in_table;
   for (const OptionDependency& row : option_dependencies()) in_table.emplace(row.option);

@@ -49,7 +49,7 @@ struct WorkloadKey {
   ConfigKind kind;
   const char* fallback;
 };
-inline constexpr std::array<WorkloadKey, 17> kWorkloadKeys = {{
+inline constexpr std::array<WorkloadKey, 19> kWorkloadKeys = {{
     {"files", ConfigKind::Count, "100"},
     {"lines", ConfigKind::Count, "100"},
     {"text", ConfigKind::Text, "\"Hello, world!\""},
@@ -67,6 +67,8 @@ inline constexpr std::array<WorkloadKey, 17> kWorkloadKeys = {{
     {"wear_out", ConfigKind::Flag, "false"},
     {"layouts", ConfigKind::Names, "[\"shared\"]"},
     {"files_per_dir", ConfigKind::Count, "0"},
+    {"tree_depth", ConfigKind::Count, "0"},
+    {"branch", ConfigKind::Count, "1"},
 }};
 // The config fields of the report that do not change the workload (the test above checks that
 // these and kWorkloadKeys together are every field the report's config holds).

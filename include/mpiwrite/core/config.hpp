@@ -27,6 +27,7 @@ inline constexpr double kMaxTimeLimitS = 7 * 24 * 3600;        // --time-limit: 
 // loaded machine starting a thread alone can take that long), measuring nothing.
 inline constexpr double kMinTimeLimitS = 0.01;
 inline constexpr std::uint64_t kMaxSubdirectories = 1'000'000;  // of --files-per-dir, per run
+inline constexpr unsigned kMaxTreeDepth = 10;  // --tree-depth (its directories count too)
 inline constexpr unsigned kMaxQueueDepth = 4096;  // files in flight per thread with io_uring
 // Files in flight on one rank with io_uring: --threads x --queue-depth, or --files when fewer
 // (no rank has more in flight than there are files). Each costs a slot of its thread's ring,
@@ -85,6 +86,10 @@ struct RunConfig {
   // is one value for every layout.
   std::vector<Layout> layouts{Layout::Shared};
   std::uint64_t files_per_dir = 0;  // 0: no subdirectories
+  // --tree-depth and --branch (mdtest -z, -b): a tree of tree_depth levels of `branch`
+  // subdirectories below every layout directory, files in its leaves. 0: no tree.
+  unsigned tree_depth = 0;
+  std::uint64_t branch = 1;  // mdtest's default too
 
   // --phases (core/phase.hpp): what each repetition times, in kAllPhases' order; the write
   // phase always. --shift: the stat and read phases of rank r go to the files of rank

@@ -61,13 +61,15 @@ void visit_config_fields(Config& c, Visitor&& visit) {
   visit(ConfigField{"wear_out"}, c.wear_out);
   visit(ConfigField{"layouts"}, c.layouts);
   visit(ConfigField{"files_per_dir"}, c.files_per_dir);
+  visit(ConfigField{"tree_depth"}, c.tree_depth);
+  visit(ConfigField{"branch"}, c.branch);
   visit(ConfigField{"phases"}, c.phases);
   visit(ConfigField{"shift"}, c.shift);
   visit(ConfigField{"random_order"}, c.random_order);
   visit(ConfigField{"progress_s", false}, c.progress_s);
   visit(ConfigField{"progress_style", false}, c.progress_style);
 }
-inline constexpr std::size_t kConfigFieldCount = 37;  // the calls above (a test counts them)
+inline constexpr std::size_t kConfigFieldCount = 39;  // the calls above (a test counts them)
 
 namespace detail {
 
