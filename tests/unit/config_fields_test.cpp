@@ -158,6 +158,9 @@ const std::map<std::string, OptionCase>& option_cases() {
   static const std::map<std::string, OptionCase> cases{
       {"files", {{"--files", "7"}, 7}},
       {"lines", {{"-l", "3"}, 3}},
+      {"files_per_rank", {{"--files-per-rank", "5"}, 5}},
+      {"file_size", {{"--file-size", "4k"}, 4096}},
+      {"write_size", {{"--file-size", "4k", "--write-size", "1000"}, 1000}},
       {"text", {{"--text", "hi"}, "hi"}},
       {"dir", {{"-d", "elsewhere"}, "elsewhere"}},
       {"pattern", {{"--pattern", "f{}.dat"}, "f{}.dat"}},
