@@ -108,7 +108,7 @@ TEST(FileRecipe, CutsTheLinesAtTheFileSizeInPiecesOfTheWriteSize) {
   EXPECT_EQ(file, "abc\nabc\nab");
   EXPECT_EQ(sizes, (std::vector<std::size_t>{3, 3, 3, 1}));
   EXPECT_TRUE(recipe.content_matches(0, file));
-  EXPECT_EQ(recipe.piece(4), "bc");  // after a short write: the rest of its piece
+  EXPECT_EQ(recipe.piece(5), "b");  // after a short write: the rest of its piece, [3, 6)
   EXPECT_LE(recipe.content.size(), 3u + 4u + 4u);
 
   options.file_size = 0;  // created and closed: no write, no buffer

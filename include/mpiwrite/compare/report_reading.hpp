@@ -52,8 +52,6 @@ struct WorkloadKey {
 inline constexpr std::array<WorkloadKey, 19> kWorkloadKeys = {{
     {"files", ConfigKind::Count, "100"},
     {"lines", ConfigKind::Count, "100"},
-    {"file_size", ConfigKind::CountOrNull, "null"},
-    {"write_size", ConfigKind::CountOrNull, "null"},
     {"text", ConfigKind::Text, "\"Hello, world!\""},
     {"pattern", ConfigKind::Text, "\"write{}.txt\""},
     {"partition", ConfigKind::Name, "\"block\""},
@@ -69,6 +67,8 @@ inline constexpr std::array<WorkloadKey, 19> kWorkloadKeys = {{
     {"wear_out", ConfigKind::Flag, "false"},
     {"layouts", ConfigKind::Names, "[\"shared\"]"},
     {"files_per_dir", ConfigKind::Count, "0"},
+    {"file_size", ConfigKind::CountOrNull, "null"},
+    {"write_size", ConfigKind::CountOrNull, "null"},
 }};
 // The config fields of the report that do not change the workload (the test above checks that
 // these and kWorkloadKeys together are every field the report's config holds).
