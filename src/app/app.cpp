@@ -85,13 +85,14 @@ class Coordinator {
   }
 
   // Rank 0 parses and validates; the others wait for its verdict, so a bad option is
-  // reported once, not once per rank.
+  // reported once, not once per rank. What needs the ranks (--files-per-rank) is filled in
+  // there too, so every rank receives the files to write.
   int configure(int argc, const char* const* argv) {
     CliOutcome cli;
     if (root_) {
       cli = parse_command_line(argc, argv);
       if (cli.run) {
-        guarded([&] { validate_for_world(cli.config, world_.size()); }, cli.message);
+        guarded([&] { resolve_for_world(cli.config, world_.size()); }, cli.message);
         if (!cli.message.empty()) {
           cli = {false, cli.config, kExitUsage, usage_message("mpiwrite", cli.message)};
         }

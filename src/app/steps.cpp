@@ -23,7 +23,7 @@ StepRunner::StepRunner(RunState& run, PhaseAgreement& phases, PointResources& re
                        RunReport& report)
     : run_(run), phases_(phases), resources_(resources), report_(report) {
   if (run_.config.verify) {
-    verifier_ = std::make_unique<FileVerifier>(run_.pattern, run_.config.text, run_.config.lines);
+    verifier_ = std::make_unique<FileVerifier>(run_.pattern, run_.config.text, run_.config.bytes());
   }
 }
 

@@ -201,6 +201,9 @@ void check_config_value(const Reader& reader, const WorkloadKey& key, const Json
     case ConfigKind::Count:
       reader.count(value, field);
       break;
+    case ConfigKind::CountOrNull:  // an option without a default (--file-size): null not given
+      if (!value.is_null()) reader.count(value, field);
+      break;
     case ConfigKind::Seconds:
       reader.duration(value, field);
       break;

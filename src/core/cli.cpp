@@ -9,6 +9,7 @@
 #include <cmath>
 #include <optional>
 #include <sstream>
+#include <string_view>
 
 #include "mpiwrite/core/cli_errors.hpp"
 #include "mpiwrite/core/errors.hpp"
@@ -73,6 +74,51 @@ std::string whole_number_problem(const std::string& text, std::uint64_t min, std
     return text + " is not between " + std::to_string(min) + " and " + std::to_string(max);
   }
   return {};
+}
+
+// Which rule `text` breaks as a size in bytes in [min, max], or empty; `value` is set when
+// none. A whole number, optionally followed by k, M or G (any case: powers of 1024): 4096, 4k.
+std::string size_problem(const std::string& text, std::uint64_t min, std::uint64_t max,
+                         std::uint64_t& value) {
+  constexpr std::string_view kUnits = "kmg";
+  std::string digits = text;
+  unsigned shift = 0;
+  if (!text.empty()) {
+    const auto unit = static_cast<char>(std::tolower(static_cast<unsigned char>(text.back())));
+    if (const std::size_t at = kUnits.find(unit); at != std::string_view::npos) {
+      digits.pop_back();
+      shift = 10 * static_cast<unsigned>(at + 1);
+    }
+  }
+  const char* end = digits.data() + digits.size();
+  const auto [stop, error] = std::from_chars(digits.data(), end, value);
+  if (text.empty()) return "an empty value is not a number of bytes";
+  if (text.front() == '-') return text + " is negative";
+  if (error == std::errc::result_out_of_range || (error == std::errc{} && value > (max >> shift)))
+    return fmt::format("{} is more than {} bytes", text, max);
+  if (digits.empty() || error != std::errc{} || stop != end)
+    return text + " is not a number of bytes (like 4096, 4k, 1M)";
+  value <<= shift;
+  if (value < min) return fmt::format("{} is less than {} byte{}", text, min, min == 1 ? "" : "s");
+  return {};
+}
+
+// A size in bytes in [min, max] (size_problem), stored into `target`.
+CLI::Option* add_size_option(CLI::App& app, const std::string& name,
+                             std::optional<std::uint64_t>& target, std::uint64_t min,
+                             std::uint64_t max, const std::string& help) {
+  return app
+      .add_option_function<std::string>(
+          name,
+          [&target, name, min, max](const std::string& text) {
+            std::uint64_t value = 0;
+            if (std::string problem = size_problem(text, min, max, value); !problem.empty()) {
+              throw CLI::ValidationError(name, problem);
+            }
+            target = value;
+          },
+          help)
+      ->type_name("BYTES");
 }
 
 // A whole number in [min, max], with a message that says which rule the text broke (CLI11's
@@ -197,6 +243,19 @@ void add_write_options(CLI::App& app, RunConfig& c, EnumText& e) {
   app.add_option("-n,--files", c.files, "Number of files, named by 1-based global index")
       ->capture_default_str()
       ->check(whole_number(1, kMaxFiles));
+  // mdtest's workload words (config.hpp): N files per rank, and sizes in bytes.
+  app.add_option_function<std::uint64_t>(
+         "--files-per-rank", [&c](const std::uint64_t& n) { c.files_per_rank = n; },
+         "Files per rank: N x the job's ranks (mpirun -np) in all, the same for every point "
+         "of a sweep or --compare (equal work); instead of --files")
+      ->type_name("N")
+      ->check(whole_number(1, kMaxFiles));
+  add_size_option(app, "--file-size", c.file_size, 0, kMaxFileSizeBytes,
+                  "Bytes per file (0: created and closed, no write), the lines' text cut there; "
+                  "instead of --lines, --text, --write-mode. 4k, 1M, 1G: powers of 1024");
+  add_size_option(app, "--write-size", c.write_size, 1, kMaxFileSizeBytes,
+                  "Bytes per write() call with --file-size (the last may be shorter; "
+                  "default: the whole file in one)");
   app.add_option("-l,--lines", c.lines, "Lines per file")
       ->capture_default_str()
       ->check(whole_number(1, kMaxLines));

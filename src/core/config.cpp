@@ -140,6 +140,17 @@ void validate_trees(const RunConfig& c, int ranks) {
   }
 }
 
+// --files-per-rank, --file-size and --write-size (which options they exclude: the table of
+// option_dependencies.cpp).
+void validate_workload_words(const RunConfig& c) {
+  require(!c.files_per_rank || (*c.files_per_rank >= 1 && *c.files_per_rank <= kMaxFiles),
+          fmt::format("--files-per-rank must be between 1 and {}", kMaxFiles));
+  require(!c.file_size || *c.file_size <= kMaxFileSizeBytes,
+          fmt::format("--file-size must be at most {} bytes (1G)", kMaxFileSizeBytes));
+  require(!c.write_size || (*c.write_size >= 1 && *c.write_size <= kMaxFileSizeBytes),
+          fmt::format("--write-size must be between 1 and {} bytes (1G)", kMaxFileSizeBytes));
+}
+
 }  // namespace
 
 void validate(const RunConfig& c) {
@@ -150,9 +161,10 @@ void validate(const RunConfig& c) {
   require(!c.text.empty(), "--text must not be empty");
   require(c.text.find('\n') == std::string::npos && c.text.find('\0') == std::string::npos,
           "--text must not contain a newline or NUL (mpiwrite adds the newline)");
-  require(c.text.size() < kMaxFileSizeBytes && c.file_size_bytes() <= kMaxFileSizeBytes,
+  require(c.text.size() < kMaxFileSizeBytes && c.lines * c.line_bytes() <= kMaxFileSizeBytes,
           fmt::format("--lines x (length of --text + 1) must be at most {} bytes per file",
                       kMaxFileSizeBytes));
+  validate_workload_words(c);
   require(!c.dir.empty(), "--dir must not be empty");
   validate_phases(c);
   const FilePattern pattern = parse_pattern(c.pattern);  // throws UsageError with its own message
@@ -243,6 +255,20 @@ void validate_for_world(const RunConfig& c, int ranks) {
                                     "--max-concurrency",
                                     ranks, ranks == 1 ? "" : "s", points));
   }
+}
+
+void resolve_for_world(RunConfig& c, int ranks) {
+  if (c.files_per_rank) {
+    // Checked before the product is formed: N x ranks must not wrap around.
+    const std::uint64_t n = *c.files_per_rank;
+    const auto world = static_cast<std::uint64_t>(ranks);
+    require(n <= kMaxFiles / world,
+            fmt::format("--files-per-rank {} x {} rank{} is more than {} files: pass at most {}", n,
+                        ranks, ranks == 1 ? "" : "s", kMaxFiles, kMaxFiles / world));
+    c.files = n * world;
+    validate(c);  // again: its rules on the number of files (names, subdirectories, rings)
+  }
+  validate_for_world(c, ranks);
 }
 
 }  // namespace mpiwrite

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "mpiwrite/core/file_namer.hpp"
+#include "mpiwrite/core/workload_words.hpp"
 
 namespace mpiwrite {
 
@@ -65,8 +66,10 @@ void write_point(const RunConfig& config, const PointPlan& plan, FileNamer& name
 
 void write_plan(const RunConfig& config, const std::vector<PointPlan>& plans, std::ostream& out) {
   FileNamer namer(parse_pattern(config.pattern));
-  fmt::print(out, "dry run, nothing is written: {} point(s), {} partition, {} files into {}\n",
-             plans.size(), to_string(config.partition), config.files, config.dir);
+  fmt::print(out, "dry run, nothing is written: {} point(s), {} partition, {} into {}\n",
+             plans.size(), to_string(config.partition), files_words(config), config.dir);
+  fmt::print(out, "each file: {} B ({}){}\n", config.file_size_bytes(), writes_words(config),
+             config.fsync ? ", fsync before close" : "");
   const std::vector<Layout>& layouts = config.layouts;
   if (layouts != std::vector<Layout>{Layout::Shared} || config.files_per_dir != 0 ||
       config.tree_depth != 0) {

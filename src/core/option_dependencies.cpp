@@ -25,6 +25,7 @@ bool points_to_shuffle(const RunConfig& c) {
   return static_cast<std::size_t>(distinct) * c.layouts.size() > 1;
 }
 bool writes_files(const RunConfig& c) { return c.engine != Engine::Null; }
+bool sized_by_lines(const RunConfig& c) { return !c.file_size; }
 
 // One row per (option, condition); an option with two conditions has two rows, each with the
 // message for the condition it breaks.
@@ -72,6 +73,30 @@ const std::array kDependencies{
     OptionDependency{
         "--write-mode", [](const RunConfig& c) { return c.write_mode != kDefaults.write_mode; },
         writes_files, "--write-mode needs --engine posix or uring: the null engine writes nothing"},
+    // The workload words (config.hpp): each replaces options that would then do nothing.
+    // --files' default is a value too, so only the command line knows it was given.
+    OptionDependency{
+        "--files", [](const RunConfig&) { return false; },
+        [](const RunConfig& c) { return !c.files_per_rank; },
+        "--files and --files-per-rank cannot be combined: --files-per-rank sets the files to N "
+        "x the ranks"},
+    OptionDependency{
+        "--lines", [](const RunConfig& c) { return c.lines != kDefaults.lines; }, sized_by_lines,
+        "--lines and --file-size cannot be combined: --file-size sets each file's bytes"},
+    OptionDependency{
+        "--text", [](const RunConfig& c) { return c.text != kDefaults.text; }, sized_by_lines,
+        "--text and --file-size cannot be combined: --file-size files hold the default text, "
+        "cut at the size"},
+    OptionDependency{
+        "--write-mode", [](const RunConfig& c) { return c.write_mode != kDefaults.write_mode; },
+        sized_by_lines,
+        "--write-mode and --file-size cannot be combined: with --file-size, --write-size sets "
+        "the bytes of each write() call"},
+    OptionDependency{
+        "--write-size", [](const RunConfig& c) { return c.write_size.has_value(); },
+        [](const RunConfig& c) { return c.file_size.has_value(); },
+        "--write-size needs --file-size: without it a file is written a line per write() "
+        "(--write-mode line) or whole"},
     OptionDependency{
         "--verify", [](const RunConfig& c) { return c.verify; }, writes_files,
         "--verify and --engine null cannot be combined: the null engine writes nothing"},

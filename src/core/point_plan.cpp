@@ -13,6 +13,8 @@ EngineOptions engine_options(const RunConfig& c, const PointSpec& point) {
   o.lines = c.lines;
   o.text = c.text;
   o.mode = c.write_mode;
+  o.file_size = c.file_size;
+  o.write_size = c.write_size;
   o.fsync = c.fsync;
   o.overwrite = c.overwrite;
   o.engine = point.engine;  // a comparison's points differ from --engine (points.hpp)

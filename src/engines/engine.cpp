@@ -17,18 +17,19 @@ namespace mpiwrite {
 
 FileRecipe::FileRecipe(const WriteOptions& options)
     : pattern(options.pattern),
-      mode(options.mode),
-      lines(options.lines),
       line(options.text + '\n'),
-      file_bytes(line.size() * options.lines),
+      file_bytes(options.bytes().file),
+      write_bytes(std::max<std::uint64_t>(1, options.bytes().write)),
+      writes(options.bytes().writes()),
       fsync(options.fsync),
       overwrite(options.overwrite),
       per_file_delay_us(options.per_file_delay_us),
       interrupt(options.interrupt),
       verify_reads(options.verify_reads) {
-  if (mode == WriteMode::Whole && !options.writes_nothing) {
-    whole.reserve(file_bytes);
-    for (std::uint64_t i = 0; i < lines; ++i) whole += line;
+  if (!options.writes_nothing && file_bytes > 0) {
+    const std::uint64_t wanted = std::min(write_bytes, file_bytes) + line.size() - 1;
+    content.reserve(wanted + line.size());
+    while (content.size() < wanted) content += line;
   }
 }
 

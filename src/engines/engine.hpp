@@ -7,6 +7,7 @@
 
 #include <fcntl.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -73,12 +74,23 @@ struct FileRecipe {
   // bytes as read. A file is right when every piece matches and size == file_bytes.
   bool content_matches(std::uint64_t offset, std::string_view data) const;
 
+  // The bytes of the write() call that writes `offset` (< file_bytes) of a file, from there to
+  // the end of that call's piece: pieces are write_bytes long from offset 0, the last one cut
+  // at file_bytes. After a short write the rest of its piece follows (the uring engine's).
+  std::string_view piece(std::uint64_t offset) const {
+    const std::uint64_t end = std::min(file_bytes, (offset / write_bytes + 1) * write_bytes);
+    return {content.data() + offset % line.size(), static_cast<std::size_t>(end - offset)};
+  }
+
   FilePattern pattern;
-  WriteMode mode;
-  std::uint64_t lines;
-  std::string line;   // text + '\n'
-  std::string whole;  // the whole file, only in Whole mode
+  std::string line;  // text + '\n'
   std::uint64_t file_bytes;
+  std::uint64_t write_bytes;  // per write() call, at least 1 (core/file_bytes.hpp)
+  std::uint64_t writes;       // write() calls per file: 0 for an empty file
+  // `line` repeated, made once: at least write_bytes + line.size() - 1 bytes (no more than the
+  // file needs), so every piece is one run of it, whatever line offset it starts at. Empty
+  // when the rank writes nothing.
+  std::string content;
   bool fsync;
   bool overwrite;
   std::uint64_t per_file_delay_us;  // --slow-rank: before each close, inside the file's time
@@ -103,6 +115,8 @@ struct FileTimes {
 
 // Records a completed file: its latency (start → end) and each operation's. Called once per
 // file that counts, so every histogram's count is the files' (fsync's only with --fsync).
+// An empty file (--file-size 0) makes no write(): its writes are recorded as 0 ns (written ==
+// opened), so the writes' count stays the files'.
 inline void record_file(SliceResult& result, const FileTimes& t, bool fsync) {
   result.latency.record(nanoseconds(t.end - t.start));
   result.operations.record(Operation::Create, nanoseconds(t.opened - t.start));

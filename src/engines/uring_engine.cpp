@@ -70,7 +70,7 @@ UringEngine::UringEngine(const FileRecipe& recipe, unsigned queue_depth, bool ve
   const unsigned depth = std::max(1u, queue_depth);
   const unsigned fixed_sqes =
       2u + (recipe_.fsync ? 1u : 0u) + (recipe_.per_file_delay_us ? 1u : 0u);
-  const std::uint64_t writes = recipe_.mode == WriteMode::Line ? recipe_.lines : 1;
+  const std::uint64_t writes = recipe_.writes;
   const unsigned cap = std::max(fixed_sqes + 1, std::min(kMaxSegmentSqes, kMaxRingEntries / depth));
   segment_sqes_ = static_cast<unsigned>(std::min<std::uint64_t>(writes + fixed_sqes, cap));
   // The other phases' chains (uring_files.cpp) hold up to kItemChainSqes entries.
@@ -147,20 +147,18 @@ void UringEngine::queue_segment(std::uint32_t s, bool first) {
     --budget;
   }
   budget -= (recipe_.fsync ? 1u : 0u) + (recipe_.per_file_delay_us ? 1u : 0u);
-  const bool line_mode = recipe_.mode == WriteMode::Line;
   const std::uint64_t file_bytes = recipe_.file_bytes;
-  const std::string& line = recipe_.line;
   std::uint64_t position = slot.written;
   io_uring_sqe* last = nullptr;
   for (; position < file_bytes && budget > 0; --budget) {
-    const std::uint64_t within = line_mode ? position % line.size() : position;
-    const char* data = (line_mode ? line.data() : recipe_.whole.data()) + within;
-    const std::uint64_t length = (line_mode ? line.size() : file_bytes) - within;
+    // From `position` to the end of its piece: a whole piece, or the rest of a short write's.
+    const std::string_view piece = recipe_.piece(position);
     last = take_sqe();
-    io_uring_prep_write(last, static_cast<int>(s), data, static_cast<unsigned>(length), position);
+    io_uring_prep_write(last, static_cast<int>(s), piece.data(),
+                        static_cast<unsigned>(piece.size()), position);
     last->flags |= IOSQE_FIXED_FILE | skip_and_link;
     last->user_data = tag(Op::Write, s, gen, position);
-    position += length;
+    position += piece.size();
   }
   if (position < file_bytes) {  // more chains follow: this one ends with a reported write
     last->flags &= static_cast<unsigned char>(~skip_and_link);

@@ -8,6 +8,7 @@
 
 #include "mpiwrite/core/run_report.hpp"
 #include "mpiwrite/core/text_escape.hpp"
+#include "mpiwrite/core/workload_words.hpp"
 
 namespace mpiwrite::describe {
 
@@ -69,12 +70,9 @@ inline std::string directories(const RunConfig& c) {
   return where;
 }
 
-// "100 files of 1400 B (100 write() calls of 14 B each)"
+// "100 files of 1400 B (100 writes of 14 B each)" (core/workload_words.hpp)
 inline std::string workload(const RunConfig& c) {
-  const std::string writes =
-      c.write_mode == WriteMode::Line
-          ? fmt::format("{} of {} B each", plural(c.lines, "write"), c.line_bytes())
-          : std::string("one write() each");
+  const std::string writes = writes_words(c);
   const std::string partition = c.partition == Partition::Dynamic
                                     ? fmt::format("dynamic partition (chunks of {})", c.chunk)
                                     : fmt::format("{} partition", to_string(c.partition));
@@ -87,9 +85,9 @@ inline std::string workload(const RunConfig& c) {
       c.engine != Engine::Uring ? fmt::format("{} engine", to_string(c.engine))
       : c.compare               ? std::string("posix engine, and uring for the async column")
                   : fmt::format("uring engine (queue depth {} per thread)", c.queue_depth);
-  return fmt::format("{} of {} B ({}{}), {}{}, {}{}", plural(c.files, "file"), c.file_size_bytes(),
-                     writes, c.fsync ? ", fsync before close" : "", partition, directories(c),
-                     engine, slow);
+  return fmt::format("{} of {} B ({}{}), {}{}, {}{}", files_words(c), c.file_size_bytes(), writes,
+                     c.fsync ? ", fsync before close" : "", partition, directories(c), engine,
+                     slow);
 }
 
 inline std::string repetitions(const RunReport& r) {

@@ -47,8 +47,12 @@ Json config_json(const RunConfig& c) {
   visit_config_fields(c, [&](const ConfigField& field, const auto& value) {
     if (!field.in_report) return;
     json[std::string(field.name)] = config_value(value);
-    // The derived size stands after the text it is made of, where it always stood.
-    if (field.name == "text") json["file_size_bytes"] = c.file_size_bytes();
+    // The derived sizes stand after the text they are made of, where file_size_bytes always
+    // stood (core/file_bytes.hpp: from --file-size and --write-size, or the lines).
+    if (field.name == "text") {
+      json["file_size_bytes"] = c.file_size_bytes();
+      json["write_size_bytes"] = c.write_size_bytes();
+    }
   });
   return json;
 }

@@ -35,8 +35,14 @@ ssize_t read_piece(int fd, std::vector<char>& buffer) {
 }  // namespace
 
 FileVerifier::FileVerifier(FilePattern pattern, const std::string& text, std::uint64_t lines)
-    : namer_(std::move(pattern)), line_(text + '\n'), size_(line_.size() * lines) {
-  // Whole lines, so every piece starts where a line does and compares against the same text.
+    : FileVerifier(std::move(pattern), text,
+                   file_bytes_of(lines, text.size() + 1, WriteMode::Whole, {}, {})) {}
+
+FileVerifier::FileVerifier(FilePattern pattern, const std::string& text, const FileBytes& bytes)
+    : namer_(std::move(pattern)), line_(text + '\n'), size_(bytes.file) {
+  // Whole lines, so every piece starts where a line does and compares against the same text
+  // (a file cut within a line compares its last piece's first bytes).
+  const std::uint64_t lines = std::max<std::uint64_t>(1, (size_ + line_.size() - 1) / line_.size());
   const std::uint64_t piece_lines =
       std::min(lines, std::max<std::uint64_t>(1, kPieceBytes / line_.size()));
   expected_.reserve(piece_lines * line_.size());

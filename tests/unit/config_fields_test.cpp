@@ -129,7 +129,7 @@ TEST(ConfigFields, TheJsonReportEchoesEveryFieldButTheTwoItLeavesOut) {
   write_json(report, out);
   const Json config = Json::parse(out.str()).at("config");
   const auto expected = fields_of(report.config);
-  std::set<std::string> keys{"file_size_bytes"};  // derived, not a field
+  std::set<std::string> keys{"file_size_bytes", "write_size_bytes"};  // derived, not fields
   visit_config_fields(report.config, [&](const ConfigField& field, const auto&) {
     const std::string name(field.name);
     if (!field.in_report) {
@@ -161,6 +161,9 @@ const std::map<std::string, OptionCase>& option_cases() {
   static const std::map<std::string, OptionCase> cases{
       {"files", {{"--files", "7"}, 7}},
       {"lines", {{"-l", "3"}, 3}},
+      {"files_per_rank", {{"--files-per-rank", "5"}, 5}},
+      {"file_size", {{"--file-size", "4k"}, 4096}},
+      {"write_size", {{"--file-size", "4k", "--write-size", "1000"}, 1000}},
       {"text", {{"--text", "hi"}, "hi"}},
       {"dir", {{"-d", "elsewhere"}, "elsewhere"}},
       {"pattern", {{"--pattern", "f{}.dat"}, "f{}.dat"}},

@@ -72,15 +72,55 @@ TEST(EngineChoice, TheConfiguredEngineIsTheOneMade) {
   }
 }
 
-TEST(FileRecipe, HoldsTheLineAndTheWholeFile) {
+TEST(FileRecipe, WritesALinePerCallOrTheWholeFileInOne) {
   WriteOptions options = options_for(Engine::Posix, WriteMode::Line);
   options.text = "ab";
   const FileRecipe line(options);
   EXPECT_EQ(line.line, "ab\n");
   EXPECT_EQ(line.file_bytes, 9u);
-  EXPECT_TRUE(line.whole.empty());  // built only when it is written
+  EXPECT_EQ(line.writes, 3u);
+  EXPECT_EQ(line.piece(0), "ab\n");
+  EXPECT_EQ(line.piece(4), "b\n");  // the rest of a short write's line
+  EXPECT_EQ(line.piece(6), "ab\n");
   options.mode = WriteMode::Whole;
-  EXPECT_EQ(FileRecipe(options).whole, "ab\nab\nab\n");
+  const FileRecipe whole(options);
+  EXPECT_EQ(whole.writes, 1u);
+  EXPECT_EQ(whole.piece(0), "ab\nab\nab\n");
+  EXPECT_EQ(whole.piece(5), "\nab\n");
+}
+
+// --file-size and --write-size: the line repeated and cut at the size, in pieces of the write
+// size from offset 0; the buffer is made once, about a piece long, not a file.
+TEST(FileRecipe, CutsTheLinesAtTheFileSizeInPiecesOfTheWriteSize) {
+  WriteOptions options = options_for(Engine::Posix);
+  options.text = "abc";  // a line of 4 bytes
+  options.file_size = 10;
+  options.write_size = 3;
+  const FileRecipe recipe(options);
+  EXPECT_EQ(recipe.file_bytes, 10u);
+  EXPECT_EQ(recipe.writes, 4u);
+  std::string file;
+  std::vector<std::size_t> sizes;
+  for (std::uint64_t offset = 0; offset < recipe.file_bytes; offset += sizes.back()) {
+    file += recipe.piece(offset);
+    sizes.push_back(recipe.piece(offset).size());
+  }
+  EXPECT_EQ(file, "abc\nabc\nab");
+  EXPECT_EQ(sizes, (std::vector<std::size_t>{3, 3, 3, 1}));
+  EXPECT_TRUE(recipe.content_matches(0, file));
+  EXPECT_EQ(recipe.piece(5), "b");  // after a short write: the rest of its piece, [3, 6)
+  EXPECT_LE(recipe.content.size(), 3u + 4u + 4u);
+
+  options.file_size = 0;  // created and closed: no write, no buffer
+  const FileRecipe empty(options);
+  EXPECT_EQ(empty.writes, 0u);
+  EXPECT_TRUE(empty.content.empty());
+  options.file_size = 100000;  // one write of the whole file when no write size is given
+  options.write_size.reset();
+  const FileRecipe one(options);
+  EXPECT_EQ(one.writes, 1u);
+  EXPECT_EQ(one.piece(0).size(), 100000u);
+  EXPECT_TRUE(one.content_matches(0, one.piece(0)));
 }
 
 TEST(FileRecipe, RewritesOnlyWithOverwriteOutsideAnExclusiveStep) {
@@ -99,6 +139,34 @@ std::vector<WriteOptions> io_engines() {
   std::vector<WriteOptions> all{options_for(Engine::Posix)};
   if (uring_available()) all.push_back(options_for(Engine::Uring));  // queue depth 1
   return all;
+}
+
+// --file-size: every I/O engine writes the same bytes, an empty file as well (uring with a
+// chain of open and close alone), and counts them; the writes of an empty file take 0 ns.
+TEST(EngineSizes, EveryEngineWritesTheCutLinesAndEmptyFiles) {
+  for (WriteOptions options : io_engines()) {
+    for (const std::uint64_t size : {std::uint64_t{0}, std::uint64_t{10000}}) {
+      TempDir dir;
+      options.file_size = size;
+      options.write_size = 4096;
+      const SliceResult r = run_engine(options, dir.path(), Progression{1, 3, 1});
+      ASSERT_FALSE(r.failure) << r.failure->message();
+      EXPECT_EQ(r.files, 3u);
+      EXPECT_EQ(r.bytes, 3 * size);
+      std::string expected;
+      while (expected.size() < size) expected += "Hello, world!\n";
+      expected.resize(size);
+      for (int i = 1; i <= 3; ++i) {
+        EXPECT_EQ(testing::read_file(dir / ("write" + std::to_string(i) + ".txt")), expected)
+            << to_string(options.engine) << " " << size;
+      }
+      const LatencyHistogram& writes = r.operations[Operation::Writes];
+      EXPECT_EQ(writes.count(), 3u);
+      if (size == 0) {
+        EXPECT_EQ(writes.total_ns(), 0u);
+      }
+    }
+  }
 }
 
 void expect_same_failure(const std::vector<SliceResult>& results) {

@@ -1,7 +1,7 @@
 // docs/errors.md's bad-input table, read here as the one source: every row that the options
 // alone decide (its "checked by" cell says `unit`) is refused by what rank 0 runs before MPI
 // matters — parse_command_line (CLI11, validate, the option dependencies) and
-// validate_for_world — with the row's exit code and a message containing the row's text, in
+// resolve_for_world — with the row's exit code and a message containing the row's text, in
 // milliseconds and without a process. Rows that need the file system or the job (`e2e` only)
 // stay with tests/e2e/errors_table.sh under mpiexec, which also runs the `unit, e2e` sample
 // for what only a real job shows: printed once, by rank 0, exit 2, nothing created.
@@ -164,7 +164,8 @@ std::string expand(std::string s) {
 }
 
 // What rank 0 prints and returns for the row's command line before anything else runs
-// (app.cpp, configure): parse_command_line, then validate_for_world. Exit 0: accepted.
+// (app.cpp, configure): parse_command_line, then resolve_for_world (--files-per-rank, then
+// validate_for_world). Exit 0: accepted.
 CliOutcome decide(const Row& row) {
   std::vector<std::string> words = {"mpiwrite"};
   bool has_dir = false;
@@ -178,7 +179,7 @@ CliOutcome decide(const Row& row) {
   CliOutcome cli = parse_command_line(static_cast<int>(argv.size()), argv.data());
   if (!cli.run) return cli;
   try {
-    validate_for_world(cli.config, kRanks);
+    resolve_for_world(cli.config, kRanks);
   } catch (const UsageError& e) {
     return {false, cli.config, kExitUsage, "mpiwrite: error: " + printable(e.what()) + "\n"};
   }

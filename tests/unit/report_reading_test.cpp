@@ -181,7 +181,7 @@ TEST(ReportReading, EveryConfigKeyOfAReportIsClassified) {
   for (const WorkloadKey& key : kWorkloadKeys)
     EXPECT_TRUE(classified.insert(key.name).second) << key.name;
   for (const char* key : kNotWorkloadKeys) EXPECT_TRUE(classified.insert(key).second) << key;
-  std::set<std::string> in_report = {"file_size_bytes"};
+  std::set<std::string> in_report = {"file_size_bytes", "write_size_bytes"};
   const RunConfig defaults;
   visit_config_fields(defaults, [&](const ConfigField& field, const auto&) {
     if (field.in_report) in_report.insert(std::string(field.name));
@@ -203,6 +203,8 @@ TEST(ReportReading, EachFallbackIsTheDefault) {
   const std::map<std::string, nlohmann::json> expected = {
       {"files", defaults.files},
       {"lines", defaults.lines},
+      {"file_size", nullptr},
+      {"write_size", nullptr},
       {"text", defaults.text},
       {"pattern", defaults.pattern},
       {"partition", to_string(defaults.partition)},
@@ -231,7 +233,8 @@ TEST(ReportReading, EachWorkloadKeyThatDiffersIsFlagged) {
   const std::map<std::string, nlohmann::json> changed = {
       {"overwrite", true}, {"files_per_dir", 10}, {"time_limit_s", 2.5}, {"wear_out", true},
       {"slow_ranks", {1}}, {"slow_delay_us", 5},  {"pattern", "f{}"},    {"queue_depth", 8},
-      {"chunk", 64},       {"layouts", {"rank"}}, {"engine", "uring"},   {"partition", "dynamic"}};
+      {"chunk", 64},       {"layouts", {"rank"}}, {"engine", "uring"},   {"partition", "dynamic"},
+      {"file_size", 4096}, {"write_size", 1000}};
   nlohmann::json old_doc = fixture_json("run_old_v3.json");
   for (const char* newer : {"time_limit_s", "wear_out", "layouts", "files_per_dir"})
     old_doc["config"].erase(newer);

@@ -59,5 +59,27 @@ TEST(FileVerifier, ChecksAFileOfManyPiecesPieceByPiece) {
   EXPECT_EQ(result.problems[2], dir.path() + "/f4: 4199999 bytes, expected 4200000");
 }
 
+// --file-size: the lines cut within a line, and an empty file, whose one extra byte is seen.
+TEST(FileVerifier, ChecksFilesCutAtTheFileSizeAndEmptyOnes) {
+  TempDir dir;
+  testing::write_text(dir / "f1", "ab\nab\na");
+  testing::write_text(dir / "f2", "ab\nab\nb");
+  testing::write_text(dir / "f3", "ab\nab\n");
+  FileVerifier cut(parse_pattern("f{}"), "ab", FileBytes{7, 7});
+  const VerifyResult result = cut.verify(dir.path(), {1, 3, 1}, nullptr, 10);
+  EXPECT_EQ(result.mismatches, 2u);
+  ASSERT_EQ(result.problems.size(), 2u);
+  EXPECT_EQ(result.problems[0], dir.path() + "/f2: content differs at byte 6");
+  EXPECT_EQ(result.problems[1], dir.path() + "/f3: 6 bytes, expected 7");
+
+  testing::write_text(dir / "e1", "");
+  testing::write_text(dir / "e2", "a");
+  FileVerifier empty(parse_pattern("e{}"), "ab", FileBytes{0, 0});
+  const VerifyResult empties = empty.verify(dir.path(), {1, 2, 1}, nullptr, 10);
+  EXPECT_EQ(empties.mismatches, 1u);
+  ASSERT_EQ(empties.problems.size(), 1u);
+  EXPECT_EQ(empties.problems[0], dir.path() + "/e2: longer than the expected 0 bytes");
+}
+
 }  // namespace
 }  // namespace mpiwrite

@@ -34,7 +34,7 @@ inline constexpr std::uint64_t kLargestCount = std::uint64_t{1} << 53;
 inline constexpr int kMaxNesting = 64;
 
 // What a workload key's value must be.
-enum class ConfigKind { Count, Seconds, Text, Flag, Name, Names, Ranks };
+enum class ConfigKind { Count, CountOrNull, Seconds, Text, Flag, Name, Names, Ranks };
 
 // A config key that changes what is written or how, so two reports that differ in it measured
 // different workloads. `fallback` (JSON text) is the value a report without the key ran with:
@@ -69,14 +69,18 @@ inline constexpr std::array<WorkloadKey, 19> kWorkloadKeys = {{
     {"files_per_dir", ConfigKind::Count, "0"},
     {"tree_depth", ConfigKind::Count, "0"},
     {"branch", ConfigKind::Count, "1"},
+    {"file_size", ConfigKind::CountOrNull, "null"},
+    {"write_size", ConfigKind::CountOrNull, "null"},
 }};
 // The config fields of the report that do not change the workload (the test above checks that
 // these and kWorkloadKeys together are every field the report's config holds).
-// file_size_bytes is derived from lines and text.
-inline constexpr std::array<const char*, 14> kNotWorkloadKeys = {
-    "dir",    "threads",   "repetitions",     "warmup",         "cleanup",
-    "format", "output",    "per_rank",        "sweep_threads",  "compare",
-    "verify", "timeout_s", "max_concurrency", "file_size_bytes"};
+// file_size_bytes and write_size_bytes are derived from the keys above; files_per_rank is
+// how `files` was given.
+inline constexpr std::array<const char*, 16> kNotWorkloadKeys = {
+    "dir",           "threads",   "repetitions",     "warmup",          "cleanup",
+    "format",        "output",    "per_rank",        "sweep_threads",   "compare",
+    "verify",        "timeout_s", "max_concurrency", "file_size_bytes", "write_size_bytes",
+    "files_per_rank"};
 
 // One workload key of a report: config's value, or the fallback when the report lacks it.
 struct WorkloadValue {

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "mpiwrite/core/file_bytes.hpp"
 #include "mpiwrite/core/option_enums.hpp"
 #include "mpiwrite/core/phase.hpp"
 
@@ -44,6 +45,13 @@ inline constexpr double kProgressBare = -2;
 struct RunConfig {
   std::uint64_t files = 100;
   std::uint64_t lines = 100;
+  // mdtest's workload words (docs/metrics.md, "Workload"). --files-per-rank N: `files` becomes
+  // N x the world's ranks, once, on rank 0 (resolve_for_world), for every point alike.
+  // --file-size BYTES: each file is the lines' text cut at BYTES (0: no write at all) instead
+  // of --lines lines, written in write() calls of --write-size bytes (not given: one call).
+  std::optional<std::uint64_t> files_per_rank;
+  std::optional<std::uint64_t> file_size;
+  std::optional<std::uint64_t> write_size;
   std::string text = "Hello, world!";
   std::string dir = "mpiwrite-data";
   std::string pattern = "write{}.txt";
@@ -110,7 +118,8 @@ struct RunConfig {
   double progress_s = kProgressNotGiven;
   ProgressStyle progress_style = ProgressStyle::Auto;
 
-  // Bytes in one line (`text` followed by '\n') and in one file.
+  // Bytes in one line (`text` followed by '\n'), in one file, and in one write() call (the
+  // last of a file may be shorter); write() calls per file (0 for an empty file).
   std::uint64_t line_bytes() const { return text.size() + 1; }
   std::uint64_t file_size_bytes() const { return lines * line_bytes(); }
   // Whether --phases has `phase`.
@@ -120,6 +129,12 @@ struct RunConfig {
     }
     return false;
   }
+  FileBytes bytes() const {
+    return file_bytes_of(lines, line_bytes(), write_mode, file_size, write_size);
+  }
+  std::uint64_t file_size_bytes() const { return bytes().file; }
+  std::uint64_t write_size_bytes() const { return bytes().write; }
+  std::uint64_t writes_per_file() const { return bytes().writes(); }
 };
 
 // Throws UsageError naming the first offending option. Values that CLI11 already range-checks
@@ -127,5 +142,9 @@ struct RunConfig {
 void validate(const RunConfig& config);
 // The rules that need the number of ranks (known on rank 0 after MPI starts).
 void validate_for_world(const RunConfig& config, int ranks);
+// What needs the number of ranks, filled in once on rank 0 before the broadcast:
+// --files-per-rank N sets `files` to N x ranks. Then validate() (its rules on `files`) and
+// validate_for_world(). Throws UsageError.
+void resolve_for_world(RunConfig& config, int ranks);
 
 }  // namespace mpiwrite

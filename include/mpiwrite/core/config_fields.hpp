@@ -31,6 +31,9 @@ requires std::same_as<std::remove_const_t<Config>, RunConfig>
 void visit_config_fields(Config& c, Visitor&& visit) {
   visit(ConfigField{"files"}, c.files);
   visit(ConfigField{"lines"}, c.lines);
+  visit(ConfigField{"files_per_rank"}, c.files_per_rank);
+  visit(ConfigField{"file_size"}, c.file_size);
+  visit(ConfigField{"write_size"}, c.write_size);
   visit(ConfigField{"text"}, c.text);
   visit(ConfigField{"dir"}, c.dir);
   visit(ConfigField{"pattern"}, c.pattern);
@@ -69,7 +72,7 @@ void visit_config_fields(Config& c, Visitor&& visit) {
   visit(ConfigField{"progress_s", false}, c.progress_s);
   visit(ConfigField{"progress_style", false}, c.progress_style);
 }
-inline constexpr std::size_t kConfigFieldCount = 39;  // the calls above (a test counts them)
+inline constexpr std::size_t kConfigFieldCount = 42;  // the calls above (a test counts them)
 
 namespace detail {
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "mpiwrite/core/directory_layout.hpp"
+#include "mpiwrite/core/file_bytes.hpp"
 #include "mpiwrite/core/file_namer.hpp"
 #include "mpiwrite/core/partition.hpp"
 #include "mpiwrite/core/progress_tick.hpp"
@@ -27,6 +28,9 @@ class FileVerifier {
  public:
   // Every file should hold `lines` lines of `text` + '\n'.
   FileVerifier(FilePattern pattern, const std::string& text, std::uint64_t lines);
+  // Every file should hold `bytes.file` bytes of `text` + '\n' repeated (--file-size: cut
+  // there, maybe within a line; 0: empty).
+  FileVerifier(FilePattern pattern, const std::string& text, const FileBytes& bytes);
   // Reads every file of `files` in `dir` into a reused buffer and compares, until done or
   // `stop` (if given) is non-zero. Throws IoError only when `dir` itself cannot be opened.
   // Never follows a symbolic link, never blocks on a FIFO: either is a wrong file. `layout`
@@ -52,7 +56,8 @@ class FileVerifier {
   std::string line_;
   std::uint64_t size_ = 0;
   // A file is read and compared a piece at a time (a whole number of lines, about 1 MiB, or
-  // the file when smaller), so a 1 GiB file costs 2 MiB here, not 1 GiB on every rank.
+  // the file's lines when smaller; at least one, so an empty file's extra bytes are seen), so
+  // a 1 GiB file costs 2 MiB here, not 1 GiB on every rank.
   std::string expected_;      // the lines of one piece
   std::vector<char> buffer_;  // one piece read
 };
