@@ -14,11 +14,21 @@
 #     step's on one, and no data directory left.
 # Every daemon is stopped by PID (slurm-down.sh, then netfs-down.sh), also by the reaper if
 # CTest's timeout kills this script. Needs root and the packages of tools/install-deps.sh
-# --test (exit 77 without root or namespaces). Environment (CTest): MPIWRITE.
+# --test (exit 77 without root or namespaces). Environment (CTest): MPIWRITE, and NETFS_SHARED:
+# the state file of the bed of tests/cluster/netfs_bed.sh (CTest's fixture netfs_bed), used
+# instead of a bed of its own (its ping timeout 2 s, netfs.sh's, not the default 10 s).
 # About 25 s: testbed up 5-7 s, Slurm up < 1 s, four jobs 1-5 s each, Slurm down ~2 s,
 # testbed down ~7 s.
+SHARED_BED=""
+if [ -n "${NETFS_SHARED:-}" ]; then
+  # No state: cluster.netfs_bed_up skipped (no root, namespaces, FUSE or TUN here), and CTest
+  # runs a fixture's tests after a skipped setup. A failed setup runs none of them.
+  [ -s "$NETFS_SHARED" ] || { echo "SKIP: no shared testbed ($NETFS_SHARED: none made)"; exit 77; }
+  SHARED_BED=$(cat "$NETFS_SHARED")
+  [ -d "$SHARED_BED/netfs/ns" ] || { echo "FAIL: no shared testbed in $SHARED_BED" >&2; exit 1; }
+fi
 # shellcheck source-path=SCRIPTDIR source=../e2e/lib.sh
-TMPDIR=/tmp source "$(dirname "$0")/../e2e/lib.sh"
+TMPDIR=${SHARED_BED:-/tmp} source "$(dirname "$0")/../e2e/lib.sh"
 # shellcheck source=reaper_lib.sh
 source "$(dirname "$0")/reaper_lib.sh"
 
@@ -30,7 +40,9 @@ for tool in glusterd glusterfs gluster mkfs.xfs cc mpirun ip nsenter munged slur
 done
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 CLUSTER=$ROOT/tests/testbed
-TESTBED=$WORK/netfs   # netfs-up.sh's DIR; its parent ($WORK) is visible on the client hosts
+# netfs-up.sh's DIR; its parent ($WORK, or the shared bed's, which holds $WORK) is visible on
+# the client hosts
+TESTBED=${SHARED_BED:-$WORK}/netfs
 SLURM=$WORK/slurm     # slurm-up.sh's DIR: config and munge socket, read by the slurmds too
 MNT=/mnt/netfs
 JOBS=$MNT/mpiwrite-slurm-$$   # the submit directory, on the shared volume
@@ -43,7 +55,9 @@ on_exit() {
   fi
   "$CLUSTER/slurm-down.sh" "$SLURM" >/dev/null || { echo "FAIL: slurm-down.sh left processes" >&2; status=1; }
   rm -rf "$JOBS" 2>/dev/null
-  "$CLUSTER/netfs-down.sh" "$TESTBED" >/dev/null || { echo "FAIL: netfs-down.sh left something behind" >&2; status=1; }
+  if [ -z "$SHARED_BED" ]; then   # a shared bed is netfs_bed.sh's to remove
+    "$CLUSTER/netfs-down.sh" "$TESTBED" >/dev/null || { echo "FAIL: netfs-down.sh left something behind" >&2; status=1; }
+  fi
   stop_reaper
   cleanup_work
   exit "$status"
@@ -52,16 +66,21 @@ trap on_exit EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 chmod 755 "$WORK"   # munged: every parent of its socket o+x
-# shellcheck disable=SC2016
-start_reaper bash -c '"$1" "$3/slurm"; "$2" "$3/netfs"; rm -rf "$3"' reaper-teardown \
-  "$CLUSTER/slurm-down.sh" "$CLUSTER/netfs-down.sh" "$WORK"
-
-t0=$(date +%s%N)
-# The client hosts have their own /tmp: the binary's directory must stay visible there
-# (netfs-up.sh keeps this repository visible; BUILD_DIR may be elsewhere).
-NETFS_VISIBLE=$(dirname "$MPIWRITE") "$CLUSTER/netfs-up.sh" "$TESTBED" ||
-  fail "netfs-up.sh could not make the testbed"
-note "testbed up in $((($(date +%s%N) - t0) / 1000000)) ms"
+if [ -n "$SHARED_BED" ]; then
+  # shellcheck disable=SC2016
+  start_reaper bash -c '"$1" "$2/slurm"; rm -rf "$2"' reaper-teardown "$CLUSTER/slurm-down.sh" "$WORK"
+  note "the shared testbed $TESTBED"
+else
+  # shellcheck disable=SC2016
+  start_reaper bash -c '"$1" "$3/slurm"; "$2" "$3/netfs"; rm -rf "$3"' reaper-teardown \
+    "$CLUSTER/slurm-down.sh" "$CLUSTER/netfs-down.sh" "$WORK"
+  t0=$(date +%s%N)
+  # The client hosts have their own /tmp: the binary's directory must stay visible there
+  # (netfs-up.sh keeps this repository visible; BUILD_DIR may be elsewhere).
+  NETFS_VISIBLE=$(dirname "$MPIWRITE") "$CLUSTER/netfs-up.sh" "$TESTBED" ||
+    fail "netfs-up.sh could not make the testbed"
+  note "testbed up in $((($(date +%s%N) - t0) / 1000000)) ms"
+fi
 export NETNS_STATE=$TESTBED/ns   # netns-exec: the testbed's hosts
 # 2 CPUs per node (config_overrides: also on a 1-core machine), 2 tasks per node.
 t0=$(date +%s%N)
