@@ -111,6 +111,8 @@ def mpiwrite_times(rep, phases, what):
     report had before issue 23)."""
     out = {}
     timed = rep.get("phases")
+    if isinstance(timed, list):  # [{"phase": NAME, ...}, ...] would say the same
+        timed = {e.get("phase", e.get("name")): e for e in timed if isinstance(e, dict)}
     for p in phases:
         entry = timed.get(p) if isinstance(timed, dict) else None
         if isinstance(entry, dict) and isinstance(entry.get("makespan_s"), (int, float)):

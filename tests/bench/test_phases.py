@@ -54,6 +54,8 @@ def test_mpiwrite_times_per_phase_and_the_old_write():
     assert out == {"write": {"seconds": 2.0, "items": 10}, "stat": {"seconds": 0.5, "items": None}}
     assert ph.mpiwrite_times({"makespan_s": 1.0, "files": 3}, ["write"], "run") == {
         "write": {"seconds": 1.0, "items": 3}}
+    as_list = {"phases": [{"phase": "read", "makespan_s": 0.5, "items": 4}]}
+    assert ph.mpiwrite_times(as_list, ["read"], "run") == {"read": {"seconds": 0.5, "items": 4}}
     with pytest.raises(BenchError):
         ph.mpiwrite_times({"makespan_s": 1.0}, ["write", "read"], "run")
 
