@@ -15,7 +15,7 @@
 // Files are DIR/write<i>.txt, i = 1..FILES, process p writing (and removing) block p of them;
 // stat and read go to block (p + S) % PROCESSES (mpiwrite's --shift, mdtest -N; S = 0: each
 // its own). --tree: the tree phases only (no file phase), each process making (and removing)
-// its own tree DIR/p<p>/t<k>/... of DEPTH levels of BRANCH, parents first, one round of its
+// its own tree DIR/rank<p>/t<k>/... of DEPTH levels of BRANCH, parents first, one round of its
 // threads per level (each takes a contiguous block of the level), as mpiwrite's run_tree does.
 //
 // Diagnostic knob: with MPIWRITE_FLOOR_IDLE_THREADS=K in the environment every process also starts

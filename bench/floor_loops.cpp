@@ -136,7 +136,7 @@ std::vector<std::vector<std::string>> tree_levels(unsigned process, unsigned pro
     return parent + text;
   };
   std::vector<std::vector<std::string>> levels(1);
-  levels[0].push_back(named("", "p%0*u", width(processes - 1), process));
+  levels[0].push_back(named("", "rank%0*u", width(processes - 1), process));
   for (unsigned d = 1; d <= depth; ++d) {
     std::vector<std::string> next;
     next.reserve(levels.back().size() * branch);

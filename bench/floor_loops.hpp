@@ -54,9 +54,10 @@ void remove_files(int dir_fd, Range range);
 void make_directories(int dir_fd, const std::vector<std::string>& paths, Range range);
 void remove_directories(int dir_fd, const std::vector<std::string>& paths, Range range);
 
-// The tree of process `process`: level 0 is its own directory "p<process>" (as mpiwrite's
-// --layout rank has "rank<r>"), then `depth` levels of `branch` subdirectories "t<k>" each
-// (k zero-padded to the width of branch - 1, so listings sort), parents first.
+// The tree of process `process`: level 0 is its own directory "rank<process>" (mpiwrite's
+// --layout rank directory, zero-padded to the width of processes - 1 as there), then `depth`
+// levels of `branch` subdirectories "t<k>" each (k zero-padded to the width of branch - 1, as
+// mpiwrite's --tree-depth/--branch name them), parents first.
 std::vector<std::vector<std::string>> tree_levels(unsigned process, unsigned processes,
                                                   unsigned depth, unsigned branch);
 

@@ -44,11 +44,11 @@ def tree_run_phases(tree):
 
 
 def tree_depth(files, branch):
-    """The least depth D whose tree (its top and D levels of `branch`) holds >= files
+    """The least depth D >= 1 whose tree (its top and D levels of `branch`) holds >= files
     directories."""
     if branch < 1:
         raise BenchError("--floor-tree-branch must be >= 1")
-    depth, level, total = 0, 1, 1
+    depth, level, total = 1, branch, 1 + branch  # mpiwrite's --tree-depth is at least 1
     while total < files:
         depth += 1
         level *= branch

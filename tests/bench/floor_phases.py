@@ -88,8 +88,8 @@ def main():
         assert lines_of(p.stdout) == [["tree-create", p.stdout.split()[1], "26"]], p.stdout
         made = sorted(os.path.relpath(os.path.join(top, s), d)
                       for top, subs, _ in os.walk(d) for s in subs)
-        assert len(made) == 26 and made[:3] == ["p0", "p0/t0", "p0/t0/t0"], made
-        assert "p1/t2/t2" in made
+        assert len(made) == 26 and made[:3] == ["rank0", "rank0/t0", "rank0/t0/t0"], made
+        assert "rank1/t2/t2" in made
         if have_strace:
             assert calls(trace).get("mkdirat") == 26, calls(trace)
         d = fresh("tree2")
@@ -104,9 +104,9 @@ def main():
         p = run(floor, d, 40, 1, 4, "--phases", "write,stat", expect=1)
         assert "write3.txt: File exists" in p.stderr, p.stderr
         d = fresh("taken-tree")
-        os.mkdir(os.path.join(d, "p1"))
+        os.mkdir(os.path.join(d, "rank1"))
         p = run(floor, d, 1, 2, 1, "--phases", "tree-create", "--tree", "1,2", expect=1)
-        assert "p1: File exists" in p.stderr, p.stderr
+        assert "rank1: File exists" in p.stderr, p.stderr
         p = run(floor, os.path.join(root, "missing"), 4, 1, 1, "--phases", "write", expect=1)
 
         # Bad words: the usage, exit 2.

@@ -22,7 +22,7 @@ def test_check_orders_and_refuses():
 def test_tree_depth_holds_the_files():
     assert ph.tree_depth(10_000, 10) == 4 and ph.tree_directories(4, 10) == 11_111
     assert ph.tree_depth(100_000, 10) == 5 and ph.tree_depth(100, 10) == 2
-    assert ph.tree_depth(1, 3) == 0 and ph.tree_depth(5, 1) == 4
+    assert ph.tree_depth(1, 3) == 1 and ph.tree_depth(5, 1) == 4
     with pytest.raises(BenchError):
         ph.tree_depth(10, 0)
 
