@@ -177,6 +177,7 @@ class Coordinator {
     run_.schedule.emplace(c, run_.points, run_.directory.path, run_.scratch_root, run_.seed);
     run_.ledger =
         CreationLedger(*run_.schedule, run_.directory.path, creates_files(c.engine), c.cleanup);
+    run_.ledger.removes_in_every_step(c.runs(Phase::Remove), c.runs(Phase::TreeRemove));
     if (run_.directory.created) run_.ledger.run_directory_made();
     run_.pattern = parse_pattern(c.pattern);
     // Removal spans every step, whichever point: each rank plans as one of all the ranks.

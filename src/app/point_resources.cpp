@@ -100,6 +100,7 @@ std::unique_ptr<Writer> PointResources::make_writer_for(const PointPlan& plan,
   static_cast<EngineOptions&>(options) = plan.engine;
   options.queue_depth = std::get<2>(key);  // this rank's ring, by its work
   options.writes_nothing = std::get<3>(key);
+  options.verify_reads = config_.verify && config_.runs(Phase::Read);
   options.interrupt = &interrupt_signal();
   for (int rank : config_.slow_ranks) {
     if (rank == world_.rank()) options.per_file_delay_us = config_.slow_delay_us;

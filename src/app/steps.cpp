@@ -11,7 +11,9 @@
 #include "mpiwrite/mpi/comm.hpp"
 #include "mpiwrite/sys/interrupt.hpp"
 #include "mpiwrite/sys/layout_directories.hpp"
+#include "files_phase.hpp"
 #include "step_names.hpp"
+#include "tree_phase.hpp"
 #include "verify_phase.hpp"
 #include "write_phase.hpp"
 
@@ -91,7 +93,8 @@ bool StepRunner::run_step(const Step& step) {
   const bool exclusive =
       run_.config.overwrite && run_.config.cleanup && !step.scratch && !run_.ledger.dir_touched();
   run_.ledger.step_started(step);
-  if (!make_layout(step, h)) return false;
+  std::vector<PhaseFigures> later;  // rank 0: the other phases' figures, for a timed step
+  if (!make_layout(step, h, later)) return false;
   // A signal stops the making at once (10^6 directories take minutes): the step is cut
   // short before it wrote, and what was made is removed as the interrupt path removes.
   if (run_.interrupted) return true;
@@ -108,12 +111,41 @@ bool StepRunner::run_step(const Step& step) {
   } else {
     run_.ledger.step_completed();
   }
-  if (run_.config.verify && step.timed && !verify(step, h, written.cut_short, written.figures)) {
+  // With the read phase, --verify checks the content there, inside the read phase.
+  const bool verify_apart = run_.config.verify && !run_.config.runs(Phase::Read);
+  if (verify_apart && step.timed && !verify(step, h, written.cut_short, written.figures)) {
     return false;
   }
   if (interrupted_now(run_, phases_)) return true;  // verified only in part: discarded too
+  if (!run_later_phases(step, h, written.cut_short, later)) return false;
+  if (run_.interrupted) return true;  // a phase of it was cut short: discarded too
   if (written.figures) {
+    written.figures->phases = std::move(later);
     report_.points[step.point].repetitions.push_back(std::move(*written.figures));
+  }
+  return true;
+}
+
+// --phases stat, read, remove, tree-remove, in that order, each timed over what the write phase
+// created (after a step --time-limit cut short, by the writers' records). A phase removed what it
+// removed on every rank once the world agreed it succeeded: then the ledger says so.
+bool StepRunner::run_later_phases(const Step& step, PointHandles& h, bool cut_short,
+                                  std::vector<PhaseFigures>& later) {
+  const CreatedFiles* records = cut_short ? run_.ledger.records_of(step.dir) : nullptr;
+  for (Phase phase : {Phase::Stat, Phase::Read, Phase::Remove}) {
+    if (!run_.config.runs(phase)) continue;
+    FilesOutcome done = FilesPhase(run_, phases_, h, step, phase, records).run();
+    if (!done.ok) return false;
+    if (phase == Phase::Remove) run_.ledger.step_files_removed();
+    if (done.figures) later.push_back(*done.figures);
+    if (interrupted_now(run_, phases_)) return true;
+  }
+  if (run_.config.runs(Phase::TreeRemove)) {
+    TreeOutcome done = TreePhase(run_, phases_, h, step, Phase::TreeRemove).run();
+    if (!done.ok) return false;
+    run_.ledger.step_tree_removed();
+    if (done.figures) later.push_back(*done.figures);
+    if (interrupted_now(run_, phases_)) return true;
   }
   return true;
 }
@@ -123,13 +155,33 @@ bool StepRunner::run_step(const Step& step) {
 // writer's open raced the other rank's mkdir and got ENOENT). The world agrees, so the
 // condition is the same on every rank, also those outside the point. False: it failed (said);
 // a signal during it is in run_.interrupted.
-bool StepRunner::make_layout(const Step& step, PointHandles& h) {
+bool StepRunner::make_layout(const Step& step, PointHandles& h,
+                             std::vector<PhaseFigures>& later) {
+  if (run_.config.runs(Phase::TreeCreate)) return time_tree_create(step, h, later);
   if (run_.layout_of(step.point).flat()) return true;
   std::string failure;
   const std::string making = "creating layout directories of " + label_of(run_, step);
   phases_.enter(making);
   if (h.comm) guarded([&] { make_layout_directories(step, h); }, failure);
   if (!phases_.agree_after(making, failure)) return false;
+  interrupted_now(run_, phases_);
+  return true;
+}
+
+// --phases tree-create: the layout's directories made in a timed phase of their own (none for a
+// flat point: a phase of 0 directories, so that every point times the same phases). What this
+// rank made is recorded in the ledger, also when the phase stopped part-way.
+bool StepRunner::time_tree_create(const Step& step, PointHandles& h,
+                                  std::vector<PhaseFigures>& later) {
+  std::string failure;
+  const std::string readying = "starting the writer of " + label_of(run_, step);
+  phases_.enter(readying);
+  if (h.comm) guarded([&] { resources_.ready_writer(step.point); }, failure);
+  if (!phases_.agree_after(readying, failure)) return false;
+  TreeOutcome made = TreePhase(run_, phases_, h, step, Phase::TreeCreate).run();
+  run_.ledger.layout_directories_made(step, std::move(made.done));
+  if (!made.ok) return false;
+  if (made.figures) later.push_back(*made.figures);
   interrupted_now(run_, phases_);
   return true;
 }

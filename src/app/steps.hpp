@@ -1,6 +1,7 @@
 #pragma once
 // The steps of a run: every repetition of every point in the schedule's order, each a timed
-// write phase (write_phase.hpp) and, with --verify, a timed read-back phase (verify_phase.hpp).
+// write phase (write_phase.hpp), with --verify a timed read-back phase (verify_phase.hpp), and
+// the other phases --phases asks for (tree_phase.hpp, files_phase.hpp), in their order.
 // Ranks outside a step's point wait at its phase boundaries. What each step creates is
 // recorded in the run's creation ledger (RunState::ledger), and only recorded.
 
@@ -8,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "mpiwrite/core/repetition_figures.hpp"
 #include "mpiwrite/core/run_report.hpp"
@@ -32,7 +34,10 @@ class StepRunner {
   void make_scratch_directory(const std::string& dir);
   bool hold_scratch_root();
   bool run_step(const Step& step);
-  bool make_layout(const Step& step, PointHandles& h);
+  bool make_layout(const Step& step, PointHandles& h, std::vector<PhaseFigures>& later);
+  bool time_tree_create(const Step& step, PointHandles& h, std::vector<PhaseFigures>& later);
+  bool run_later_phases(const Step& step, PointHandles& h, bool cut_short,
+                        std::vector<PhaseFigures>& later);
   void make_layout_directories(const Step& step, const PointHandles& h);
   bool open_directories(const Step& step, PointHandles& h, bool exclusive);
   bool verify(const Step& step, PointHandles& h, bool cut_short,

@@ -33,6 +33,7 @@ struct EnumText {
   std::vector<std::string> sweep_threads;
   std::vector<std::string> slow_ranks;
   std::string progress_style{to_string(ProgressStyle::Auto)};
+  std::vector<std::string> phases;  // --phases, split by phase_list
 };
 
 // What --progress given without a value reads as (CLI11 puts default_str there).
@@ -161,6 +162,36 @@ std::vector<Layout> layout_list(const std::vector<std::string>& texts) {
   return layouts;
 }
 
+// The phases named by every --phases, comma-separated (core/phase.hpp); they run in their
+// own order whatever the order given. None given: the write phase alone. An empty item or an
+// unknown name is refused by name.
+std::vector<Phase> phase_list(const std::vector<std::string>& texts) {
+  if (texts.empty()) return {Phase::Write};
+  PhaseSet phases;
+  for (const std::string& text : texts) {
+    std::size_t start = 0;
+    while (true) {
+      const std::size_t comma = std::min(text.find(',', start), text.size());
+      const std::string item = text.substr(start, comma - start);
+      if (item.empty()) {
+        throw CLI::ValidationError(
+            "--phases", (text.empty() ? std::string("an empty value") : "'" + text + "' has an empty item") +
+                            "; give phases like write,stat,read,remove");
+      }
+      const std::optional<Phase> phase = parse_phase(item);
+      if (!phase) {
+        throw CLI::ValidationError(
+            "--phases", "'" + item +
+                            "' is not a phase: tree-create, write, stat, read, remove, tree-remove");
+      }
+      phases.add(*phase);
+      if (comma == text.size()) break;
+      start = comma + 1;
+    }
+  }
+  return phases.ordered();
+}
+
 // What is written, where, by whom and how.
 void add_write_options(CLI::App& app, RunConfig& c, EnumText& e) {
   app.add_option("-n,--files", c.files, "Number of files, named by 1-based global index")
@@ -207,6 +238,21 @@ void add_write_options(CLI::App& app, RunConfig& c, EnumText& e) {
   app.add_option("--files-per-dir", c.files_per_dir,
                  "Spread each layout directory's files over subdirectories of at most N")
       ->check(whole_number(1, kMaxFiles));
+}
+
+// Which phases of a file's life each repetition times (docs/metrics.md, "Phases").
+void add_phase_options(CLI::App& app, RunConfig& c, EnumText& e) {
+  app.add_option("--phases", e.phases,
+                 "Phases timed every repetition, run in this order: tree-create, write, stat, "
+                 "read, remove, tree-remove (write always; default: write)")
+      ->type_name("LIST");
+  app.add_option("--shift", c.shift,
+                 "stat and read: rank r takes the files of rank (r + N) mod ranks (mdtest -N)")
+      ->capture_default_str()
+      ->check(whole_number(0, kMaxShift));
+  app.add_flag("--random-order", c.random_order,
+               "stat, read, remove: each rank takes its files in a shuffled order (seeded; mdtest "
+               "-R)");
 }
 
 // What to repeat, report, compare and check.
@@ -318,6 +364,7 @@ void fill_config(const CLI::App& app, const EnumText& text, RunConfig& c) {
                                           "give thread counts like 1,2,4");
   c.slow_ranks =
       number_list<int>("--slow-rank", text.slow_ranks, 0, 1u << 30, "give ranks like 0,3");
+  c.phases = phase_list(text.phases);
   validate(c);
   // Again with what the command line named: `--chunk 8` without dynamic is the default's
   // value, yet given, and does nothing.
@@ -339,6 +386,7 @@ CliOutcome parse_command_line(int argc, const char* const* argv) {
   app.get_formatter()->column_width(34);
   EnumText text;
   add_write_options(app, outcome.config, text);
+  add_phase_options(app, outcome.config, text);
   add_run_options(app, outcome.config, text);
   add_progress_options(app, outcome.config, text);
   const std::optional<CliStop> stop =

@@ -78,6 +78,31 @@ void summarize_rates(PointReport& p) {
   p.mib_per_s = rates(bytes / (1024.0 * 1024.0), over);
 }
 
+// Each phase's series over the repetitions, in the order the phases ran.
+void summarize_phases(PointReport& p) {
+  p.phases.clear();
+  if (!p.measured()) return;
+  const std::vector<PhaseFigures> last = p.repetitions.back().all_phases();
+  for (std::size_t k = 0; k < last.size(); ++k) {
+    PhaseSummary s;
+    s.phase = last[k].phase;
+    s.items = last[k].items;
+    std::vector<double> values;
+    values.reserve(p.repetitions.size());
+    for (const RepetitionFigures& rep : p.repetitions) {
+      values.push_back(rep.all_phases()[k].makespan_s);
+    }
+    s.makespan = summarize_series(values);
+    s.items_per_s = rates(static_cast<double>(s.items), s.makespan);
+    if (s.makespan.median_ci && s.makespan.median_ci->low > 0) {
+      const Interval& t = *s.makespan.median_ci;
+      const double n = static_cast<double>(s.items);
+      s.rate_ci = Interval{n / t.high, n / t.low, t.level};
+    }
+    p.phases.push_back(std::move(s));
+  }
+}
+
 }  // namespace
 
 bool PointReport::is_outlier(unsigned index) const {
@@ -133,6 +158,7 @@ void summarize_points(std::vector<PointReport>& points, std::uint64_t seed) {
           empty, p.repetitions.size()));
     }
     summarize_rates(p);
+    summarize_phases(p);
   }
   if (points.empty()) return;
   const PointReport& base = points.front();

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "mpiwrite/core/directory_layout.hpp"
 #include "mpiwrite/core/errors.hpp"
 #include "mpiwrite/core/file_namer.hpp"
 #include "mpiwrite/core/option_dependencies.hpp"
@@ -49,6 +50,25 @@ void validate_layout(const RunConfig& c) {
           "is a point of its own, and a plain run measures one point");
 }
 
+// --phases (docs/metrics.md, "Phases"): every later phase works on what the write phase of
+// the same repetition created, and the tree goes only once its files have.
+void validate_phases(const RunConfig& c) {
+  require(c.runs(Phase::Write),
+          "--phases must include write: every other phase works on the files the write phase "
+          "of the same repetition created");
+  require(c.shift <= kMaxShift, fmt::format("--shift must be between 0 and {}", kMaxShift));
+  if ((c.runs(Phase::TreeCreate) || c.runs(Phase::TreeRemove)) && !has_layout_directories(c)) {
+    throw UsageError(
+        "--phases tree-create and tree-remove need directories to make: --layout rank or "
+        "thread, or --files-per-dir");
+  }
+  require(!c.runs(Phase::TreeRemove) || c.runs(Phase::Remove),
+          "--phases tree-remove needs remove: a directory goes only once its files have");
+  require(!c.runs(Phase::Remove) || !c.overwrite,
+          "--phases remove and --overwrite cannot be combined: --overwrite rewrites the files of "
+          "the repetition before, which remove has removed");
+}
+
 // --time-limit and --wear-out (docs/metrics.md "Time-limited write phases").
 void validate_time_limit(const RunConfig& c) {
   const double s = c.time_limit_s;
@@ -84,6 +104,7 @@ void validate(const RunConfig& c) {
           fmt::format("--lines x (length of --text + 1) must be at most {} bytes per file",
                       kMaxFileSizeBytes));
   require(!c.dir.empty(), "--dir must not be empty");
+  validate_phases(c);
   const FilePattern pattern = parse_pattern(c.pattern);  // throws UsageError with its own message
   const std::size_t longest_name =
       pattern.prefix.size() + std::to_string(c.files).size() + pattern.suffix.size();
@@ -135,6 +156,11 @@ void validate(const RunConfig& c) {
 }
 
 void validate_for_world(const RunConfig& c, int ranks) {
+  // 1 is the default, also with one rank (which then stats and reads its own files).
+  require(c.shift < static_cast<unsigned>(ranks) || (c.shift == 1 && ranks == 1),
+          fmt::format("--shift {} with {} rank{}: rank r takes the files of rank (r + {}) mod {}; "
+                      "give 0 to {}",
+                      c.shift, ranks, ranks == 1 ? "" : "s", c.shift, ranks, ranks - 1));
   for (int rank : c.slow_ranks) {
     require(
         rank >= 0 && rank < ranks,
@@ -159,7 +185,7 @@ void validate_for_world(const RunConfig& c, int ranks) {
   }
   // How many points a comparison has depends on the ranks (validate() cannot know): one point
   // has no order for --seed to shuffle, as a plain run has none.
-  if (c.seed && c.compare) {
+  if (c.seed && c.compare && !c.random_order) {
     const std::size_t points = make_points(c, ranks).size();
     require(points > 1, fmt::format("--seed needs more than one point to order, and this "
                                     "--compare on {} rank{} has {}: drop --seed, or raise "

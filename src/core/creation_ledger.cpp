@@ -14,8 +14,15 @@ void CreationLedger::run_directory_made() { run_directory_made_ = true; }
 
 void CreationLedger::scratch_root_made() { scratch_root_made_ = true; }
 
+void CreationLedger::removes_in_every_step(bool files, bool tree) {
+  files_removed_in_steps_ = files;
+  tree_removed_in_steps_ = tree;
+}
+
 void CreationLedger::step_started(const Step& step) {
   ++started_;
+  last_dir_ = step.dir;
+  last_files_removed_ = last_tree_removed_ = false;
   open_ = OpenStep{step.dir, step.scratch, {}};
   if (!step.scratch) dir_touched_ = true;
 }
@@ -78,6 +85,16 @@ RemovalItem CreationLedger::item_of(const Step& step) const {
   } else {
     item.directories = RemoveDirectories::Listed;
     item.made = &dir_layout_made_;
+  }
+  // The later phases removed them already (the step that started last only if it got there).
+  const bool last = step.dir == last_dir_;
+  if (files_removed_in_steps_ && (!last || last_files_removed_)) {
+    item.files = RemoveFiles::None;
+    item.records = nullptr;
+  }
+  if (tree_removed_in_steps_ && (!last || last_tree_removed_)) {
+    item.directories = RemoveDirectories::None;
+    item.made = nullptr;
   }
   return item;
 }

@@ -44,9 +44,11 @@ const std::array kDependencies{
         [](const RunConfig& c) { return c.compare; },
         "--max-concurrency needs --compare: it is the largest concurrency the comparison runs"},
     OptionDependency{
-        "--seed", [](const RunConfig& c) { return c.seed.has_value(); }, points_to_shuffle,
-        "--seed needs --compare or --sweep-threads with more than one point: it shuffles the "
-        "order of the points, and a plain run (or a sweep of one point) has one"},
+        "--seed", [](const RunConfig& c) { return c.seed.has_value(); },
+        [](const RunConfig& c) { return points_to_shuffle(c) || c.random_order; },
+        "--seed needs --compare or --sweep-threads with more than one point, or --random-order: "
+        "it shuffles the order of the points (and of the files with --random-order), and a plain "
+        "run (or a sweep of one point) has one"},
     OptionDependency{
         "--threads", [](const RunConfig& c) { return c.threads != kDefaults.threads; },
         [](const RunConfig& c) { return c.sweep_threads.empty(); },
@@ -80,6 +82,18 @@ const std::array kDependencies{
         "fresh files"},
     OptionDependency{"--overwrite", [](const RunConfig& c) { return c.overwrite; }, writes_files,
                      "--overwrite needs --engine posix or uring: the null engine rewrites no file"},
+    OptionDependency{
+        "--shift", [](const RunConfig& c) { return c.shift != kDefaults.shift; },
+        [](const RunConfig& c) { return c.runs(Phase::Stat) || c.runs(Phase::Read); },
+        "--shift needs --phases with stat or read: it says whose files those phases take"},
+    OptionDependency{
+        "--random-order", [](const RunConfig& c) { return c.random_order; },
+        [](const RunConfig& c) {
+          return c.runs(Phase::Stat) || c.runs(Phase::Read) ||
+                 c.runs(Phase::Remove);
+        },
+        "--random-order needs --phases with stat, read or remove: it shuffles the order in "
+        "which those phases take the files (the write phase keeps --partition's)"},
     OptionDependency{
         "--wear-out", [](const RunConfig& c) { return c.wear_out; },
         [](const RunConfig& c) { return c.time_limit_s > 0; },

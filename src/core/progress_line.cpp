@@ -31,6 +31,16 @@ std::string_view to_string(ProgressPhase phase) {
       return "verify";
     case ProgressPhase::Removal:
       return "removal";
+    case ProgressPhase::TreeCreate:
+      return "tree-create";
+    case ProgressPhase::Stat:
+      return "stat";
+    case ProgressPhase::Read:
+      return "read";
+    case ProgressPhase::Remove:
+      return "remove";
+    case ProgressPhase::TreeRemove:
+      return "tree-remove";
   }
   return "?";
 }

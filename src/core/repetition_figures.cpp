@@ -69,4 +69,56 @@ RepetitionFigures summarize_repetition(unsigned index, std::vector<RankFigures> 
   return summarize_repetition(index, std::move(ranks), latency_figures(merged));
 }
 
+PhaseFigures summarize_phase(Phase phase, const std::vector<RankFigures>& ranks,
+                             const LatencyHistogram& latency,
+                             const OperationHistograms& operations) {
+  const RepetitionFigures r = summarize_repetition(0, ranks, latency);
+  PhaseFigures f;
+  f.phase = phase;
+  f.makespan_s = r.makespan_s;
+  f.first_done_s = r.first_done_s;
+  f.start_spread_s = r.start_spread_s;
+  f.slowest_s = r.slowest_s;
+  f.fastest_s = r.fastest_s;
+  f.imbalance = r.imbalance;
+  f.items = r.files;
+  f.bytes = r.bytes;
+  f.items_per_s = r.files_per_s;
+  f.mib_per_s = r.mib_per_s;
+  f.latency = r.latency;
+  f.operations = operation_figures(operations, phase);
+  return f;
+}
+
+PhaseFigures RepetitionFigures::write_phase() const {
+  PhaseFigures f;
+  f.phase = Phase::Write;
+  f.makespan_s = makespan_s;
+  f.first_done_s = first_done_s;
+  f.start_spread_s = start_spread_s;
+  f.slowest_s = slowest_s;
+  f.fastest_s = fastest_s;
+  f.imbalance = imbalance;
+  f.items = files;
+  f.bytes = bytes;
+  f.items_per_s = files_per_s;
+  f.mib_per_s = mib_per_s;
+  f.latency = latency;
+  f.operations = operations;
+  return f;
+}
+
+std::vector<PhaseFigures> RepetitionFigures::all_phases() const {
+  std::vector<PhaseFigures> all;
+  all.reserve(phases.size() + 1);
+  for (const PhaseFigures& p : phases) {
+    if (p.phase == Phase::TreeCreate) all.push_back(p);
+  }
+  all.push_back(write_phase());
+  for (const PhaseFigures& p : phases) {
+    if (p.phase != Phase::TreeCreate) all.push_back(p);
+  }
+  return all;
+}
+
 }  // namespace mpiwrite

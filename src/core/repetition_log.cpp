@@ -45,9 +45,10 @@ void RepetitionLog::push_back(const RepetitionFigures& rep) {
     ranks_ = rep.ranks.size();
     verified_ = rep.verified;
     limited_ = rep.limit.applied;
+    phases_per_repetition_ = rep.phases.size();
   }
   if (rep.index != size() + 1 || rep.ranks.size() != ranks_ || rep.verified != verified_ ||
-      rep.limit.applied != limited_) {
+      rep.limit.applied != limited_ || rep.phases.size() != phases_per_repetition_) {
     throw std::invalid_argument("a repetition out of order or unlike the point's first");
   }
   for (std::size_t r = 0; r < ranks_; ++r) {
@@ -69,6 +70,8 @@ void RepetitionLog::push_back(const RepetitionFigures& rep) {
     if (limited_) limit_.pop_back();
     throw std::invalid_argument("a repetition not made by summarize_repetition");
   }
+  // The other phases are kept whole (their figures are not rebuilt from samples).
+  phases_.insert(phases_.end(), rep.phases.begin(), rep.phases.end());
 }
 
 void RepetitionLog::reserve(std::size_t repetitions, std::size_t ranks) {
@@ -92,6 +95,10 @@ RepetitionFigures RepetitionLog::operator[](std::size_t i) const {
     rep.verify = verify_[i];
   }
   if (limited_) rep.limit = limit_[i];
+  const auto first = phases_.begin() + static_cast<std::ptrdiff_t>(i * phases_per_repetition_);
+  if (i * phases_per_repetition_ < phases_.size()) {
+    rep.phases.assign(first, first + static_cast<std::ptrdiff_t>(phases_per_repetition_));
+  }
   return rep;
 }
 

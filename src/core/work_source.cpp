@@ -35,4 +35,13 @@ bool AtomicCounterSource::next(unsigned /*thread*/, Progression& out) {
   return chunk_at(whole_, next_.fetch_add(chunk_, std::memory_order_relaxed), chunk_, out);
 }
 
+PartsSource::PartsSource(std::vector<std::vector<Progression>> parts)
+    : parts_(std::move(parts)), next_(parts_.size(), 0) {}
+
+bool PartsSource::next(unsigned thread, Progression& chunk) {
+  if (thread >= parts_.size() || next_[thread] == parts_[thread].size()) return false;
+  chunk = parts_[thread][next_[thread]++];
+  return true;
+}
+
 }  // namespace mpiwrite

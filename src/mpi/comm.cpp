@@ -263,10 +263,12 @@ void exchange(const mpi::communicator& comm, int to, int from, const void* out, 
 
 }  // namespace
 
-CreatedFiles created_of_next_rank(const mpi::communicator& comm, const CreatedFiles& mine) {
-  if (comm.size() == 1) return mine;
-  const int next = (comm.rank() + 1) % comm.size();
-  const int previous = (comm.rank() + comm.size() - 1) % comm.size();
+CreatedFiles created_of_rank_after(const mpi::communicator& comm, const CreatedFiles& mine,
+                                   unsigned shift) {
+  const int by = static_cast<int>(shift % static_cast<unsigned>(comm.size()));
+  if (by == 0) return mine;
+  const int next = (comm.rank() + by) % comm.size();
+  const int previous = (comm.rank() + comm.size() - by) % comm.size();
   const std::vector<std::uint64_t> out = flatten(mine);
   // The sizes first (the previous rank reads mine; I read the next rank's), then the records.
   std::uint64_t out_size = out.size(), in_size = 0;

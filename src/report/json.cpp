@@ -31,9 +31,10 @@ template <typename T>
 Json config_value(const T& value) {
   if constexpr (std::is_enum_v<T>) {
     return std::string(to_string(value));
-  } else if constexpr (std::is_same_v<T, std::vector<Layout>>) {
+  } else if constexpr (std::is_same_v<T, std::vector<Layout>> ||
+                       std::is_same_v<T, std::vector<Phase>>) {
     Json names = Json::array();  // by name, as every enum
-    for (Layout layout : value) names.push_back(std::string(to_string(layout)));
+    for (auto item : value) names.push_back(std::string(to_string(item)));
     return names;
   } else {
     return value;
@@ -102,6 +103,46 @@ Json operations_json(const OperationFigures& operations, bool fsync) {
   return result;
 }
 
+// A phase's operations by name (operations_of); fsync null without --fsync.
+Json phase_operations_json(const PhaseFigures& f, bool fsync) {
+  Json result = Json::object();
+  const std::span<const Operation> ops = operations_of(f.phase);
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    const bool measured = ops[i] != Operation::Fsync || fsync;
+    result[std::string(operation_name(ops[i]))] =
+        measured ? latency_json(f.operations[i]) : Json(nullptr);
+  }
+  return result;
+}
+
+// Every phase the repetition ran, the write phase too, by name (--phases; docs/metrics.md,
+// "Phases"): items under "files" or, for the tree phases, "directories", and the rate under
+// "files_per_s" or "directories_per_s".
+Json phases_json(const RepetitionFigures& rep, bool fsync) {
+  Json result = Json::object();
+  for (const PhaseFigures& f : rep.all_phases()) {
+    const bool dirs = counts_directories(f.phase);
+    Json phase = {{"makespan_s", f.makespan_s},
+                  {"first_done_s", f.first_done_s},
+                  {"start_spread_s", f.start_spread_s},
+                  {"slowest_rank_s", f.slowest_s},
+                  {"fastest_rank_s", f.fastest_s},
+                  {"imbalance", f.imbalance},
+                  {dirs ? "directories" : "files", f.items},
+                  {dirs ? "directories_per_s" : "files_per_s", f.items_per_s},
+                  {"bytes", f.bytes},
+                  {"mib_per_s", f.mib_per_s},
+                  {"latency_us", latency_json(f.latency)},
+                  {"operations_us", phase_operations_json(f, fsync)}};
+    if (f.phase == Phase::Read) {
+      phase["verified"] = f.verified;
+      phase["mismatches"] = f.verified ? Json(f.mismatches) : Json(nullptr);
+    }
+    result[std::string(phase_name(f.phase))] = std::move(phase);
+  }
+  return result;
+}
+
 Json repetition_json(const RepetitionFigures& rep, const std::vector<HostRanks>& hosts,
                      bool outlier, bool fsync) {
   Json ranks = Json::array();
@@ -134,6 +175,7 @@ Json repetition_json(const RepetitionFigures& rep, const std::vector<HostRanks>&
                                          {"files_checked", rep.verify.files_checked},
                                          {"mismatches", rep.verify.mismatches}}
                                   : Json(nullptr)},
+          {"phases", phases_json(rep, fsync)},
           {"time_limit", rep.limit.applied ? Json{{"cut_short", rep.limit.cut_short},
                                                   {"files_at_limit", rep.limit.files_at_limit},
                                                   {"files_asked", rep.limit.files_asked}}
@@ -192,6 +234,24 @@ Json host_summaries_json(const std::vector<HostSummary>& hosts) {
   return result;
 }
 
+// Each phase over the point's repetitions: the makespans' summary and the rate.
+Json phase_summaries_json(const PointReport& p) {
+  Json result = Json::object();
+  for (const PhaseSummary& s : p.phases) {
+    const bool dirs = counts_directories(s.phase);
+    result[std::string(phase_name(s.phase))] = {
+        {dirs ? "directories" : "files", s.items},
+        {"makespan_s", summary_json(s.makespan)},
+        {dirs ? "directories_per_s" : "files_per_s",
+         {{"at_mean", s.items_per_s.at_mean},
+          {"at_median", s.items_per_s.at_median},
+          {"at_min", s.items_per_s.at_min},
+          {"at_max", s.items_per_s.at_max},
+          {"median_ci", interval_json(s.rate_ci)}}}};
+  }
+  return result;
+}
+
 Json point_json(const PointReport& p, const std::vector<HostRanks>& hosts, unsigned asked,
                 bool fsync) {
   Json repetitions = Json::array();
@@ -219,7 +279,8 @@ Json point_json(const PointReport& p, const std::vector<HostRanks>& hosts, unsig
             {"bytes", p.measured() ? Json(p.bytes) : Json(nullptr)},
             {"files_per_s", rates_json(p.files_per_s)},
             {"mib_per_s", rates_json(p.mib_per_s)},
-            {"hosts", host_summaries_json(p.hosts)}}}};
+            {"hosts", host_summaries_json(p.hosts)},
+            {"phases", phase_summaries_json(p)}}}};
 }
 
 Json cell_json(const std::optional<ModeCell>& cell) {

@@ -63,6 +63,12 @@ void write_markdown(const RunReport& r, std::ostream& out) {
       print_markdown(hosts_grid(r.points.front()), out);
     }
   }
+  if (r.config.phases.size() > 1) {
+    fmt::print(out,
+               "\nPhases (medians over the repetitions; rate = items / the phase's makespan; "
+               "docs/metrics.md):\n\n");
+    print_markdown(phases_grid(r), out);
+  }
   const std::vector<std::string> warnings = describe::statistics_warnings(r);
   if (!warnings.empty()) fmt::print(out, "\n");
   for (const std::string& w : warnings) fmt::print(out, "- **warning**: {}\n", w);

@@ -202,4 +202,55 @@ Grid hosts_grid(const PointReport& point) {
   return g;
 }
 
+namespace {
+
+std::string rate(double per_s) { return fmt::format("{:.1f}", per_s); }
+
+}  // namespace
+
+Grid phases_grid(const RunReport& report) {
+  const bool points = report.points.size() > 1;
+  Grid g{{"phase", "items", "makespan [s]", "rate [/s]", "rate 95% CI [/s]", "imbalance",
+          "mean [us]", "per operation: mean [us]"},
+         {}};
+  if (points) g.header.insert(g.header.begin(), "point");
+  for (const PointReport& point : report.points) {
+    if (!point.measured()) continue;
+    const std::vector<RepetitionFigures> reps(point.repetitions.begin(), point.repetitions.end());
+    for (std::size_t k = 0; k < point.phases.size(); ++k) {
+      const PhaseSummary& s = point.phases[k];
+      std::vector<double> imbalance, mean_us;
+      std::vector<std::vector<double>> op_mean(operations_of(s.phase).size());
+      for (const RepetitionFigures& rep : reps) {
+        const PhaseFigures f = rep.all_phases()[k];
+        imbalance.push_back(f.imbalance);
+        mean_us.push_back(f.latency.mean_us);
+        for (std::size_t i = 0; i < op_mean.size(); ++i) {
+          op_mean[i].push_back(f.operations[i].mean_us);
+        }
+      }
+      std::string ops;
+      const std::span<const Operation> names = operations_of(s.phase);
+      for (std::size_t i = 0; i < names.size(); ++i) {
+        if (names[i] == Operation::Fsync && !report.config.fsync) continue;
+        ops += fmt::format("{}{} {:.1f}", ops.empty() ? "" : ", ", operation_name(names[i]),
+                           median_of(op_mean[i]));
+      }
+      std::vector<std::string> row{
+          std::string(phase_name(s.phase)),
+          fmt::format("{} {}", s.items, counts_directories(s.phase) ? "dirs" : "files"),
+          seconds(s.makespan.median),
+          rate(s.items_per_s.at_median),
+          s.rate_ci ? fmt::format("{} - {}", rate(s.rate_ci->low), rate(s.rate_ci->high))
+                    : std::string(point.repetitions.size() < 6 ? "below 6 reps" : "-"),
+          fmt::format("{:.2f}x", median_of(imbalance)),
+          fmt::format("{:.1f}", median_of(mean_us)),
+          ops};
+      if (points) row.insert(row.begin(), point.spec.label());
+      g.rows.push_back(std::move(row));
+    }
+  }
+  return g;
+}
+
 }  // namespace mpiwrite

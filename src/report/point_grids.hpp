@@ -16,6 +16,10 @@ Grid points_grid(const RunReport& report);
 // latency and of each operation's.
 Grid point_operations_grid(const RunReport& report);
 Grid comparison_grid(const RunReport& report);
+// --phases: per point and phase, the items, the median makespan and the rate (items / makespan)
+// at the median with its 95 % interval, the median over the repetitions of the phase's
+// imbalance and of its per-item mean latency, and each operation's median mean latency.
+Grid phases_grid(const RunReport& report);
 // Per host over the point's repetitions (shown when more than one host took part).
 Grid hosts_grid(const PointReport& point);
 

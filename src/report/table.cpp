@@ -94,6 +94,13 @@ void write_table(const RunReport& report, std::ostream& out) {
       if (point.measured()) print_aligned(repetitions_grid(point, true), out);
     }
   }
+  // --phases: every phase's rate with its interval (write's too, beside the others).
+  if (report.config.phases.size() > 1) {
+    fmt::print(out,
+               "\nphases (medians over the repetitions; rate = items / the phase's makespan, "
+               "each phase from its own barrier; docs/metrics.md, \"Phases\"):\n");
+    print_aligned(phases_grid(report), out);
+  }
   const std::vector<std::string> warnings = describe::statistics_warnings(report);
   if (!warnings.empty()) fmt::print(out, "\n");
   for (const std::string& w : warnings) fmt::print(out, "WARNING: {}\n", w);

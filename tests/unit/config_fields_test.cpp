@@ -40,9 +40,10 @@ std::map<std::string, Json> fields_of(const RunConfig& c) {
       fields[std::string(field.name)] = value ? Json(*value) : Json();
     } else if constexpr (std::is_enum_v<T>) {
       fields[std::string(field.name)] = std::string(to_string(value));
-    } else if constexpr (std::is_same_v<T, std::vector<Layout>>) {
+    } else if constexpr (std::is_same_v<T, std::vector<Layout>> ||
+                         std::is_same_v<T, std::vector<Phase>>) {
       Json names = Json::array();
-      for (Layout layout : value) names.push_back(std::string(to_string(layout)));
+      for (auto item : value) names.push_back(std::string(to_string(item)));
       fields[std::string(field.name)] = names;
     } else {
       fields[std::string(field.name)] = value;
@@ -69,6 +70,8 @@ RunConfig changed_everywhere() {
       value += "-changed";
     } else if constexpr (std::is_same_v<T, std::vector<Layout>>) {
       value.push_back(Layout::Thread);  // a list of enums, by name
+    } else if constexpr (std::is_same_v<T, std::vector<Phase>>) {
+      value.push_back(Phase::Stat);
     } else {
       value.push_back(3);  // a list
     }

@@ -27,6 +27,17 @@ struct MakespanRates {
   double at_mean = 0, at_median = 0, at_min = 0, at_max = 0;
 };
 
+// One phase of a point over its timed repetitions (--phases; the write phase too): its items
+// per repetition, the makespans' summary, and the rate (items / makespan) at each statistic.
+// The rate's 95 % interval is the items over the makespan median's interval, swapped.
+struct PhaseSummary {
+  Phase phase = Phase::Write;
+  std::uint64_t items = 0;  // the last measured repetition's
+  SeriesSummary makespan;
+  MakespanRates items_per_s;
+  std::optional<Interval> rate_ci;  // when the makespan median has one
+};
+
 struct PointReport {
   explicit PointReport(PointSpec point = {}) : spec(point) {}
 
@@ -51,6 +62,9 @@ struct PointReport {
   // not measured; 0 for a time of 0.
   std::uint64_t files = 0, bytes = 0;
   std::optional<MakespanRates> files_per_s, mib_per_s;
+  // Every phase run (--phases), in the order they ran, the write phase among them; empty when
+  // not measured. The write phase's makespans are `makespan`'s (its items, `files`).
+  std::vector<PhaseSummary> phases;
   // Per host over the repetitions (summarize_report, which knows the hosts).
   std::vector<HostSummary> hosts;
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "mpiwrite/core/option_enums.hpp"
+#include "mpiwrite/core/phase.hpp"
 
 namespace mpiwrite {
 
@@ -31,6 +32,7 @@ inline constexpr unsigned kMaxQueueDepth = 4096;  // files in flight per thread 
 // (no rank has more in flight than there are files). Each costs a slot of its thread's ring,
 // a fixed-file entry and a 256-byte name buffer (docs/uring.md, "Ring sizing").
 inline constexpr std::uint64_t kMaxFilesInFlight = 65536;
+inline constexpr unsigned kMaxShift = 1u << 30;  // --shift: ranks of the job at most
 inline constexpr double kMaxProgressS = 86400;  // --progress: a day between lines at most
 inline constexpr double kMinProgressS = 0.01;   // and at least 10 ms (0: off)
 // --progress's two values that are not seconds: not given (the default applies), and given
@@ -84,6 +86,15 @@ struct RunConfig {
   std::vector<Layout> layouts{Layout::Shared};
   std::uint64_t files_per_dir = 0;  // 0: no subdirectories
 
+  // --phases (core/phase.hpp): what each repetition times, in kAllPhases' order; the write
+  // phase always. --shift: the stat and read phases of rank r go to the files of rank
+  // (r + shift) mod ranks of the point (mdtest -N), so no rank reads what its own client cache
+  // holds; 0: its own. --random-order: each rank takes those files in a shuffled order, seeded
+  // from the run's seed (mdtest -R).
+  std::vector<Phase> phases{Phase::Write};  // each once, in kAllPhases' order
+  unsigned shift = 1;
+  bool random_order = false;
+
   // Test and demonstration aid: these ranks sleep slow_delay_us after every file.
   std::vector<int> slow_ranks;
   std::uint64_t slow_delay_us = 1000;
@@ -97,6 +108,13 @@ struct RunConfig {
   // Bytes in one line (`text` followed by '\n') and in one file.
   std::uint64_t line_bytes() const { return text.size() + 1; }
   std::uint64_t file_size_bytes() const { return lines * line_bytes(); }
+  // Whether --phases has `phase`.
+  bool runs(Phase phase) const {
+    for (Phase p : phases) {
+      if (p == phase) return true;
+    }
+    return false;
+  }
 };
 
 // Throws UsageError naming the first offending option. Values that CLI11 already range-checks

@@ -61,10 +61,13 @@ void visit_config_fields(Config& c, Visitor&& visit) {
   visit(ConfigField{"wear_out"}, c.wear_out);
   visit(ConfigField{"layouts"}, c.layouts);
   visit(ConfigField{"files_per_dir"}, c.files_per_dir);
+  visit(ConfigField{"phases"}, c.phases);
+  visit(ConfigField{"shift"}, c.shift);
+  visit(ConfigField{"random_order"}, c.random_order);
   visit(ConfigField{"progress_s", false}, c.progress_s);
   visit(ConfigField{"progress_style", false}, c.progress_style);
 }
-inline constexpr std::size_t kConfigFieldCount = 34;  // the calls above (a test counts them)
+inline constexpr std::size_t kConfigFieldCount = 37;  // the calls above (a test counts them)
 
 namespace detail {
 

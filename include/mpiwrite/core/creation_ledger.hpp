@@ -77,6 +77,14 @@ class CreationLedger {
   void step_cut_short(CreatedFiles mine);
   // The step failed or was interrupted: it stays open, with what this rank's writers created.
   void step_stopped(CreatedFiles mine);
+  // --phases remove / tree-remove: the remove phase of the step that started last removed its
+  // files on every rank (the world agreed), or its tree-remove phase its layout directories.
+  // Every earlier step ran those phases to the end (a run stops at a phase that fails), so
+  // with `in_every_step` (said once, before the first step) nothing of theirs is left to
+  // remove either: the final removal walks none of their names.
+  void removes_in_every_step(bool files, bool tree);
+  void step_files_removed() { last_files_removed_ = true; }
+  void step_tree_removed() { last_tree_removed_ = true; }
 
   // ---- Read by the steps, removal and the interrupt path.
   bool scratch_root() const { return scratch_root_made_; }
@@ -139,6 +147,13 @@ class CreationLedger {
   bool dir_complete_ = false;  // a step into --dir completed: every name there is the run's
   bool dir_touched_ = false;
   std::vector<std::string> dir_layout_made_;  // in --dir, by this rank
+  // --phases remove / tree-remove (removes_in_every_step), and whether the step that started
+  // last (in last_dir_) got that far.
+  bool files_removed_in_steps_ = false;
+  bool tree_removed_in_steps_ = false;
+  std::string last_dir_;
+  bool last_files_removed_ = false;
+  bool last_tree_removed_ = false;
 };
 
 }  // namespace mpiwrite

@@ -24,6 +24,7 @@ inline constexpr std::array<Phase, kPhases> kAllPhases{Phase::TreeCreate, Phase:
 
 // "tree-create", "write", "stat", "read", "remove", "tree-remove".
 std::string_view phase_name(Phase phase);
+inline std::string_view to_string(Phase phase) { return phase_name(phase); }
 // The phase named `name`, or nothing.
 std::optional<Phase> parse_phase(std::string_view name);
 

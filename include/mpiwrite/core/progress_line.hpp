@@ -24,7 +24,9 @@ struct ProgressSettings {
 // (mpifileutils' default); --progress-style tty counts as a terminal (mpirun pipes stderr).
 ProgressSettings progress_settings(const RunConfig& config, bool stderr_is_terminal);
 
-enum class ProgressPhase { Write, Verify, Removal };
+// The timed phases (--phases: tree-create, stat, read, remove, tree-remove too), and the
+// final removal.
+enum class ProgressPhase { Write, Verify, Removal, TreeCreate, Stat, Read, Remove, TreeRemove };
 std::string_view to_string(ProgressPhase phase);
 
 // What a phase's lines are about.

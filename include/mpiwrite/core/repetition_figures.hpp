@@ -53,6 +53,34 @@ struct LimitFigures {
   std::uint64_t files_asked = 0;     // the files the phase would have written without the limit
 };
 
+// One phase of one repetition other than the write phase (--phases: tree-create, stat, read,
+// remove, tree-remove), timed as the write phase is: from the common start of its ranks (the
+// earliest start after the barrier) to the last rank's end, on one time axis. Its items are
+// files, or directories for the tree phases (counts_directories).
+struct PhaseFigures {
+  Phase phase = Phase::Stat;
+  double makespan_s = 0;
+  double first_done_s = 0;
+  double start_spread_s = 0;
+  double slowest_s = 0;
+  double fastest_s = 0;
+  double imbalance = 1;        // slowest / fastest rank's own time
+  std::uint64_t items = 0;     // files (or directories) done, over ranks
+  std::uint64_t bytes = 0;     // bytes read (the read phase), else 0
+  double items_per_s = 0;      // items / makespan_s
+  double mib_per_s = 0;        // bytes / 2^20 / makespan_s
+  LatencyFigures latency;      // per item, from the merged histogram
+  OperationFigures operations{};  // slot i: operations_of(phase)[i]
+  bool verified = false;       // the read phase checked content (--verify)
+  std::uint64_t mismatches = 0;
+};
+
+// The phase's figures from every rank's clock sample on one axis and the merged histograms.
+// Precondition: ranks is not empty.
+PhaseFigures summarize_phase(Phase phase, const std::vector<RankFigures>& ranks,
+                             const LatencyHistogram& latency,
+                             const OperationHistograms& operations);
+
 struct RepetitionFigures {
   unsigned index = 0;  // 1-based, warm-ups not counted
   // The job's write phase: from the common start (the earliest rank start) to the last rank's
@@ -74,6 +102,12 @@ struct RepetitionFigures {
   bool verified = false;  // --verify ran; then `verify` holds its figures
   VerifyFigures verify;
   LimitFigures limit;  // `files`, the rates and every rank's files count what was written
+  // The other phases of the repetition (--phases), in the order they ran; empty by default.
+  std::vector<PhaseFigures> phases;
+  // The write phase's figures as a phase's, for reporters that walk every phase alike.
+  PhaseFigures write_phase() const;
+  // Every phase of the repetition in the order they ran, the write phase among them.
+  std::vector<PhaseFigures> all_phases() const;
 };
 
 // The latency figures of the merged histogram of a repetition.

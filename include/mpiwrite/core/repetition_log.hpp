@@ -3,7 +3,8 @@
 //
 // Only what cannot be derived is stored: per repetition its latency figures (56 bytes) and its
 // operations' (4 x 56: create, writes, fsync, close; with --verify also its verify figures,
-// 24 bytes; with --time-limit its limit figures, 24 bytes) and per rank of the point its start,
+// 24 bytes; with --time-limit its limit figures, 24 bytes; with --phases each other phase's
+// figures whole) and per rank of the point its start,
 // time, files and bytes (32 bytes). The rest of a RepetitionFigures (slowest, fastest, mean,
 // imbalance, totals, rates, rank numbers, index) is rebuilt by summarize_repetition when a reporter
 // reads it, so it is exactly what was pushed. A RepetitionFigures kept as is cost ~200 bytes plus a
@@ -85,6 +86,10 @@ class RepetitionLog {
   std::vector<OperationFigures> operations_;  // one per repetition
   std::vector<VerifyFigures> verify_;         // one per repetition with --verify, else empty
   std::vector<LimitFigures> limit_;           // one per repetition with --time-limit, else empty
+  // --phases: the other phases' figures, phases_per_repetition_ per repetition (from the
+  // first), kept whole: about 330 bytes each.
+  std::size_t phases_per_repetition_ = 0;
+  std::vector<PhaseFigures> phases_;
 };
 
 }  // namespace mpiwrite

@@ -32,6 +32,18 @@ class StaticSource final : public WorkSource {
   std::vector<char> handed_out_;  // one flag per thread, touched only by that thread
 };
 
+// Thread t gets the progressions parts[t] one by one (the later phases' shares:
+// phase_share.hpp), in order; no allocation in next().
+class PartsSource final : public WorkSource {
+ public:
+  explicit PartsSource(std::vector<std::vector<Progression>> parts);
+  bool next(unsigned thread, Progression& chunk) override;
+
+ private:
+  std::vector<std::vector<Progression>> parts_;
+  std::vector<std::size_t> next_;  // per thread, touched only by that thread
+};
+
 // The files [first, first + count) of `whole` in order, cut into chunks: the chunk that starts
 // at position `start`, or false when start is past the end. Shared by the dynamic sources.
 bool chunk_at(const Progression& whole, std::uint64_t start, std::uint64_t chunk, Progression& out);

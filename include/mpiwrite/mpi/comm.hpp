@@ -72,9 +72,14 @@ Agreement agree(const mpi::communicator& world, const std::string& local_failure
 int max_int(const mpi::communicator& world, int value);
 // The largest `value` of any rank of `comm`, on every rank (a quiet all-reduce).
 std::uint64_t max_u64(const mpi::communicator& comm, std::uint64_t value);
-// A ring shift: on each rank, what rank (rank + 1) % size of `comm` created (its records);
-// with one rank, `mine`. --verify of a time-limited step reads back what its neighbour wrote.
-CreatedFiles created_of_next_rank(const mpi::communicator& comm, const CreatedFiles& mine);
+// A ring shift: on each rank, what rank (rank + shift) % size of `comm` created (its
+// records); `mine` when that is this rank. --verify of a time-limited step reads back what its
+// neighbour wrote (shift 1); the stat and read phases take --shift's.
+CreatedFiles created_of_rank_after(const mpi::communicator& comm, const CreatedFiles& mine,
+                                   unsigned shift);
+inline CreatedFiles created_of_next_rank(const mpi::communicator& comm, const CreatedFiles& mine) {
+  return created_of_rank_after(comm, mine, 1);
+}
 
 std::vector<RankFigures> gather_figures(const mpi::communicator& world, const RankFigures& mine);
 // Every rank's clock readings of a phase, on rank 0 (rank order).

@@ -1,0 +1,71 @@
+// Which files a rank takes in the later phases (phase_share.hpp).
+#include "mpiwrite/core/phase_share.hpp"
+
+#include <random>
+#include <utility>
+
+namespace mpiwrite {
+
+int share_owner(Phase phase, int rank, int ranks, unsigned shift) {
+  if (phase == Phase::Remove || ranks <= 1) return rank;
+  return static_cast<int>((static_cast<std::uint64_t>(rank) + shift) %
+                          static_cast<std::uint64_t>(ranks));
+}
+
+Progression completed_share(Phase phase, std::uint64_t files, int rank, int ranks,
+                            unsigned shift) {
+  const int owner = share_owner(phase, rank, ranks, shift);
+  return split(whole_run(files), static_cast<std::uint64_t>(ranks),
+               static_cast<std::uint64_t>(owner), Partition::Block);
+}
+
+std::vector<std::vector<Progression>> split_over_threads(const std::vector<Progression>& share,
+                                                         unsigned threads) {
+  std::uint64_t total = 0;
+  for (const Progression& p : share) total += p.count;
+  std::vector<std::vector<Progression>> out(threads);
+  std::size_t part = 0;      // the progression of `share` being dealt
+  std::uint64_t taken = 0;   // of it, already dealt
+  for (unsigned t = 0; t < threads; ++t) {
+    const std::uint64_t begin = total * t / threads;
+    const std::uint64_t end = total * (t + 1) / threads;
+    for (std::uint64_t left = end - begin; left > 0;) {
+      while (share[part].count == taken) {
+        ++part;
+        taken = 0;
+      }
+      const Progression& p = share[part];
+      const std::uint64_t n = std::min(left, p.count - taken);
+      out[t].push_back({p.at(taken), n, p.stride});
+      taken += n;
+      left -= n;
+    }
+  }
+  return out;
+}
+
+std::vector<std::vector<Progression>> shuffled_over_threads(const std::vector<Progression>& share,
+                                                            unsigned threads, std::uint64_t seed) {
+  std::vector<std::uint64_t> indices;
+  for (const Progression& p : share) {
+    for (std::uint64_t i = 0; i < p.count; ++i) indices.push_back(p.at(i));
+  }
+  // Fisher–Yates with the engine's raw output (std::uniform_int_distribution differs between
+  // standard libraries; the order must not).
+  std::mt19937_64 random(seed);
+  for (std::size_t i = indices.size(); i > 1; --i) {
+    const std::size_t j = static_cast<std::size_t>(random() % i);
+    std::swap(indices[i - 1], indices[j]);
+  }
+  std::vector<std::vector<Progression>> out(threads);
+  const std::uint64_t total = indices.size();
+  for (unsigned t = 0; t < threads; ++t) {
+    const std::uint64_t begin = total * t / threads;
+    const std::uint64_t end = total * (t + 1) / threads;
+    out[t].reserve(end - begin);
+    for (std::uint64_t k = begin; k < end; ++k) out[t].push_back({indices[k], 1, 1});
+  }
+  return out;
+}
+
+}  // namespace mpiwrite
