@@ -62,7 +62,7 @@ KNOBS = [
     ("--floor-tree-branch", "floor", "tree_branch", int, "subdirectories per directory of the "
      "tree cells (with tree-create); depth: the least whose tree holds FILES directories [10]"),
     ("--floor-shift", "floor", "shift", int, "stat and read go to the files of rank "
-     "(r + SHIFT) %% ranks, mpiwrite --shift [0]"),
+     "(r + SHIFT) %% ranks, mpiwrite --shift; below the ranks of every layout, or 1 [1]"),
     ("--files", "dynamic", "files", int, "files per run of the dynamic sections [10000]"),
     ("--runs", "dynamic", "runs", int, "runs per variant and cell of the dynamic sections [7]"),
     ("--dyn-chunks", "dynamic", "chunks", ints, "--chunk values [8,64]"),

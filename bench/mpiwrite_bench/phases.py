@@ -66,13 +66,13 @@ def tree_run_files(ranks, threads):
     return ranks * threads
 
 
-def floor_args(phases, shift=0, tree=None):
+def floor_args(phases, shift=1, tree=None):
     """mpiwrite_floor's words after its positional arguments: none for the write phase alone
     (it prints one number, as before phases), else --phases and, as needed, --shift, --tree."""
     if phases == ["write"] and not tree:
         return []
     out = ["--phases", ",".join(phases)]
-    if shift and any(p in phases for p in ("stat", "read")):
+    if any(p in phases for p in ("stat", "read")):  # given always: mpiwrite's default is 1
         out += ["--shift", str(shift)]
     if tree:
         out += ["--tree", f"{tree[0]},{tree[1]}"]
@@ -92,13 +92,13 @@ def parse_floor(text, phases):
     return {r[0]: {"seconds": float(r[1]), "items": int(r[2])} for r in rows}
 
 
-def mpiwrite_args(phases, shift=0, tree=None):
+def mpiwrite_args(phases, shift=1, tree=None):
     """mpiwrite's words for the phases (none for the write phase alone: the floor section ran
     so before issue 23, and an mpiwrite without --phases still runs it)."""
     if phases == ["write"] and not tree:
         return []
     out = ["--phases", ",".join(phases)]
-    if shift and any(p in phases for p in ("stat", "read")):
+    if any(p in phases for p in ("stat", "read")):  # given always: mpiwrite's default is 1
         out += ["--shift", str(shift)]
     if tree:
         out += ["--layout", "rank", "--tree-depth", str(tree[0]), "--branch", str(tree[1])]

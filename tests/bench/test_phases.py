@@ -31,6 +31,8 @@ def test_program_words():
     assert ph.floor_args(["write"]) == [] and ph.mpiwrite_args(["write"]) == []
     assert ph.floor_args(["write", "stat"], shift=1) == ["--phases", "write,stat", "--shift", "1"]
     assert ph.floor_args(["write", "remove"], shift=1) == ["--phases", "write,remove"]
+    assert ph.mpiwrite_args(["write", "read"], shift=0) == ["--phases", "write,read", "--shift",
+                                                            "0"]
     assert ph.floor_args(["tree-create"], tree=(2, 3)) == ["--phases", "tree-create", "--tree",
                                                            "2,3"]
     assert ph.tree_run_phases(["tree-create", "tree-remove"]) == [

@@ -59,7 +59,7 @@ class Params:
     idle_threads: int = 0
     phases: list = field(default_factory=lambda: ["write"])
     tree_branch: int = 10
-    shift: int = 0
+    shift: int = 1  # mpiwrite's --shift default (mdtest -N 1)
 
     def __post_init__(self):
         self.phases = ph.check(self.phases)
