@@ -70,8 +70,8 @@ FilesOutcome FilesPhase::run() {
           for (const Progression& p : mine) items_ += p.count;
           const unsigned threads = run_.plans[step_.point].split.threads;
           source_.emplace(run_.config.random_order
-                              ? shuffled_over_threads(mine, threads,
-                                                      order_seed(run_.seed, step_, h_.comm.rank()))
+                              ? shuffled_parts(mine, threads,
+                                               order_seed(run_.seed, step_, h_.comm.rank()))
                               : split_over_threads(mine, threads));
         },
         failure);

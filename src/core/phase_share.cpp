@@ -1,7 +1,6 @@
 // Which files a rank takes in the later phases (phase_share.hpp).
 #include "mpiwrite/core/phase_share.hpp"
 
-#include <random>
 #include <utility>
 
 namespace mpiwrite {
@@ -40,30 +39,6 @@ std::vector<std::vector<Progression>> split_over_threads(const std::vector<Progr
       taken += n;
       left -= n;
     }
-  }
-  return out;
-}
-
-std::vector<std::vector<Progression>> shuffled_over_threads(const std::vector<Progression>& share,
-                                                            unsigned threads, std::uint64_t seed) {
-  std::vector<std::uint64_t> indices;
-  for (const Progression& p : share) {
-    for (std::uint64_t i = 0; i < p.count; ++i) indices.push_back(p.at(i));
-  }
-  // Fisher–Yates with the engine's raw output (std::uniform_int_distribution differs between
-  // standard libraries; the order must not).
-  std::mt19937_64 random(seed);
-  for (std::size_t i = indices.size(); i > 1; --i) {
-    const std::size_t j = static_cast<std::size_t>(random() % i);
-    std::swap(indices[i - 1], indices[j]);
-  }
-  std::vector<std::vector<Progression>> out(threads);
-  const std::uint64_t total = indices.size();
-  for (unsigned t = 0; t < threads; ++t) {
-    const std::uint64_t begin = total * t / threads;
-    const std::uint64_t end = total * (t + 1) / threads;
-    out[t].reserve(end - begin);
-    for (std::uint64_t k = begin; k < end; ++k) out[t].push_back({indices[k], 1, 1});
   }
   return out;
 }

@@ -24,7 +24,8 @@ FileRecipe::FileRecipe(const WriteOptions& options)
       fsync(options.fsync),
       overwrite(options.overwrite),
       per_file_delay_us(options.per_file_delay_us),
-      interrupt(options.interrupt) {
+      interrupt(options.interrupt),
+      verify_reads(options.verify_reads) {
   if (mode == WriteMode::Whole && !options.writes_nothing) {
     whole.reserve(file_bytes);
     for (std::uint64_t i = 0; i < lines; ++i) whole += line;
@@ -98,7 +99,7 @@ std::unique_ptr<FileEngine> make_engine(const WriteOptions& options, const FileR
     case Engine::Null:
       return std::make_unique<NullEngine>(recipe);
     case Engine::Uring:
-      return std::make_unique<UringEngine>(recipe, options.queue_depth);
+      return std::make_unique<UringEngine>(recipe, options.queue_depth, options.verify_reads);
   }
   throw std::logic_error("make_engine: unknown engine");
 }

@@ -83,6 +83,7 @@ struct FileRecipe {
   bool overwrite;
   std::uint64_t per_file_delay_us;  // --slow-rank: before each close, inside the file's time
   const std::atomic<int>* interrupt;
+  bool verify_reads;  // the read phase compares what it reads (WriteOptions::verify_reads)
 };
 
 // A file's time for its latency histogram (every engine times open → close the same way).

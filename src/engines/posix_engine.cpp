@@ -10,6 +10,8 @@
 #include <cerrno>
 #include <chrono>
 
+#include "directory_in_use.hpp"
+
 namespace mpiwrite {
 
 namespace {
@@ -24,23 +26,8 @@ class PosixFile {
   PosixFile(const FileRecipe& recipe, const WriteTarget& target)
       : recipe_(recipe), target_(target), directories_(*target.directories) {}
 
-  // The file's directory, held while the file is written (opened here when the layout moves
-  // on to a new one: a phase cost, outside the file's own time). Throws IoError:
-  // FileEngine::write records it.
-  class Directory {
-   public:
-    Directory(FileDirectories& directories, std::uint64_t index)
-        : directories_(directories), handle_(directories.acquire(index)) {}
-    ~Directory() { directories_.release(handle_); }
-    Directory(const Directory&) = delete;
-    Directory& operator=(const Directory&) = delete;
-    int fd() const { return handle_.fd; }
-    const std::string& path() const { return directories_.path(handle_); }
-
-   private:
-    FileDirectories& directories_;
-    const FileDirectories::Handle handle_;
-  };
+  // The file's directory, held while the file is written.
+  using Directory = DirectoryInUse;
   Directory directory(std::uint64_t index) { return Directory(directories_, index); }
 
   // From the open to the close, with the clock reads of `t` after start. False: it failed

@@ -30,26 +30,21 @@
 #include "mpiwrite/core/errors.hpp"
 #include "mpiwrite/core/file_namer.hpp"
 #include "mpiwrite/sys/posix_file.hpp"
+#include "uring_tag.hpp"
 
 namespace mpiwrite {
 
 namespace {
 
-// What a completion belongs to, packed into user_data: operation (3 bits), slot (13 bits),
-// the slot's chain generation (16 bits), and for writes the file offset (32 bits; files are
-// at most 1 GiB).
+// What a completion of the write loop belongs to (uring_tag.hpp packs it into user_data).
 enum class Op : std::uint64_t { Open, Write, Fsync, Delay, Close };
-static_assert(kMaxQueueDepth <= (1u << 13));
-static_assert(kMaxFileSizeBytes < (std::uint64_t{1} << 32));
-
+using uring_tag::generation_of;
+using uring_tag::offset_of;
+using uring_tag::slot_of;
 std::uint64_t tag(Op op, std::uint32_t slot, std::uint16_t generation, std::uint64_t offset = 0) {
-  return static_cast<std::uint64_t>(op) << 61 | std::uint64_t{slot} << 48 |
-         std::uint64_t{generation} << 32 | offset;
+  return uring_tag::make(op, slot, generation, offset);
 }
-Op op_of(std::uint64_t t) { return static_cast<Op>(t >> 61); }
-std::uint32_t slot_of(std::uint64_t t) { return static_cast<std::uint32_t>(t >> 48) & 0x1fff; }
-std::uint16_t generation_of(std::uint64_t t) { return static_cast<std::uint16_t>(t >> 32); }
-std::uint64_t offset_of(std::uint64_t t) { return t & 0xffffffff; }
+Op op_of(std::uint64_t t) { return uring_tag::op_of<Op>(t); }
 
 constexpr unsigned kMaxRingEntries = 32768;  // the kernel's IORING_MAX_ENTRIES
 constexpr unsigned kMaxSegmentSqes = 256;    // longer files are written in several chains
@@ -70,14 +65,17 @@ void init_ring(io_uring& ring, unsigned entries) {
 
 }  // namespace
 
-UringEngine::UringEngine(const FileRecipe& recipe, unsigned queue_depth) : recipe_(recipe) {
+UringEngine::UringEngine(const FileRecipe& recipe, unsigned queue_depth, bool verify_reads)
+    : recipe_(recipe), verify_reads_(verify_reads) {
   const unsigned depth = std::max(1u, queue_depth);
   const unsigned fixed_sqes =
       2u + (recipe_.fsync ? 1u : 0u) + (recipe_.per_file_delay_us ? 1u : 0u);
   const std::uint64_t writes = recipe_.mode == WriteMode::Line ? recipe_.lines : 1;
   const unsigned cap = std::max(fixed_sqes + 1, std::min(kMaxSegmentSqes, kMaxRingEntries / depth));
   segment_sqes_ = static_cast<unsigned>(std::min<std::uint64_t>(writes + fixed_sqes, cap));
-  init_ring(ring_, std::bit_ceil(depth * segment_sqes_));
+  // The other phases' chains (uring_files.cpp) hold up to kItemChainSqes entries.
+  init_ring(ring_, std::bit_ceil(depth * std::max(segment_sqes_, kItemChainSqes)));
+  probe_operations();
   // io-wq runs the punted operations (O_CREAT opens, buffered writes on most file systems)
   // in at most 4 x CPUs "bounded" workers by default: on a file system where each waits a
   // network round trip, -q 16 on 2 CPUs had only 8 files in flight (measured on the GlusterFS
@@ -113,7 +111,7 @@ UringEngine::~UringEngine() { io_uring_queue_exit(&ring_); }
 
 bool UringEngine::next_index(WorkSource& source, unsigned thread, std::uint64_t& index) {
   while (chunk_position_ == chunk_.count) {
-    result_->created.take(chunk_);  // every file of a finished chunk was taken
+    if (records_created_) result_->created.take(chunk_);  // every file of it was taken
     chunk_ = Progression{};
     chunk_position_ = 0;
     if (!source.next(thread, chunk_)) return false;
@@ -263,6 +261,7 @@ void UringEngine::release_slot(std::uint32_t s) {
   target_->directories->release(slot.dir);
   slot.dir = {};
   slot.busy = false;
+  slot.opened = slot.failed = false;  // also after the other phases' failures
   ++slot.generation;
   free_slots_.push_back(s);
 }
@@ -369,7 +368,7 @@ bool UringEngine::start_files(FileNamer& namer, WorkSource& source, unsigned thr
 
 // Submits what is queued, waits for at least one completion and handles every one there is.
 // False: the ring failed (recorded as the failure of io_uring_enter).
-bool UringEngine::submit_and_complete() {
+bool UringEngine::submit_and_complete(Completion on_completion) {
   const Clock::time_point submitted = Clock::now();
   for (std::uint32_t s : starting_) slots_[s].times.start = submitted;
   starting_.clear();
@@ -383,7 +382,7 @@ bool UringEngine::submit_and_complete() {
   io_uring_cqe* cqe = nullptr;
   unsigned head = 0, seen = 0;
   io_uring_for_each_cqe(&ring_, head, cqe) {
-    complete(*cqe, now);
+    (this->*on_completion)(*cqe, now);
     ++seen;
   }
   io_uring_cq_advance(&ring_, seen);
@@ -395,6 +394,7 @@ void UringEngine::run(const WriteTarget& target, WorkSource& source, unsigned th
   target_ = &target;
   result_ = &result;
   stop_ = &stop;
+  records_created_ = true;
   chunk_ = Progression{};
   chunk_position_ = 0;
   clock_ = Clock::now();
@@ -411,7 +411,7 @@ void UringEngine::run(const WriteTarget& target, WorkSource& source, unsigned th
   for (;;) {
     if (!exhausted) exhausted = !start_files(namer, source, thread);
     if (free_slots_.size() == slots_.size()) return;  // nothing in flight
-    if (!submit_and_complete()) return;
+    if (!submit_and_complete(&UringEngine::complete)) return;
   }
 }
 

@@ -55,7 +55,44 @@ struct RingGuard {
 
 }  // namespace
 
-std::string uring_unavailable_reason() {
+std::span<const UringOperation> uring_operations_of(Phase phase) {
+  static constexpr UringOperation kWrite[] = {{IORING_OP_OPENAT, "OPENAT", "5.6"},
+                                              {IORING_OP_WRITE, "WRITE", "5.6"},
+                                              {IORING_OP_FSYNC, "FSYNC", "5.1"},
+                                              {IORING_OP_TIMEOUT, "TIMEOUT", "5.4"},
+                                              {IORING_OP_CLOSE, "CLOSE", "5.6"}};
+  static constexpr UringOperation kStat[] = {{IORING_OP_STATX, "STATX", "5.6"}};
+  static constexpr UringOperation kRead[] = {{IORING_OP_OPENAT, "OPENAT", "5.6"},
+                                             {IORING_OP_READ, "READ", "5.6"},
+                                             {IORING_OP_CLOSE, "CLOSE", "5.6"}};
+  static constexpr UringOperation kUnlink[] = {{IORING_OP_UNLINKAT, "UNLINKAT", "5.11"}};
+  static constexpr UringOperation kMkdir[] = {{IORING_OP_MKDIRAT, "MKDIRAT", "5.15"}};
+  switch (phase) {
+    case Phase::Write:
+      return kWrite;
+    case Phase::Stat:
+      return kStat;
+    case Phase::Read:
+      return kRead;
+    case Phase::Remove:
+    case Phase::TreeRemove:
+      return kUnlink;
+    case Phase::TreeCreate:
+      return kMkdir;
+  }
+  return {};
+}
+
+std::string uring_lacks(Phase phase, const UringOperation& missing) {
+  return fmt::format(
+      "the kernel's io_uring lacks the {} operation, which the {} phase needs "
+      "(Linux {} or later)",
+      missing.name, phase_name(phase), missing.since);
+}
+
+std::string uring_unavailable_reason() { return uring_unavailable_reason(PhaseSet{Phase::Write}); }
+
+std::string uring_unavailable_reason(const PhaseSet& phases) {
   io_uring ring{};
   io_uring_params params{};
   if (const int r = io_uring_queue_init_params(8, &ring, &params); r < 0) return setup_failure(-r);
@@ -66,14 +103,11 @@ std::string uring_unavailable_reason() {
   const std::unique_ptr<io_uring_probe, void (*)(io_uring_probe*)> probe(
       io_uring_get_probe_ring(&ring), io_uring_free_probe);
   if (!probe) return "the kernel cannot report its io_uring opcodes (needs Linux 5.6 or later)";
-  const std::pair<int, const char*> needed[] = {{IORING_OP_OPENAT, "OPENAT"},
-                                                {IORING_OP_WRITE, "WRITE"},
-                                                {IORING_OP_FSYNC, "FSYNC"},
-                                                {IORING_OP_TIMEOUT, "TIMEOUT"},
-                                                {IORING_OP_CLOSE, "CLOSE"}};
-  for (const auto& [op, name] : needed) {
-    if (!io_uring_opcode_supported(probe.get(), op)) {
-      return fmt::format("the kernel's io_uring lacks the {} operation", name);
+  // The write phase always runs (the run creates what the others use).
+  for (const Phase phase : kAllPhases) {
+    if (phase != Phase::Write && !phases.has(phase)) continue;
+    for (const UringOperation& op : uring_operations_of(phase)) {
+      if (!io_uring_opcode_supported(probe.get(), op.opcode)) return uring_lacks(phase, op);
     }
   }
   if (const int r = io_uring_register_files_sparse(&ring, 1); r < 0) {

@@ -25,6 +25,22 @@ int close(int fd) { return static_cast<int>(::syscall(SYS_close, fd)); }
 
 int fsync(int fd) { return static_cast<int>(::syscall(SYS_fsync, fd)); }
 
+// glibc's statx, not the bare system call: it is no cancellation point, and on a kernel
+// without statx (before 4.11, still on some clusters) glibc answers ENOSYS with fstatat.
+int statx(int dir_fd, const char* name, int flags, unsigned mask, struct ::statx* buffer) {
+  return ::statx(dir_fd, name, flags, mask, buffer);
+}
+
+long read(int fd, char* data, std::size_t size) { return ::syscall(SYS_read, fd, data, size); }
+
+int unlinkat(int dir_fd, const char* name, int flags) {
+  return static_cast<int>(::syscall(SYS_unlinkat, dir_fd, name, flags));
+}
+
+int mkdirat(int dir_fd, const char* name, unsigned mode) {
+  return static_cast<int>(::syscall(SYS_mkdirat, dir_fd, name, mode));
+}
+
 }  // namespace sys
 
 UniqueFd::~UniqueFd() {

@@ -41,5 +41,33 @@ TEST(UringUnavailableReason, IsEmptyOrOneLine) {
   EXPECT_EQ(reason.find('\n'), std::string::npos) << reason;
 }
 
+// Each phase's operations, and the sentence that names one the kernel lacks: the operation,
+// the phase and the release that added it.
+TEST(UringOperations, EachPhaseNamesWhatItSubmits) {
+  const auto names = [](Phase phase) {
+    std::string all;
+    for (const UringOperation& op : uring_operations_of(phase)) all += std::string(op.name) + " ";
+    return all;
+  };
+  EXPECT_EQ(names(Phase::Write), "OPENAT WRITE FSYNC TIMEOUT CLOSE ");
+  EXPECT_EQ(names(Phase::Stat), "STATX ");
+  EXPECT_EQ(names(Phase::Read), "OPENAT READ CLOSE ");
+  EXPECT_EQ(names(Phase::Remove), "UNLINKAT ");
+  EXPECT_EQ(names(Phase::TreeCreate), "MKDIRAT ");
+  EXPECT_EQ(names(Phase::TreeRemove), "UNLINKAT ");
+  EXPECT_EQ(uring_lacks(Phase::TreeCreate, uring_operations_of(Phase::TreeCreate)[0]),
+            "the kernel's io_uring lacks the MKDIRAT operation, which the tree-create phase "
+            "needs (Linux 5.15 or later)");
+}
+
+TEST(UringUnavailableReason, ForEveryPhaseIsEmptyOrOneLine) {
+  const std::string reason = uring_unavailable_reason(
+      PhaseSet{Phase::TreeCreate, Phase::Stat, Phase::Read, Phase::Remove, Phase::TreeRemove});
+  EXPECT_EQ(reason.find('\n'), std::string::npos) << reason;
+  if (uring_unavailable_reason().empty()) {  // a kernel of 5.19 or later has them all
+    EXPECT_EQ(reason, "");
+  }
+}
+
 }  // namespace
 }  // namespace mpiwrite

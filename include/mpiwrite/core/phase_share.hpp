@@ -8,7 +8,8 @@
 // After a write phase --time-limit cut short, only the writers' records are files; a rank's
 // share is then its own records (remove) or those of rank (rank + shift) mod ranks (stat,
 // read), exchanged over MPI by the caller. Either way the share is split over the rank's
-// threads in contiguous runs of positions, or shuffled (--random-order, seeded).
+// threads in contiguous runs of positions, or shuffled (--random-order: shuffled_parts,
+// work_source.hpp).
 
 #include <cstdint>
 #include <vector>
@@ -29,12 +30,5 @@ Progression completed_share(Phase phase, std::uint64_t files, int rank, int rank
 // [t*n/threads, (t+1)*n/threads) of the concatenation, as progressions (no index listed).
 std::vector<std::vector<Progression>> split_over_threads(const std::vector<Progression>& share,
                                                          unsigned threads);
-
-// The same files in a shuffled order (a Fisher–Yates shuffle with std::mt19937_64 seeded by
-// `seed`, the same on every platform), dealt in contiguous runs of the shuffled order to
-// the threads; each file one progression of count 1 (24 bytes per file, made before the
-// phase).
-std::vector<std::vector<Progression>> shuffled_over_threads(const std::vector<Progression>& share,
-                                                            unsigned threads, std::uint64_t seed);
 
 }  // namespace mpiwrite

@@ -6,6 +6,8 @@
 #include <string>
 #include <utility>
 
+struct statx;  // <sys/stat.h>'s, for sys::statx
+
 namespace mpiwrite {
 
 class UniqueFd {
@@ -40,6 +42,11 @@ int openat(int dir_fd, const char* name, int flags, unsigned mode);
 long write(int fd, const char* data, std::size_t size);
 int close(int fd);
 int fsync(int fd);
+// The other phases' per-item calls (stat, read, remove, the tree's mkdir and rmdir).
+int statx(int dir_fd, const char* name, int flags, unsigned mask, struct ::statx* buffer);
+long read(int fd, char* data, std::size_t size);
+int unlinkat(int dir_fd, const char* name, int flags);
+int mkdirat(int dir_fd, const char* name, unsigned mode);
 }  // namespace sys
 
 // Writes all `size` bytes, retrying on EINTR and partial writes. Returns 0 or an errno value
