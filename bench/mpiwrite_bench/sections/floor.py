@@ -82,7 +82,8 @@ class Params:
 
     @classmethod
     def smoke(cls):
-        return cls(files=[100], runs=[2], modes=["line"], layouts=["2x1"])
+        return cls(files=[100], runs=[2], modes=["line"], layouts=["2x1"],
+                   phases=["write", "stat", "read", "remove"])
 
     @property
     def file_phases(self):
