@@ -57,6 +57,12 @@ KNOBS = [
      "the 1.05 goal applies from this many files [10000]"),
     ("--floor-idle-threads", "floor", "idle_threads", int, "if > 0, also the floor with that "
      "many idle threads per process (as an MPI library starts) [0]"),
+    ("--floor-phases", "floor", "phases", words, "phases to time: write, and any of "
+     "tree-create, stat, read, remove, tree-remove; a cell per phase [write]"),
+    ("--floor-tree-branch", "floor", "tree_branch", int, "subdirectories per directory of the "
+     "tree cells (with tree-create); depth: the least whose tree holds FILES directories [10]"),
+    ("--floor-shift", "floor", "shift", int, "stat and read go to the files of rank "
+     "(r + SHIFT) %% ranks, mpiwrite --shift; below the ranks of every layout, or 1 [1]"),
     ("--files", "dynamic", "files", int, "files per run of the dynamic sections [10000]"),
     ("--runs", "dynamic", "runs", int, "runs per variant and cell of the dynamic sections [7]"),
     ("--dyn-chunks", "dynamic", "chunks", ints, "--chunk values [8,64]"),

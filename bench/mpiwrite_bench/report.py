@@ -1,7 +1,13 @@
 """The results: bench-<UTC stamp>.json and .md in the results directory, the Markdown also on
 standard output.
 
-JSON schema "mpiwrite-bench/10" (schema_version 10). What changed from /9: the section
+JSON schema "mpiwrite-bench/11" (schema_version 11). What changed from /10: the floor times
+every phase of issue 23 (--floor-phases): its parameters gain "phases", "tree_branch", "shift"
+and "trees" (per size: depth, branch, directories_per_tree); each cell gains "phase" (write in
+a run of the write phase alone) and "items" (per program, the items its phase did: files, or
+directories in a tree cell; null where the program does not say), and mode "tree" names a tree
+cell; "summary" gains "by_phase" (as "by_files", per phase). Every other key is as in /10.
+/10 changed from /9: the section
 "progress" (issue 14: what --progress costs the write phase) and its key "progress":
 {"parameters", "runs" (each round: "order", and per variant "off"/"on" the "seconds" (median
 of the run's repetitions), "makespans_s", "progress_lines"), "summary" (ratio_of_medians,
@@ -30,8 +36,8 @@ import json
 import os
 import sys
 
-SCHEMA = "mpiwrite-bench/10"
-SCHEMA_VERSION = 10
+SCHEMA = "mpiwrite-bench/11"
+SCHEMA_VERSION = 11
 
 
 def key_of(section):

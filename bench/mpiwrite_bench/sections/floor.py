@@ -18,11 +18,22 @@ an MPI library starts helper threads): what being a multi-threaded process costs
 File system outermost (the local disk's files stay until the end: the inode trap); on tmpfs
 each run's files go right after it (untimed): kept for a whole cell, a 100,000-file cell held
 1,000,000 files by its last run, and creates slowed as they piled up (bench-20261201T012347Z).
-Within a file system the sizes ascend: a broken setup shows early."""
+Within a file system the sizes ascend: a broken setup shows early.
+
+Phases (issue 23, --floor-phases; default write alone, as above): with stat, read and remove
+too, each run of a file cell is one `mpiwrite --phases LIST` and one `mpiwrite_floor --phases
+LIST`, and every phase is a cell of its own (its makespan from each program's own timing,
+paired by run: both programs ran the same phases back to back). With tree-create and
+tree-remove, each (file system, size, layout) also gets a tree cell ("tree" in the mode's
+place): the phases module (mpiwrite_bench/phases.py) says what it makes. With remove among
+the phases, the runs delete their own files, on the local disk too: the ext4 inode trap then
+slows the next runs' creates, both programs' alike (they alternate), so the write phase of a
+phases run on ext4 is not the write-only floor's figure."""
 import os
 import shutil
 from dataclasses import dataclass, field
 
+from .. import phases as ph
 from ..harness import layout, one_repetition, run_checked
 from ..scratch import BenchError, SpaceNeed, log
 from ..stats import ms, paired_ratios, summary
@@ -46,8 +57,15 @@ class Params:
     goal: float = 1.05
     goal_min_files: int = 10_000
     idle_threads: int = 0
+    phases: list = field(default_factory=lambda: ["write"])
+    tree_branch: int = 10
+    shift: int = 1  # mpiwrite's --shift default (mdtest -N 1)
 
     def __post_init__(self):
+        self.phases = ph.check(self.phases)
+        ph.tree_depth(1, self.tree_branch)  # checks the branch
+        if self.shift < 0:
+            raise BenchError("--floor-shift must be >= 0")
         if len(set(self.files)) != len(self.files):
             raise BenchError("--floor-files: a size appears twice")
         if len(self.runs) > 1 and len(self.runs) != len(self.files):
@@ -64,7 +82,20 @@ class Params:
 
     @classmethod
     def smoke(cls):
-        return cls(files=[100], runs=[2], modes=["line"], layouts=["2x1"])
+        return cls(files=[100], runs=[2], modes=["line"], layouts=["2x1"],
+                   phases=["write", "stat", "read", "remove"])
+
+    @property
+    def file_phases(self):
+        return ph.file_phases(self.phases)
+
+    @property
+    def tree_phases(self):
+        return ph.tree_phases(self.phases)
+
+    def tree(self, files):
+        """(depth, branch) of a tree cell of `files`."""
+        return ph.tree_depth(files, self.tree_branch), self.tree_branch
 
     @property
     def programs(self):
@@ -77,44 +108,81 @@ def plan(p, h):
     progs = len(p.programs)
     for fs in p.fs:
         for n in p.files:
-            for mode in p.modes:
+            for mode in modes_of(p):
                 for lay in p.layouts:
                     cells.append({"fs": fs, "files": n, "mode": mode, "layout": lay,
                                   "runs": p.runs_per_size[n]})
+    kept = "remove" not in p.phases  # a run that removes its files keeps none
     for n in p.files:  # per size: its cells' runs and the warm-ups, of each program
-        runs = (p.runs_per_size[n] * len(p.modes) * len(p.layouts) + h.warmup) * progs
+        runs = (p.runs_per_size[n] * len(modes_of(p)) * len(p.layouts) + h.warmup) * progs
         if "local" in p.fs:
             need.local_runs += runs
-            need.local_files += n * runs
+            need.local_files += n * runs if kept else 0
+            if p.tree_phases and "tree-remove" not in p.phases:  # the trees stay
+                need.local_files += (p.runs_per_size[n] * len(p.layouts) * progs * 2
+                                     * ph.tree_directories(*p.tree(n)))
         need.shm_cell_files = max(need.shm_cell_files, n * p.runs_per_size[n] * progs)
     return {"cells": cells, "need": need}
+
+
+def modes_of(p):
+    """The write modes of the file cells, then "tree" for the tree cells."""
+    return list(p.modes) + (["tree"] if p.tree_phases else [])
 
 
 def parameters(p, h):
     return {"goal_ratio": p.goal, "goal_min_files": p.goal_min_files, "filesystems": p.fs,
             "modes": p.modes, "layouts": p.layouts, "floor_idle_threads": p.idle_threads,
-            "programs": p.programs,
+            "programs": p.programs, "phases": p.phases, "tree_branch": p.tree_branch,
+            "shift": p.shift,
+            "trees": [{"files": n, "depth": p.tree(n)[0], "branch": p.tree_branch,
+                       "directories_per_tree": ph.tree_directories(*p.tree(n))}
+                      for n in p.files] if p.tree_phases else [],
             "floor_sizes": [{"files": n, "runs": p.runs_per_size[n]} for n in p.files],
             "order": "per cell, runs interleaved; the first program rotates every run and every cell"}
 
 
 def one(p, h, program, d, files, ranks, threads, mode):
-    """One run into the fresh directory d; the timed phase in seconds."""
+    """One run into the fresh directory d: {"seconds": all its timed phases, "phases": {phase:
+    {"seconds", "items"}}}."""
+    tree = p.tree(files) if mode == "tree" else None
+    timed = p.tree_phases if tree else p.file_phases
     if program.startswith("floor"):
         os.mkdir(d)
         idle = p.idle_threads if program == "floor-mt" else 0
-        out = run_checked([h.bins.floor, d, str(files), str(h.lines), h.text, mode, str(ranks),
-                           str(threads)], f"mpiwrite_floor in {d}",
+        out = run_checked([h.bins.floor, d, str(files), str(h.lines), h.text,
+                           "whole" if tree else mode, str(ranks), str(threads),
+                           *ph.floor_args(timed, p.shift, tree)], f"mpiwrite_floor in {d}",
                           env={"MPIWRITE_FLOOR_IDLE_THREADS": str(idle)})
-        seconds = float(out.strip())
+        times = ph.parse_floor(out, timed)
     else:
+        what = f"mpiwrite in {d}"
+        written = ph.tree_run_files(ranks, threads) if tree else files
+        words = ph.mpiwrite_args(ph.tree_run_phases(timed) if tree else timed, p.shift, tree)
         cmd = h.mpirun_cmd(ranks, h.mpiwrite_args(
-            files, d, threads, "--write-mode", mode, "--partition", "block", "--repetitions",
-            "1", "--warmup", "0", "--format", "json"))
-        seconds = one_repetition(h.run_json(cmd, f"mpiwrite in {d}"), files, ranks, threads,
-                                 f"mpiwrite in {d}")["makespan_s"]
-    h.check_dir(d, files)
-    return seconds
+            written, d, threads, "--write-mode", "whole" if tree else mode, "--partition",
+            "block", "--repetitions", "1", "--warmup", "0", "--format", "json", *words))
+        rep = one_repetition(h.run_json(cmd, what), written, ranks, threads, what)
+        times = ph.mpiwrite_times(rep, timed, what)
+    if tree:
+        check_tree(d, program, p, files, ranks)
+    else:
+        h.check_dir(d, 0 if "remove" in timed else files)
+    return {"seconds": sum(t["seconds"] for t in times.values()), "phases": times}
+
+
+def check_tree(d, program, p, files, ranks):
+    """After a tree run: no file left (mpiwrite removed its few, the floor wrote none); without
+    tree-remove the floor's trees are all there; with it, nothing of them."""
+    dirs = 0
+    for _, subdirs, names in os.walk(d):
+        if names:
+            raise BenchError(f"{d}: files left after the tree run: {names[:3]}")
+        dirs += len(subdirs)
+    if program.startswith("floor"):
+        want = ranks * ph.tree_directories(*p.tree(files)) if "tree-remove" not in p.phases else 0
+        if dirs != want:
+            raise BenchError(f"{d}: {dirs} directories after the floor's tree run, expected {want}")
 
 
 def run(p, h):
@@ -123,8 +191,16 @@ def run(p, h):
     h.note(f"Every run writes into a fresh directory; mpiwrite runs as `{h.mpirun} "
            f"{' '.join(h.mpirun_flags)} -np R mpiwrite -t T -r 1 --format json`, the floor as a "
            f"plain process that forks R processes of T threads.")
+    if p.phases != ["write"]:
+        h.note(f"Phases {', '.join(p.phases)}: mpiwrite `{' '.join(ph.mpiwrite_args(p.file_phases, p.shift))}`"
+               f" against the floor's loop of each phase, one run of each program timing them all"
+               + (f"; tree cells: mpiwrite `--phases {','.join(ph.tree_run_phases(p.tree_phases))}"
+                  f" --layout rank --tree-depth D --branch {p.tree_branch}` writing one file per "
+                  f"writer, against the floor's tree of each process (D per size: "
+                  + ", ".join(f"{n:,} files: {p.tree(n)[0]}" for n in p.files) + ")"
+                  if p.tree_phases else "") + ".")
     cells = plan(p, h)["cells"]
-    total = sum(2 * (p.runs_per_size[n] * len(p.modes) * len(p.layouts) + h.warmup) * len(progs)
+    total = sum(2 * (p.runs_per_size[n] * len(modes_of(p)) * len(p.layouts) + h.warmup) * len(progs)
                 for n in p.files)
     sizes = "".join(f"{n}: {p.runs_per_size[n]}, " for n in p.files)
     log(f"floor: {len(cells)} cells x {len(progs)} programs, sizes (files: runs per program and "
@@ -136,7 +212,7 @@ def run(p, h):
         base, fstype = s.base(fs)
         for n in p.files:
             warm(p, h, fs, base, n)
-            for mode in p.modes:
+            for mode in modes_of(p):
                 for lay in p.layouts:
                     cell_no += 1
                     records += cell(p, h, fs, base, fstype, n, mode, lay, cell_no, len(cells))
@@ -170,10 +246,10 @@ def cell(p, h, fs, base, fstype, n, mode, lay, cell_no, cells_total):
     def go(program, run, position):
         h.scratch.touched(fs)
         d = os.path.join(cdir, f"run{run}-{program}")
-        sec = one(p, h, program, d, n, ranks, threads, mode)
+        res = one(p, h, program, d, n, ranks, threads, mode)
         if fs == "shm":
             shutil.rmtree(d, ignore_errors=True)
-        return {"seconds": sec, "position": position}
+        return res | {"position": position}
 
     out = h.cell(p.programs, runs, cell_no, go, lambda run, text: log(
         f"[{cell_no}/{cells_total}] {fs} {n} files {mode} {ranks}r x {threads}t run "
@@ -182,33 +258,40 @@ def cell(p, h, fs, base, fstype, n, mode, lay, cell_no, cells_total):
         shutil.rmtree(cdir, ignore_errors=True)
     h.between_series()
     return [{"fs": fs, "fs_type": fstype, "files": n, "mode": mode, "layout": lay,
-             "run": r["run"], "position": r[prog]["position"], "program": prog,
-             "seconds": r[prog]["seconds"]} for r in out for prog in r["order"]]
+             "run": r["run"], "position": r[prog]["position"], "program": prog, "phase": phase,
+             "seconds": t["seconds"], "items": t["items"]}
+            for r in out for prog in r["order"] for phase, t in r[prog]["phases"].items()]
 
 
 def summarize(meta, sec, records):
     """Fills sec (cells, summary); returns the Markdown lines."""
     p, fp = meta["parameters"], sec["parameters"]
     goal, goal_min, programs = fp["goal_ratio"], fp["goal_min_files"], fp["programs"]
+    keys = ("fs", "fs_type", "files", "mode", "layout", "phase")
     cells = {}
     for x in records:
-        key = (x["fs"], x["files"], x["mode"], x["layout"])
-        c = cells.setdefault(key, {k: x[k] for k in ("fs", "fs_type", "files", "mode", "layout")}
-                             | {"runs": {}})
+        x = {"phase": "write", "items": None} | x  # records from before phases: the write phase
+        c = cells.setdefault(tuple(x[k] for k in keys),
+                             {k: x[k] for k in keys} | {"runs": {}, "items": {}})
         r = c["runs"].setdefault(x["run"], {"run": x["run"], "order": []})
         r["order"].append(x["program"])
         r[x["program"] + "_s"] = x["seconds"]
+        c["items"].setdefault(x["program"], x["items"])
     out = []
-    # Grouped by size (stable: within a size, in the order they ran: file system, mode, layout).
+    # Grouped by size (stable: within a size, in the order they ran: file system, mode, layout,
+    # phase).
     for cell in sorted(cells.values(), key=lambda c: c["files"]):
         runs = [cell["runs"][k] for k in sorted(cell["runs"])]
         ranks, threads = layout(cell["layout"])
         files = cell["files"]
-        c = {k: cell[k] for k in ("fs", "fs_type", "files", "mode", "layout")}
-        c.update(ranks=ranks, threads=threads, runs_per_program=len(runs), runs=runs)
+        c = {k: cell[k] for k in keys}
+        c.update(ranks=ranks, threads=threads, runs_per_program=len(runs), runs=runs,
+                 items=cell["items"])
+        # µs per item: per file, per directory in a tree cell (the floor's count of them).
+        items = cell["items"].get("floor") or files
         for prog in programs:
             s = summary([r[prog + "_s"] for r in runs if prog + "_s" in r])
-            s["us_per_file_median"] = s["median"] / files * 1e6
+            s["us_per_file_median"] = s["median"] / items * 1e6
             c[prog] = s
         for prog in programs[1:]:
             c[f"{prog}_ratio_of_medians"] = c[prog]["median"] / c["floor"]["median"]
@@ -223,23 +306,31 @@ def summarize(meta, sec, records):
     sec["summary"] = {"cells": len(out), "cells_with_goal": len(with_goal),
                       "cells_meeting_goal": sum(c["goal_met"] for c in with_goal),
                       "goal_ratio": goal, "goal_min_files": goal_min,
-                      "by_files": {str(n): by_files(out, n, goal_min) for n in sizes}}
+                      "by_files": {str(n): by_files(out, n, goal_min) for n in sizes},
+                      "by_phase": {ph_: by_files([c for c in out if c["phase"] == ph_], None,
+                                                 goal_min)
+                                   for ph_ in ph.ORDER if any(c["phase"] == ph_ for c in out)}}
     return markdown(meta, p, fp, sec, out, sizes, with_goal)
 
 
 def by_files(cells, n, goal_min):
-    these = [c for c in cells if c["files"] == n]
-    return {"cells": len(these), "goal_applies": n >= goal_min,
-            "cells_meeting_goal": (sum(bool(c["goal_met"]) for c in these)
-                                   if n >= goal_min else None),
+    """The cells of n files (n None: all of `cells`): how many meet the goal, the largest
+    ratio."""
+    these = [c for c in cells if n is None or c["files"] == n]
+    with_goal = [c for c in these if c["goal_applies"]]
+    return {"cells": len(these), "goal_applies": bool(with_goal),
+            "cells_meeting_goal": (sum(bool(c["goal_met"]) for c in with_goal)
+                                   if with_goal else None),
             "max_ratio_of_medians": max(c["ratio_of_medians"] for c in these)}
 
 
 def markdown(meta, p, fp, sec, out, sizes, with_goal):
     goal, goal_min, programs = fp["goal_ratio"], fp["goal_min_files"], fp["programs"]
+    phased = fp.get("phases", ["write"]) != ["write"]
+    unit = "item" if phased else "file"
     head = ["cell", "files", "runs", "floor ms median [min–max]", "mpiwrite ms median [min–max]",
             "ratio of medians", "paired ratio median [min–max]",
-            "floor µs/file", "mpiwrite µs/file", f"≤ {goal}× (from {goal_min:,} files)"]
+            f"floor µs/{unit}", f"mpiwrite µs/{unit}", f"≤ {goal}× (from {goal_min:,} files)"]
     mt = "floor-mt" in programs
     if mt:
         head += [f"floor+{fp['floor_idle_threads']} idle threads ms median [min–max]",
@@ -248,7 +339,10 @@ def markdown(meta, p, fp, sec, out, sizes, with_goal):
     for c in out:
         pr = c["mpiwrite_paired_ratio"]
         name = (f"{FS_NAME.get(c['fs'], c['fs'])} ({c['fs_type']}) · {c['mode']} · "
-                f"{c['ranks']}r×{c['threads']}t")
+                f"{c['ranks']}r×{c['threads']}t" + (f" · **{c['phase']}**" if phased else ""))
+        floor_items, mpiwrite_items = c["items"].get("floor"), c["items"].get("mpiwrite")
+        if floor_items is not None and mpiwrite_items is not None and floor_items != mpiwrite_items:
+            name += f" (items: floor {floor_items:,}, mpiwrite {mpiwrite_items:,})"
         verdict = "no goal" if not c["goal_applies"] else "yes" if c["goal_met"] else "**no**"
         row = [name, f"{c['files']:,}", str(c["runs_per_program"]), ms(c["floor"]),
                ms(c["mpiwrite"]), f"{c['ratio_of_medians']:.3f}",
@@ -264,7 +358,8 @@ def markdown(meta, p, fp, sec, out, sizes, with_goal):
           f"({p['file_size_bytes']} B/file); runs per program and cell: {runs_text}; "
           f"interleaved (first program alternating), "
           f"after {p['warmup_runs_per_filesystem']} untimed warm-up run(s) per program, file "
-          f"system and size; time = makespan of the write phase (earliest rank start to last "
+          f"system and size; time = makespan of "
+          f"{'each phase' if phased else 'the write phase'} (earliest rank start to last "
           f"rank end). Goal: mpiwrite ≤ {goal}× the floor (ratio of medians) in the cells of "
           f"{goal_min:,} files and more; smaller cells (a write phase of a few ms) have no goal.",
           ""]
@@ -278,6 +373,12 @@ def markdown(meta, p, fp, sec, out, sizes, with_goal):
             md.append(f"{n:,} files: no goal; largest ratio of medians "
                       f"{b['max_ratio_of_medians']:.3f} in {b['cells']} cells.")
         md.append("")
+    if phased:
+        for name, b in sec["summary"]["by_phase"].items():
+            met = (f"goal met in {b['cells_meeting_goal']} of {b['cells']} cells"
+                   if b["goal_applies"] else f"no goal in its {b['cells']} cells")
+            md += [f"{name}: {met} (largest ratio of medians {b['max_ratio_of_medians']:.3f}).",
+                   ""]
     if with_goal:
         md += [f"Goal met in {sec['summary']['cells_meeting_goal']} of {len(with_goal)} cells "
                f"with a goal.", ""]

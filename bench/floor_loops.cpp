@@ -1,0 +1,152 @@
+#include "floor_loops.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace mpiwrite_floor {
+
+namespace {
+
+// "write" + up to 20 digits + ".txt" + NUL, built in place: no allocation per file.
+class FileName {
+ public:
+  const char* of(std::uint64_t index) {
+    char* end = std::to_chars(text_ + 5, text_ + 5 + 20, index).ptr;
+    std::memcpy(end, ".txt", 5);
+    return text_;
+  }
+
+ private:
+  char text_[64] = "write";
+};
+
+[[noreturn]] void fail(const char* name) {
+  std::perror(name);
+  std::_Exit(1);
+}
+
+bool write_all(int fd, const char* data, std::size_t size) {
+  while (size > 0) {
+    const ssize_t n = ::write(fd, data, size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    data += n;
+    size -= static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+}  // namespace
+
+Range block(Range whole, std::uint64_t parts, std::uint64_t part) {
+  const std::uint64_t base = whole.count / parts, extra = whole.count % parts;
+  return {whole.first + part * base + std::min(part, extra), base + (part < extra ? 1 : 0)};
+}
+
+void write_files(int dir_fd, const Content& content, Range range) {
+  FileName name;
+  for (std::uint64_t index = range.first; index < range.first + range.count; ++index) {
+    const char* path = name.of(index);
+    const int fd = ::openat(dir_fd, path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0) fail(path);
+    bool ok = true;
+    if (content.line_mode) {
+      for (std::uint64_t i = 0; i < content.lines && ok; ++i) {
+        ok = write_all(fd, content.line.data(), content.line.size());
+      }
+    } else {
+      ok = write_all(fd, content.whole.data(), content.whole.size());
+    }
+    if (!ok || ::close(fd) != 0) fail(path);
+  }
+}
+
+void stat_files(int dir_fd, Range range) {
+  FileName name;
+  struct statx buffer;
+  for (std::uint64_t index = range.first; index < range.first + range.count; ++index) {
+    const char* path = name.of(index);
+    if (::statx(dir_fd, path, AT_SYMLINK_NOFOLLOW | AT_STATX_SYNC_AS_STAT, STATX_BASIC_STATS,
+                &buffer) != 0) {
+      fail(path);
+    }
+  }
+}
+
+void read_files(int dir_fd, Range range, std::span<char> buffer, std::uint64_t expected_bytes) {
+  FileName name;
+  for (std::uint64_t index = range.first; index < range.first + range.count; ++index) {
+    const char* path = name.of(index);
+    const int fd = ::openat(dir_fd, path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) fail(path);
+    std::uint64_t total = 0;
+    for (;;) {
+      const ssize_t n = ::read(fd, buffer.data(), buffer.size());
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) fail(path);
+      if (n == 0) break;
+      total += static_cast<std::uint64_t>(n);
+    }
+    if (::close(fd) != 0) fail(path);
+    if (total != expected_bytes) {
+      std::fprintf(stderr, "%s: read %llu bytes, expected %llu\n", path,
+                   static_cast<unsigned long long>(total),
+                   static_cast<unsigned long long>(expected_bytes));
+      std::_Exit(1);
+    }
+  }
+}
+
+void remove_files(int dir_fd, Range range) {
+  FileName name;
+  for (std::uint64_t index = range.first; index < range.first + range.count; ++index) {
+    const char* path = name.of(index);
+    if (::unlinkat(dir_fd, path, 0) != 0) fail(path);
+  }
+}
+
+void make_directories(int dir_fd, const std::vector<std::string>& paths, Range range) {
+  for (std::uint64_t i = range.first; i < range.first + range.count; ++i) {
+    if (::mkdirat(dir_fd, paths[i].c_str(), 0755) != 0) fail(paths[i].c_str());
+  }
+}
+
+void remove_directories(int dir_fd, const std::vector<std::string>& paths, Range range) {
+  for (std::uint64_t i = range.first; i < range.first + range.count; ++i) {
+    if (::unlinkat(dir_fd, paths[i].c_str(), AT_REMOVEDIR) != 0) fail(paths[i].c_str());
+  }
+}
+
+std::vector<std::vector<std::string>> tree_levels(unsigned process, unsigned processes,
+                                                  unsigned depth, unsigned branch) {
+  const auto width = [](unsigned largest) {
+    return static_cast<int>(std::to_string(largest).size());
+  };
+  const auto named = [](const std::string& parent, const char* format, int digits, unsigned k) {
+    char text[32];
+    std::snprintf(text, sizeof text, format, digits, k);
+    return parent + text;
+  };
+  std::vector<std::vector<std::string>> levels(1);
+  levels[0].push_back(named("", "rank%0*u", width(processes - 1), process));
+  for (unsigned d = 1; d <= depth; ++d) {
+    std::vector<std::string> next;
+    next.reserve(levels.back().size() * branch);
+    for (const std::string& parent : levels.back()) {
+      for (unsigned k = 0; k < branch; ++k)
+        next.push_back(named(parent, "/t%0*u", width(branch - 1), k));
+    }
+    levels.push_back(std::move(next));
+  }
+  return levels;
+}
+
+}  // namespace mpiwrite_floor
