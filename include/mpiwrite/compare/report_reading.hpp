@@ -49,7 +49,7 @@ struct WorkloadKey {
   ConfigKind kind;
   const char* fallback;
 };
-inline constexpr std::array<WorkloadKey, 19> kWorkloadKeys = {{
+inline constexpr std::array<WorkloadKey, 21> kWorkloadKeys = {{
     {"files", ConfigKind::Count, "100"},
     {"lines", ConfigKind::Count, "100"},
     {"text", ConfigKind::Text, "\"Hello, world!\""},

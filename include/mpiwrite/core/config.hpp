@@ -121,7 +121,12 @@ struct RunConfig {
   // Bytes in one line (`text` followed by '\n'), in one file, and in one write() call (the
   // last of a file may be shorter); write() calls per file (0 for an empty file).
   std::uint64_t line_bytes() const { return text.size() + 1; }
-  std::uint64_t file_size_bytes() const { return lines * line_bytes(); }
+  FileBytes bytes() const {
+    return file_bytes_of(lines, line_bytes(), write_mode, file_size, write_size);
+  }
+  std::uint64_t file_size_bytes() const { return bytes().file; }
+  std::uint64_t write_size_bytes() const { return bytes().write; }
+  std::uint64_t writes_per_file() const { return bytes().writes(); }
   // Whether --phases has `phase`.
   bool runs(Phase phase) const {
     for (Phase p : phases) {
@@ -129,12 +134,6 @@ struct RunConfig {
     }
     return false;
   }
-  FileBytes bytes() const {
-    return file_bytes_of(lines, line_bytes(), write_mode, file_size, write_size);
-  }
-  std::uint64_t file_size_bytes() const { return bytes().file; }
-  std::uint64_t write_size_bytes() const { return bytes().write; }
-  std::uint64_t writes_per_file() const { return bytes().writes(); }
 };
 
 // Throws UsageError naming the first offending option. Values that CLI11 already range-checks
