@@ -241,8 +241,11 @@ Grid phases_grid(const RunReport& report) {
           fmt::format("{} {}", s.items, counts_directories(s.phase) ? "dirs" : "files"),
           seconds(s.makespan.median),
           rate(s.items_per_s.at_median),
+          // Below 6 repetitions the median has no 95 % interval: the range of the rates
+          // measured stands there, said as such.
           s.rate_ci ? fmt::format("{} - {}", rate(s.rate_ci->low), rate(s.rate_ci->high))
-                    : std::string(point.repetitions.size() < 6 ? "below 6 reps" : "-"),
+                    : fmt::format("range {} - {}", rate(s.items_per_s.at_max),
+                                  rate(s.items_per_s.at_min)),
           fmt::format("{:.2f}x", median_of(imbalance)),
           fmt::format("{:.1f}", median_of(mean_us)),
           ops};

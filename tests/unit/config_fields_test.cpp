@@ -196,6 +196,9 @@ const std::map<std::string, OptionCase>& option_cases() {
       {"files_per_dir", {{"--files-per-dir", "9", "--dry-run"}, 9}},
       {"tree_depth", {{"--tree-depth", "2", "--dry-run"}, 2}},
       {"branch", {{"--tree-depth", "1", "--branch", "3", "--dry-run"}, 3}},
+      {"phases", {{"--phases", "stat,write"}, Json{"write", "stat"}}},
+      {"shift", {{"--phases", "write,read", "--shift", "0"}, 0}},
+      {"random_order", {{"--phases", "write,remove", "--random-order"}, true}},
       {"progress_s", {{"--progress=0.5"}, 0.5}},
       {"progress_style", {{"--progress-style", "lines"}, "lines"}},
   };

@@ -60,6 +60,9 @@ const std::map<std::string, RowCase>& row_cases() {
       {"--progress-style needs",
        {{"--progress-style", "lines", "--progress", "0"}, {"--progress-style", "lines"}}},
       {"--branch needs", {{"--branch", "4"}, {"--branch", "4", "--tree-depth", "2"}}},
+      {"--shift needs", {{"--shift", "0"}, {"--shift", "0", "--phases", "write,stat"}}},
+      {"--random-order needs",
+       {{"--random-order"}, {"--random-order", "--phases", "write,remove"}}},
       {"--tree-depth and --files-per-dir",
        {{"--tree-depth", "2", "--files-per-dir", "5"}, {"--tree-depth", "2"}}},
   };
@@ -152,6 +155,7 @@ TEST(OptionDependencies, EveryFieldIsDecided) {
       {"layouts", "every engine runs every layout (the null engine without the file system)"},
       {"files_per_dir", "as --layout"},
       {"progress_s", "every run can show progress"},
+      {"phases", "every engine runs every phase (the null engine without the file system)"},
   };
   std::map<std::string, std::string> by_option{
       {"threads", "--threads"},
@@ -172,6 +176,8 @@ TEST(OptionDependencies, EveryFieldIsDecided) {
       {"progress_style", "--progress-style"},
       {"branch", "--branch"},
       {"tree_depth", "--tree-depth"},
+      {"shift", "--shift"},
+      {"random_order", "--random-order"},
   };
   std::set<std::string> in_table;
   for (const OptionDependency& row : option_dependencies()) in_table.emplace(row.option);

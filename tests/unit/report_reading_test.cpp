@@ -219,7 +219,11 @@ TEST(ReportReading, EachFallbackIsTheDefault) {
       {"time_limit_s", defaults.time_limit_s},
       {"wear_out", defaults.wear_out},
       {"layouts", nlohmann::json::array({to_string(defaults.layouts.front())})},
-      {"files_per_dir", defaults.files_per_dir}};
+      {"files_per_dir", defaults.files_per_dir},
+      {"tree_depth", defaults.tree_depth},
+      {"branch", defaults.branch},
+      {"shift", defaults.shift},
+      {"random_order", defaults.random_order}};
   ASSERT_EQ(defaults.layouts.size(), 1u);
   for (const WorkloadKey& key : kWorkloadKeys) {
     ASSERT_TRUE(expected.count(key.name)) << key.name;

@@ -49,7 +49,7 @@ struct WorkloadKey {
   ConfigKind kind;
   const char* fallback;
 };
-inline constexpr std::array<WorkloadKey, 21> kWorkloadKeys = {{
+inline constexpr std::array<WorkloadKey, 23> kWorkloadKeys = {{
     {"files", ConfigKind::Count, "100"},
     {"lines", ConfigKind::Count, "100"},
     {"text", ConfigKind::Text, "\"Hello, world!\""},
@@ -71,16 +71,19 @@ inline constexpr std::array<WorkloadKey, 21> kWorkloadKeys = {{
     {"branch", ConfigKind::Count, "1"},
     {"file_size", ConfigKind::CountOrNull, "null"},
     {"write_size", ConfigKind::CountOrNull, "null"},
+    {"shift", ConfigKind::Count, "1"},
+    {"random_order", ConfigKind::Flag, "false"},
 }};
 // The config fields of the report that do not change the workload (the test above checks that
 // these and kWorkloadKeys together are every field the report's config holds).
 // file_size_bytes and write_size_bytes are derived from the keys above; files_per_rank is
-// how `files` was given.
-inline constexpr std::array<const char*, 16> kNotWorkloadKeys = {
+// how `files` was given; `phases` says which phases were timed, and two reports are compared
+// phase by phase over the phases both have.
+inline constexpr std::array<const char*, 17> kNotWorkloadKeys = {
     "dir",           "threads",   "repetitions",     "warmup",          "cleanup",
     "format",        "output",    "per_rank",        "sweep_threads",   "compare",
     "verify",        "timeout_s", "max_concurrency", "file_size_bytes", "write_size_bytes",
-    "files_per_rank"};
+    "files_per_rank", "phases"};
 
 // One workload key of a report: config's value, or the fallback when the report lacks it.
 struct WorkloadValue {
