@@ -179,8 +179,12 @@ def main():
                                               "--compare", "-r", "2", "--verify"] + slow)
         check_report("run --time-limit --wear-out", ["-d", f"{work}/tl", "-n", "400", "-t", "2",
                                                      "--format", "json", "--wear-out"] + slow)
-        check_report("sweep --layout thread,shared --verify", ["-d", f"{work}/swl"] + small +
-                     ["--sweep-threads", "1,2", "-r", "2", "--layout", "thread,shared", "--verify"])
+        # Every phase too (issue 23): phases per repetition and per point, the tree phases of a
+        # point with no directory (shared: 0 directories), the read phase's verify figures.
+        check_report("sweep --layout thread,shared --verify --phases (all)",
+                     ["-d", f"{work}/swl"] + small +
+                     ["--sweep-threads", "1,2", "-r", "2", "--layout", "thread,shared", "--verify",
+                      "--phases", "tree-create,write,stat,read,remove,tree-remove"])
         # The async column needs io_uring, which a seccomp filter or an old kernel may deny.
         doc, proc = run("compare --engine uring", ["-d", f"{work}/cmpu"] + small +
                         ["--compare", "-t", "2", "-r", "3", "--engine", "uring"], expect=None)
