@@ -38,7 +38,7 @@ run() {
   local t=$(date +%s)
   timeout --kill-after=10 600 mpirun --hostfile "$bed/hostfile" -np "$np" --map-by node --bind-to none \
     "$bin" -d "/mnt/netfs/$name" "${common[@]}" -o "$out/$name.json" "$@" \
-    >"$out/$name.out" 2>"$out/$name.err"
+    >/dev/null 2>"$out/$name.err"   # stdout: the same JSON as -o
   echo "  exit $? in $(($(date +%s) - t)) s" | tee -a "$out/runs.log" >&2
 }
 # (a) one shared directory vs a directory per rank; a tree of 4 leaves under each.
