@@ -31,6 +31,9 @@ struct CsvRow {
   std::string fsync_p50_us, fsync_p90_us, fsync_p99_us, fsync_max_us, fsync_mean_us;
   std::string close_p50_us, close_p90_us, close_p99_us, close_max_us, close_mean_us;
   std::string time_limited, files_at_limit;  // --time-limit, on repetition rows
+  // --phases: each other phase's makespan, items and rate, on repetition rows (else empty).
+  std::string tree_create_makespan_s, tree_create_directories, tree_create_directories_per_s, stat_makespan_s, stat_files, stat_files_per_s;
+  std::string read_makespan_s, read_files, read_files_per_s, remove_makespan_s, remove_files, remove_files_per_s, tree_remove_makespan_s, tree_remove_directories, tree_remove_directories_per_s;
 };
 
 struct Column {
@@ -103,6 +106,21 @@ constexpr Column kColumns[] = {
     {"close_mean_us", &CsvRow::close_mean_us},
     {"time_limited", &CsvRow::time_limited},
     {"files_at_limit", &CsvRow::files_at_limit},
+    {"tree_create_makespan_s", &CsvRow::tree_create_makespan_s},
+    {"tree_create_directories", &CsvRow::tree_create_directories},
+    {"tree_create_directories_per_s", &CsvRow::tree_create_directories_per_s},
+    {"stat_makespan_s", &CsvRow::stat_makespan_s},
+    {"stat_files", &CsvRow::stat_files},
+    {"stat_files_per_s", &CsvRow::stat_files_per_s},
+    {"read_makespan_s", &CsvRow::read_makespan_s},
+    {"read_files", &CsvRow::read_files},
+    {"read_files_per_s", &CsvRow::read_files_per_s},
+    {"remove_makespan_s", &CsvRow::remove_makespan_s},
+    {"remove_files", &CsvRow::remove_files},
+    {"remove_files_per_s", &CsvRow::remove_files_per_s},
+    {"tree_remove_makespan_s", &CsvRow::tree_remove_makespan_s},
+    {"tree_remove_directories", &CsvRow::tree_remove_directories},
+    {"tree_remove_directories_per_s", &CsvRow::tree_remove_directories_per_s},
 };
 static_assert(std::size(kColumns) * sizeof(std::string) == sizeof(CsvRow),
               "every CsvRow cell has its column");
@@ -172,6 +190,44 @@ void write_repetition(const PointReport& p, const RepetitionFigures& rep, bool p
   if (rep.limit.applied) {
     row.time_limited = rep.limit.cut_short ? "true" : "false";
     row.files_at_limit = cell(rep.limit.files_at_limit);
+  }
+  // --phases: the other phases' makespan, items and rate (docs/metrics.md, "Phases").
+  for (const PhaseFigures& f : rep.phases) {
+    std::string CsvRow::*makespan = nullptr;
+    std::string CsvRow::*items = nullptr;
+    std::string CsvRow::*rate = nullptr;
+    switch (f.phase) {
+      case Phase::TreeCreate:
+        makespan = &CsvRow::tree_create_makespan_s;
+        items = &CsvRow::tree_create_directories;
+        rate = &CsvRow::tree_create_directories_per_s;
+        break;
+      case Phase::Stat:
+        makespan = &CsvRow::stat_makespan_s;
+        items = &CsvRow::stat_files;
+        rate = &CsvRow::stat_files_per_s;
+        break;
+      case Phase::Read:
+        makespan = &CsvRow::read_makespan_s;
+        items = &CsvRow::read_files;
+        rate = &CsvRow::read_files_per_s;
+        break;
+      case Phase::Remove:
+        makespan = &CsvRow::remove_makespan_s;
+        items = &CsvRow::remove_files;
+        rate = &CsvRow::remove_files_per_s;
+        break;
+      case Phase::TreeRemove:
+        makespan = &CsvRow::tree_remove_makespan_s;
+        items = &CsvRow::tree_remove_directories;
+        rate = &CsvRow::tree_remove_directories_per_s;
+        break;
+      case Phase::Write:
+        continue;
+    }
+    row.*makespan = cell(f.makespan_s);
+    row.*items = cell(f.items);
+    row.*rate = cell(f.items_per_s);
   }
   row.bytes = cell(rep.bytes);
   row.elapsed_s = cell(rep.makespan_s);
