@@ -233,6 +233,48 @@ std::uint64_t row_stream(const ComparisonRow& row) {
   return 1000003 + row.concurrency + (static_cast<std::uint64_t>(row.layout) << 40);
 }
 
+// Phase k's makespans of every timed repetition of point p, in the order measured.
+std::vector<double> phase_times(const PointReport& p, std::size_t k) {
+  std::vector<double> times;
+  for (const RepetitionFigures& rep : p.repetitions) {
+    const std::vector<PhaseFigures> all = rep.all_phases();
+    if (k < all.size()) times.push_back(all[k].makespan_s);
+  }
+  return times;
+}
+
+// --phases: every phase other than write decided as the row is, over the same measured
+// cells, each phase sorted by its own median (a mode may win one phase and lose another).
+void decide_phases(ComparisonRow& row, const std::vector<PointReport>& points,
+                   const std::vector<std::pair<std::string, const ModeCell*>>& measured,
+                   std::uint64_t seed) {
+  const PointReport& first = points[measured[0].second->point];
+  if (first.phases.size() < 2) return;
+  for (std::size_t k = 0; k < first.phases.size(); ++k) {
+    const Phase phase = first.phases[k].phase;
+    if (phase == Phase::Write) continue;
+    std::vector<std::pair<double, std::size_t>> by_median;  // (median, index in measured)
+    for (std::size_t m = 0; m < measured.size(); ++m) {
+      const PointReport& p = points[measured[m].second->point];
+      if (k >= p.phases.size() || p.phases[k].makespan.count == 0) continue;
+      by_median.emplace_back(p.phases[k].makespan.median, m);
+    }
+    if (by_median.size() < 2) continue;
+    std::stable_sort(by_median.begin(), by_median.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    const auto& [fast_name, fast] = measured[by_median[0].second];
+    const auto& [next_name, next] = measured[by_median[1].second];
+    PhaseVerdict v{phase,
+                   RowVerdict{fast_name, next_name,
+                              decide(phase_times(points[fast->point], k),
+                                     phase_times(points[next->point], k),
+                                     stream(seed, row_stream(row) + 7919 * (k + 1)))},
+                   {}};
+    if (v.verdict.verdict.outcome == Outcome::AFaster) v.winner = fast_name;
+    row.phases.push_back(std::move(v));
+  }
+}
+
 // The row's measured cells, one per point (1x1 fills two columns), fastest median first, and
 // the test of the fastest against the runner-up.
 void decide_row(ComparisonRow& row, const std::vector<PointReport>& points, std::uint64_t seed) {
@@ -260,6 +302,7 @@ void decide_row(ComparisonRow& row, const std::vector<PointReport>& points, std:
                       points[runner_up.point].compared_times(), stream(seed, row_stream(row)))};
   if (v.verdict.outcome == Outcome::AFaster) row.winner = v.fastest;
   row.verdict = std::move(v);
+  decide_phases(row, points, measured, seed);
 }
 
 }  // namespace

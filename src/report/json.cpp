@@ -312,6 +312,17 @@ Json verdict_json(const std::optional<RowVerdict>& row) {
            v.outcome == Outcome::TooFewRepetitions ? Json(v.repetitions_needed) : Json(nullptr)}};
 }
 
+// --phases: each other phase's verdict of the row, by phase name.
+Json phase_verdicts_json(const ComparisonRow& row) {
+  Json result = Json::object();
+  for (const PhaseVerdict& v : row.phases) {
+    Json verdict = verdict_json(v.verdict);
+    verdict["winner"] = v.winner.empty() ? Json(nullptr) : Json(v.winner);
+    result[std::string(phase_name(v.phase))] = std::move(verdict);
+  }
+  return result;
+}
+
 Json comparison_json(const std::vector<ComparisonRow>& rows) {
   Json result = Json::array();
   for (const ComparisonRow& row : rows) {
@@ -322,7 +333,8 @@ Json comparison_json(const std::vector<ComparisonRow>& rows) {
                       {"hybrid", cell_json(row.hybrid)},
                       {"async", cell_json(row.async)},
                       {"winner", row.winner.empty() ? Json(nullptr) : Json(row.winner)},
-                      {"verdict", verdict_json(row.verdict)}});
+                      {"verdict", verdict_json(row.verdict)},
+                      {"phases", phase_verdicts_json(row)}});
   }
   return result;
 }

@@ -68,6 +68,10 @@ void write_markdown(const RunReport& r, std::ostream& out) {
                "\nPhases (medians over the repetitions; rate = items / the phase's makespan; "
                "docs/metrics.md):\n\n");
     print_markdown(phases_grid(r), out);
+    if (r.kind == RunKind::Compare) {
+      fmt::print(out, "\nAt equal concurrency, by phase (alpha {}):\n\n", kSignificanceLevel);
+      print_markdown(phase_verdicts_grid(r), out);
+    }
   }
   const std::vector<std::string> warnings = describe::statistics_warnings(r);
   if (!warnings.empty()) fmt::print(out, "\n");

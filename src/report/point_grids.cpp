@@ -256,4 +256,30 @@ Grid phases_grid(const RunReport& report) {
   return g;
 }
 
+Grid phase_verdicts_grid(const RunReport& report) {
+  bool layouts = false;
+  for (const ComparisonRow& row : report.comparison) {
+    layouts = layouts || row.layout != report.comparison.front().layout;
+  }
+  Grid g{{"concurrency", "phase", "fastest", "runner-up", "ratio of medians", "p-value",
+          "phase winner"},
+         {}};
+  if (layouts) g.header.insert(g.header.begin(), "layout");
+  for (const ComparisonRow& row : report.comparison) {
+    for (const PhaseVerdict& v : row.phases) {
+      const Verdict& d = v.verdict.verdict;
+      std::vector<std::string> cells{fmt::format("{}", row.concurrency),
+                                     std::string(phase_name(v.phase)),
+                                     v.verdict.fastest,
+                                     v.verdict.runner_up,
+                                     fmt::format("{:.3f}", d.ratio),
+                                     fmt::format("{:.3g}", d.test.p_value),
+                                     v.winner.empty() ? std::string("none") : v.winner};
+      if (layouts) cells.insert(cells.begin(), std::string(to_string(row.layout)));
+      g.rows.push_back(std::move(cells));
+    }
+  }
+  return g;
+}
+
 }  // namespace mpiwrite

@@ -20,6 +20,10 @@ Grid comparison_grid(const RunReport& report);
 // at the median with its 95 % interval, the median over the repetitions of the phase's
 // imbalance and of its per-item mean latency, and each operation's median mean latency.
 Grid phases_grid(const RunReport& report);
+// --compare --phases: per row (layout, concurrency) and phase other than write, the fastest
+// mode and the runner-up by that phase's median makespan, the ratio of their medians, the
+// test's p-value and the winner (none unless significant: the write phase's rule).
+Grid phase_verdicts_grid(const RunReport& report);
 // Per host over the point's repetitions (shown when more than one host took part).
 Grid hosts_grid(const PointReport& point);
 

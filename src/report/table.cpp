@@ -100,6 +100,13 @@ void write_table(const RunReport& report, std::ostream& out) {
                "\nphases (medians over the repetitions; rate = items / the phase's makespan, "
                "each phase from its own barrier; docs/metrics.md, \"Phases\"):\n");
     print_aligned(phases_grid(report), out);
+    if (report.kind == RunKind::Compare) {
+      fmt::print(out,
+                 "\nat equal concurrency, by phase (each phase's own medians and test; a winner "
+                 "only when significantly faster, alpha {}):\n",
+                 kSignificanceLevel);
+      print_aligned(phase_verdicts_grid(report), out);
+    }
   }
   const std::vector<std::string> warnings = describe::statistics_warnings(report);
   if (!warnings.empty()) fmt::print(out, "\n");

@@ -105,6 +105,14 @@ struct RowVerdict {
   Verdict verdict;                 // a = fastest, b = runner-up
 };
 
+// --phases: the same decision for one other phase of the row's points (their makespans of that
+// phase), fastest median first, under the same rule as the write phase's.
+struct PhaseVerdict {
+  Phase phase = Phase::Stat;
+  RowVerdict verdict;
+  std::string winner;  // the fastest mode when significant, else empty
+};
+
 struct ComparisonRow {
   Layout layout = Layout::Shared;  // every cell of a row is a point of this layout
   std::uint64_t concurrency = 1;
@@ -116,6 +124,7 @@ struct ComparisonRow {
   // empty otherwise, and when fewer than two different points of the row were measured.
   std::string winner;
   std::optional<RowVerdict> verdict;  // when two or more different points were measured
+  std::vector<PhaseVerdict> phases;   // --phases: every other phase, in the order they ran
 };
 
 // One row per layout and concurrency: the layouts in the order of their first point (that of
