@@ -5,6 +5,7 @@
 #      --dir (no file, no directory, no scratch .mpiwrite-*), a file planted there survives;
 #  (b) strace per rank (posix, 2 threads): N statx on the files, of another rank's files
 #      (--shift), N read-only opens reading every byte, N unlinks, D mkdirat and D rmdirs;
+#      --random-order: stat and remove not in the files' order;
 #  (c) uring: none of those as syscalls on the files (they go through io_uring_enter);
 #  (d) null: the same counts in the report, nothing on disk;
 #  (e) a statx failing with ENOENT (strace inject): exit 1 naming each rank's path, no hang;
@@ -86,11 +87,11 @@ left=$(cd "$D" && find . -mindepth 1 ! -name foreign.txt | head -5)
 [ "$(cat "$D/foreign.txt")" = keep ] || fail "the planted file was changed or removed"
 
 # (b) ---------------------------------------------------------------------------------------
-note "(b) posix under strace, 2 threads, --shift $((RANKS - 1)): the calls of each phase"
+note "(b) posix under strace, 2 threads, --shift $((RANKS - 1)) --random-order: each phase's calls"
 D=$WORK/posix N=$((10 * RANKS)) DIRS=$((3 * RANKS))
 run_traced posix -d "$D" --phases tree-create,write,stat,read,remove,tree-remove -t 2 \
   --files-per-rank 10 --file-size 100 --layout rank --tree-depth 1 --branch 2 \
-  --shift $((RANKS - 1))
+  --shift $((RANKS - 1)) --random-order --seed 5
 expect_status 0
 F="<$D/rank[0-9]+/t[0-9]+>, \"write[0-9]+\\.txt\""
 n=$(traced posix '*' "^openat\\([0-9]+$F, O_WRONLY\\|O_CREAT")
@@ -116,6 +117,14 @@ for ((r = 0; r < RANKS; r++)); do
   n=$(traced posix $r "^statx\\([0-9]+<$D/rank$o/")
   [ "$n" -eq 10 ] ||
     fail "rank $r statx'd $n files of rank $o, expected its 10 (--shift $((RANKS - 1)))"
+done
+# --random-order: some thread stats and unlinks its files out of the order of their numbers.
+for call in statx unlinkat; do
+  for t in "$WORK"/trace-posix.*; do
+    grep -oE "^$call\\([0-9]+<$D/rank[0-9]+/t[0-9]+>, \"write[0-9]+" "$t" | grep -oE '[0-9]+$' |
+      awk 'NR > 1 && $1 < last { found = 1 } { last = $1 } END { exit !found }' && continue 2
+  done
+  fail "--random-order: every thread made its $call calls in the files' order"
 done
 [ -z "$(find "$D" -mindepth 1)" ] || fail "posix: left $(find "$D" -mindepth 1 | head -3)"
 
