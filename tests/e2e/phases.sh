@@ -13,7 +13,9 @@
 #      --verify with read: verified, 0 mismatches; --random-order --seed 5 reports the seed;
 #  (g) a file planted in a tree leaf during the write phase: tree-remove fails on that leaf
 #      (exit 1, its path, "Directory not empty") and removes neither the file nor its leaf;
-#  (h) --compare -r 2 (2 ranks only): every point has the phases in each repetition.
+#  (h) --compare -r 2 (2 ranks only): every point has the phases in each repetition;
+#  (i) SIGINT during the stat phase (each statx slowed by strace): the report says
+#      INTERRUPTED, and the run's files are removed (by the background remover).
 # The bad-input cases are rows of docs/errors.md's first table. Usage: phases.sh RANKS
 # (registered for 2 and 4).
 # shellcheck source=lib.sh
@@ -245,5 +247,40 @@ for point in points:
 '
   [ -z "$(find "$WORK/compare" -mindepth 1)" ] || fail "--compare left files"
 fi
+
+# (i) ---------------------------------------------------------------------------------------
+note "(i) SIGINT in the stat phase: a report marked interrupted, and no file of the run left"
+D=$WORK/interrupted
+n=$((20 * RANKS))
+set +e
+# shellcheck disable=SC2086  # MPIEXEC holds the launcher and its flags
+timeout --kill-after=10 120 $MPIEXEC -n "$RANKS" strace -f -qq -o /dev/null \
+  -e trace=statx -e inject=statx:delay_enter=250000 \
+  "$MPIWRITE" -d "$D" --phases write,stat,read,remove --files-per-rank 20 -r 2 --format json \
+  >"$WORK/out" 2>"$WORK/err" &
+launched=$!
+# Every file of the first repetition written (in its scratch directory: the write phase is
+# over): its stat phase, 5 s at least, has begun. (-r 2: the last repetition writes into --dir,
+# whose files a plain run keeps; the first one's scratch is the run's to remove.)
+for _ in $(seq 600); do
+  [ "$(find "$D" -path '*/.mpiwrite-*' -name 'write*.txt' 2>/dev/null | wc -l)" -eq "$n" ] && break
+  sleep 0.1
+done
+sleep 1
+pkill -INT -f -- "^$MPIWRITE -d $D --phases" || true
+wait "$launched"
+STATUS=$?
+set -e
+if [ "$STATUS" -eq 124 ] || [ "$STATUS" -eq 137 ]; then fail "SIGINT in the stat phase hung"; fi
+[ "$STATUS" -ne 0 ] || fail "an interrupted run exited 0"
+check_json '
+assert report["interrupted"] == "SIGINT", report["interrupted"]
+assert report["points"][0]["repetitions"] == [], "an interrupted repetition was reported"
+'
+for _ in $(seq 100); do
+  [ -z "$(find "$D" -name 'write*.txt' 2>/dev/null)" ] && break
+  sleep 0.1
+done
+[ -z "$(find "$D" -name 'write*.txt')" ] || fail "files left: $(find "$D" -name 'write*.txt' | head -3)"
 
 echo "PASS"
