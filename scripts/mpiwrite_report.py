@@ -284,10 +284,10 @@ class Point:
     else min-max; center when there is none); speedup_lo/hi: the speedup's interval (v4 only;
     None when absent). mean, median: the makespan's, as the report gives them (None when
     absent); layout: the point's directory layout; last: the last repetition's figures
-    (LastRepetition, or None without repetitions)."""
+    (LastRepetition, or None without repetitions); phases: read_phases() of its summary."""
     __slots__ = ("label", "mode", "ranks", "threads", "concurrency", "center", "lo", "hi",
                  "speedup", "speedup_lo", "speedup_hi", "count", "operations", "mean",
-                 "median", "layout", "last")
+                 "median", "layout", "last", "phases")
 
     def __init__(self, **kw):
         for k in self.__slots__:
@@ -374,8 +374,38 @@ def read_points(doc):
         point.mean, point.median = number(ms.get("mean")), number(ms.get("median"))
         point.layout = point_layout(p)
         point.last = read_last(p.get("repetitions"))
+        point.phases = read_phases(summary)
         points.append(point)
     return points
+
+
+# The phases a run can time (mpiwrite --phases), in the order they run.
+PHASES = ("tree-create", "write", "stat", "read", "remove", "tree-remove")
+
+
+def rate(value):
+    """A rate (items per second) that can be drawn: positive and finite, or None."""
+    v = number(value)
+    return v if v is not None and v > 0 else None
+
+
+def read_phases(summary):
+    """{phase: (median rate, low, high, unit)} of summary.phases, in PHASES order: the rate is
+    files_per_s (directories_per_s for the tree phases) at the median makespan, with the
+    median's interval (low, high None when there is none); unit "files" or "directories". A phase
+    without a rate that can be drawn is left out; {} for a report without phases."""
+    out = {}
+    phases = dict_at(summary, "phases")
+    for name in PHASES:
+        figures = dict_at(phases, name)
+        unit = "directories" if name.startswith("tree-") else "files"
+        r = dict_at(figures, f"{unit}_per_s")
+        center = rate(r.get("at_median"))
+        if center is None:
+            continue
+        low, high = interval(r.get("median_ci"), rate)
+        out[name] = (center, low, high, unit)
+    return out
 
 
 def median(values):

@@ -7,7 +7,10 @@ Two panels side by side: (a) the write phase's makespan against concurrency; (b)
 speedup with the ideal line dashed; and, for reports with per-operation latency
 (repetitions[].operations_us), a third: (c) per point, where a file's time goes, a stacked bar
 of each operation's mean latency (create, writes, fsync, close; the median over the
-repetitions) with the rest of the file's mean latency (the gaps between them) on top. Version 4 reports: the median makespan with its 95 %
+repetitions) with the rest of the file's mean latency (the gaps between them) on top; and, for
+reports that timed more than the write phase (mpiwrite --phases), a second row with a panel
+per phase: each point's median rate (summary.phases.NAME.files_per_s, directories_per_s for
+the tree phases) with its 95 % interval (median_ci) as error bars. Version 4 reports: the median makespan with its 95 %
 confidence interval as error bars (summary.makespan_s.median_ci), and the speedup (a ratio
 of medians) with its bootstrap interval (summary.speedup.ci); a point with too few
 repetitions for an interval has no bar. Versions 2 and 3: the mean makespan with min-max
@@ -36,7 +39,7 @@ import sys
 # by its path in the tests, so its folder is not on sys.path by itself).
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
 from mpiwrite_report import (  # noqa: E402
-    MODES, OPERATIONS, ReportError, dict_at, kind_of, parse, point_layout,
+    MODES, OPERATIONS, PHASES, ReportError, dict_at, kind_of, parse, point_layout,
     points_from_comparison, positive_int, read_points, read_text, read_unmeasured, shown,
     uses_medians)
 
@@ -511,10 +514,21 @@ def build_figure(reports, kind, argv=()):
     with_ops = [(r, p) for r in reports for p in r.points if p.operations]
     panels = 3 if with_ops else 2
     size = (19, 5.4) if with_ops else (13, 5.4)
+    phases = timed_phases(series)
+    if phases:  # a second row: one panel per phase, as wide as the first row allows
+        columns = max(panels, len(phases))
+        size = (max(size[0], 6.4 * columns), 10.8)
     try:
-        fig, axes = plt.subplots(1, panels, figsize=size, dpi=120, layout="constrained")
+        fig = plt.figure(figsize=size, dpi=120, layout="constrained")
     except TypeError:  # matplotlib < 3.5
-        fig, axes = plt.subplots(1, panels, figsize=size, dpi=120, constrained_layout=True)
+        fig = plt.figure(figsize=size, dpi=120, constrained_layout=True)
+    if phases:
+        grid = fig.add_gridspec(2, columns)
+        axes = [fig.add_subplot(grid[0, i]) for i in range(panels)]
+        draw_phases([fig.add_subplot(grid[1, i]) for i in range(len(phases))], phases, series,
+                    ticker, xlabel)
+    else:
+        axes = [fig.add_subplot(1, panels, i + 1) for i in range(panels)]
     ax_t, ax_s = axes[0], axes[1]
     if with_ops:
         draw_operations(axes[2], reports, with_ops)
@@ -608,6 +622,45 @@ def build_figure(reports, kind, argv=()):
                frameon=False, fontsize=9)
 
     return fig
+
+
+def timed_phases(series):
+    """The phases the drawn points timed, in the order they run, when there is more than the
+    write phase (summary.phases); [] otherwise, and the figure is the one of a write-only run."""
+    names = {name for s in series for p in s.points for name in (p.phases or {})}
+    if not names - {"write"}:
+        return []
+    return [name for name in PHASES if name in names]
+
+
+def draw_phases(axes, phases, series, ticker, xlabel):
+    """A panel per phase: the median rate of each point (files or directories per second;
+    higher is better) with the median's 95 % interval as error bars, on the lines of (a)."""
+    letters = "defghijk"
+    for ax, name, letter in zip(axes, phases, letters):
+        unit = "directories" if name.startswith("tree-") else "files"
+        xs_drawn = []
+        for s in series:
+            known = [(x, p.phases[name]) for x, p in zip(s.xs, s.points)
+                     if p.phases and name in p.phases]
+            if not known:
+                continue
+            xs = [x for x, _ in known]
+            ys = [f[0] for _, f in known]
+            lo = [f[0] - f[1] if f[1] is not None else 0 for _, f in known]
+            hi = [f[2] - f[0] if f[2] is not None else 0 for _, f in known]
+            ax.errorbar(xs, ys, yerr=[lo, hi], marker=s.marker, color=s.color, capsize=4,
+                        linestyle=s.linestyle, linewidth=1.8, markersize=MODE_LAYER[s.mode][1],
+                        zorder=MODE_LAYER[s.mode][0], label=s.label)
+            xs_drawn += xs
+        if xs_drawn:
+            set_log2_x(ax, ticker, xs_drawn)
+            ax.set_ylim(bottom=0)
+        ax.set_title(f"({letter}) {name}: {unit} per second, median, bars = 95 % CI "
+                     "(higher is better)", fontsize=9)
+        ax.set_ylabel(f"{unit} / s")
+        ax.set_xlabel(xlabel)
+        ax.grid(True, which="major", alpha=0.3)
 
 
 def draw_operations(ax, reports, with_ops):

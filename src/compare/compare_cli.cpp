@@ -30,10 +30,11 @@ std::string footer() {
   return fmt::format(
       R"(
 Reads two mpiwrite JSON reports (schema_version 3: a repetition's time is slowest_s; 4:
-makespan_s, scaled to the asked files at its rate when --time-limit cut it short) and tells, point by point, whether NEW is faster than OLD. Points are matched by
-mode and label (e.g. processes 2x1); when each report has exactly one point (two plain runs)
-those two are compared whatever their labels. Points in one report only are listed as
-unmatched.
+makespan_s, scaled to the asked files at its rate when --time-limit cut it short; --phase NAME:
+phases.NAME.makespan_s instead) and tells, point by point, whether NEW is faster than OLD.
+Points are matched by mode and label (e.g. processes 2x1); when each report has exactly one
+point (two plain runs) those two are compared whatever their labels. Points in one report only
+are listed as unmatched.
 
 Per point: the repetitions of each report, the medians with their {0:g} % intervals (order
 statistics; none below 6 repetitions), new/old = median new / median old with its {0:g} %
@@ -48,8 +49,8 @@ Workloads that differ (config files, lines, text, write_mode, engine, fsync, par
 warned about and still compared; different file systems or hosts are stated.
 
 Exit status: 0 compared (whatever the verdicts); 1 standard output could not be written; 2
-bad usage, or a report that is missing, not JSON, of another schema_version, or without
-points (one line on standard error).
+bad usage, or a report that is missing, not JSON, of another schema_version, without points,
+or without the --phase asked (one line on standard error).
 )",
       kConfidenceLevel * 100, kBootstrapResamples, kSignificanceLevel, kNoiseThreshold);
 }
@@ -82,6 +83,12 @@ CompareCliOutcome parse_compare_command_line(int argc, const char* const* argv) 
                  "(\"schema\": \"mpiwrite-compare/1\")")
       ->capture_default_str()
       ->check(CLI::IsMember({"table", "markdown", "json"}, CLI::ignore_case));
+  app.add_option("--phase", o.phase,
+                 "The phase whose makespans are compared (mpiwrite --phases): write is each "
+                 "repetition's makespan_s, another its phases.<name>.makespan_s; a report "
+                 "that did not time it is refused")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"tree-create", "write", "stat", "read", "remove", "tree-remove"}));
   std::string seed = std::to_string(kDefaultCompareSeed);
   app.add_option("--seed", seed,
                  fmt::format("Seed of the bootstrap intervals; printed with the results, so "

@@ -63,6 +63,13 @@ std::string statistics_text(const ReportComparison& c) {
       kConfidenceLevel * 100, kBootstrapResamples, c.seed, kSignificanceLevel, kNoiseThreshold);
 }
 
+// Which phase's makespans the figures below are (--phase), and where they were read.
+std::string phase_text(const ReportComparison& c) {
+  const std::string& phase = c.old_report.phase;
+  if (phase == "write") return "write (each repetition's makespan, or slowest_s in schema 3)";
+  return fmt::format("{0} (each repetition's phases.{0}.makespan_s)", phase);
+}
+
 std::string point_name(const SideFigures& s, const Quote& quote) {
   return fmt::format("{} ({})", quote(s.label), quote(s.mode));
 }
@@ -190,6 +197,7 @@ void write_table(const ReportComparison& c, std::ostream& out) {
   fmt::print(out, "mpiwrite-compare: is new faster than old?\n");
   fmt::print(out, "old:        {}\n", about_text(c.old_report, quote));
   fmt::print(out, "new:        {}\n", about_text(c.new_report, quote));
+  fmt::print(out, "phase:      {}\n", phase_text(c));
   fmt::print(out, "statistics: {}\n", statistics_text(c));
   const Messages m = messages(c, quote);
   for (const std::string& w : m.warnings) fmt::print(out, "WARNING:    {}\n", w);
@@ -209,6 +217,7 @@ void write_markdown(const ReportComparison& c, std::ostream& out) {
   fmt::print(out, "### mpiwrite-compare: is new faster than old?\n\n");
   fmt::print(out, "- old: {}\n", about_text(c.old_report, quote));
   fmt::print(out, "- new: {}\n", about_text(c.new_report, quote));
+  fmt::print(out, "- phase: {}\n", phase_text(c));
   fmt::print(out, "- statistics: {}\n", statistics_text(c));
   const Messages m = messages(c, quote);
   for (const std::string& w : m.warnings) fmt::print(out, "- **warning**: {}\n", w);
@@ -287,6 +296,7 @@ void write_json(const ReportComparison& c, std::ostream& out) {
   }
   const Json doc = {
       {"schema", kCompareJsonSchema},
+      {"phase", c.old_report.phase},
       {"old", about_json(c.old_report)},
       {"new", about_json(c.new_report)},
       {"statistics",

@@ -70,8 +70,8 @@ int main(int argc, char** argv) {
   }
   const CompareOptions& o = cli.options;
   try {
-    const ReportInput old_report = read_report(read_file(o.old_path), o.old_path);
-    const ReportInput new_report = read_report(read_file(o.new_path), o.new_path);
+    const ReportInput old_report = read_report(read_file(o.old_path), o.old_path, o.phase);
+    const ReportInput new_report = read_report(read_file(o.new_path), o.new_path, o.phase);
     write_comparison(compare_reports(old_report, new_report, o.seed), o.format, std::cout);
     std::cout.flush();
     if (!std::cout) {

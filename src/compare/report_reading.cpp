@@ -281,6 +281,62 @@ std::optional<double> repetition_time(const Json& rep, const char* time_key,
   return seconds * (static_cast<double>(asked) / static_cast<double>(written));
 }
 
+// The time of a later phase (stat, read, remove, the tree phases) in the repetition: its
+// phases.<phase>.makespan_s. When --time-limit cut the write phase short, the file phases
+// handled only the files written, so their makespan is scaled to the asked files at their own
+// rate, as the write phase's is; the tree phases always make or remove the whole layout.
+std::optional<double> phase_time(const Json& rep, const std::string& phase,
+                                 const std::string& path, const Reader& reader) {
+  const std::string phases_at = at(path, "phases");
+  const Json& phases = reader.object(reader.member(rep, "phases", path), phases_at);
+  const std::string phase_at = phases_at + "." + phase;
+  const Json& figures = reader.object(reader.member(phases, phase.c_str(), phases_at + "."),
+                                      phase_at);
+  const std::string makespan_at = phase_at + ".makespan_s";
+  const double seconds =
+      reader.seconds(reader.member(figures, "makespan_s", phase_at + "."), makespan_at);
+  const Json* limit = Reader::optional(rep, "time_limit");
+  const Json* files = Reader::optional(figures, "files");
+  if (!limit || !files) return seconds;
+  const std::string limit_at = at(path, "time_limit");
+  reader.object(*limit, limit_at);
+  if (!reader.flag(reader.member(*limit, "cut_short", limit_at + "."), limit_at + ".cut_short")) {
+    return seconds;
+  }
+  const std::uint64_t asked =
+      reader.count(reader.member(*limit, "files_asked", limit_at + "."), limit_at + ".files_asked");
+  const std::uint64_t done = reader.count(*files, phase_at + ".files");
+  if (done > asked) {
+    const std::string most = fmt::format("at most time_limit.files_asked ({})", asked);
+    reader.expected(phase_at + ".files", most.c_str(), *files);
+  }
+  if (done == 0) return std::nullopt;
+  return seconds * (static_cast<double>(asked) / static_cast<double>(done));
+}
+
+// Refuses a report that did not time `phase`: one line naming the phases it did time
+// (config.phases; a report without it, or of schema_version 3, timed only the write phase).
+void require_phase(const Json& doc, const std::string& phase, const Reader& reader) {
+  if (phase == "write") return;
+  std::vector<std::string> timed{"write"};
+  const Json* config = Reader::optional(doc, "config");
+  const Json* phases =
+      config && config->is_object() ? Reader::optional(*config, "phases") : nullptr;
+  if (phases) {
+    timed.clear();
+    const Json& list = reader.array(*phases, "config.phases");
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      timed.push_back(reader.text(list[i], fmt::format("config.phases[{}]", i)));
+    }
+  }
+  if (std::find(timed.begin(), timed.end(), phase) == timed.end()) {
+    std::string names;
+    for (const std::string& name : timed) names += (names.empty() ? "" : ", ") + printable(name);
+    reader.refuse(fmt::format("the report has no {} phase (it timed: {}; mpiwrite --phases)",
+                              phase, names));
+  }
+}
+
 Json parse(std::string_view text, const Reader& reader) {
   // Refuses an array or object deeper than kMaxNesting as soon as it opens: nlohmann's
   // parser is iterative, but copying, dumping and walking a document recurse.
@@ -310,7 +366,7 @@ Json parse(std::string_view text, const Reader& reader) {
 
 }  // namespace
 
-ReportInput read_report(std::string_view text, const std::string& file) {
+ReportInput read_report(std::string_view text, const std::string& file, const std::string& phase) {
   const Reader reader(file);
   Json doc = parse(text, reader);
   if (!doc.is_object()) reader.refuse("not an mpiwrite report (the top level is not an object)");
@@ -336,6 +392,8 @@ ReportInput read_report(std::string_view text, const std::string& file) {
   about.hosts = host_names(doc, reader);
   about.interrupted = reader.optional_text(doc, "interrupted", "");
   about.workload = workload_values(doc, reader);
+  require_phase(doc, phase, reader);
+  about.phase = phase;
 
   const char* time_key = about.schema_version >= 4 ? "makespan_s" : "slowest_s";
   const Json& points = reader.array(reader.member(doc, "points", ""), "points");
@@ -356,8 +414,10 @@ ReportInput read_report(std::string_view text, const std::string& file) {
     const Json& reps = reader.array(reader.member(p, "repetitions", p_at), p_at + "repetitions");
     for (std::size_t k = 0; k < reps.size(); ++k) {
       const std::string rep_path = fmt::format("{}repetitions[{}]", p_at, k);
+      const Json& rep = reader.object(reps[k], rep_path);
       const std::optional<double> seconds =
-          repetition_time(reader.object(reps[k], rep_path), time_key, rep_path + ".", reader);
+          phase == "write" ? repetition_time(rep, time_key, rep_path + ".", reader)
+                           : phase_time(rep, phase, rep_path + ".", reader);
       if (seconds) {
         point.times.push_back(*seconds);
       } else {

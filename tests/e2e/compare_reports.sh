@@ -19,7 +19,9 @@ note "two reports, $RANKS ranks"
 run_mpiwrite --dir "$WORK/a" --files 50 --lines 20 -r 6 --format json -o "$WORK/a.json"
 expect_status 0
 if [ "$RANKS" -ge 2 ]; then second=(--threads 2); else second=(--write-mode whole); fi
-run_mpiwrite --dir "$WORK/b" --files 50 --lines 20 -r 6 "${second[@]}" --format json -o "$WORK/b.json"
+# b times stat too (--phases), for --phase; a times only the write phase, as before issue 23.
+run_mpiwrite --dir "$WORK/b" --files 50 --lines 20 -r 6 "${second[@]}" --phases write,stat \
+  --format json -o "$WORK/b.json"
 expect_status 0
 
 note "json"
@@ -90,6 +92,26 @@ p = json.load(open(sys.argv[1]))["points"][0]
 assert p["verdict"] == "no significant difference" and p["p_value"] == 1, p' "$WORK/cmp.out" ||
   fail "a report against itself"
 
+note "--phase: another phase's makespans; a report without the phase is refused"
+run_compare "$WORK/a.json" "$WORK/b.json"
+grep -q '^phase: *write ' "$WORK/cmp.out" ||
+  fail "the table does not say it compares the write phase"
+run_compare --format json --phase stat "$WORK/b.json" "$WORK/b.json"
+[ "$STATUS" -eq 0 ] || fail "--phase stat: exit code $STATUS: $(cat "$WORK/cmp.err")"
+python3 - "$WORK/cmp.out" "$WORK/b.json" <<'PY' || fail "--phase stat"
+import json, statistics, sys
+doc, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+stat = [r["phases"]["stat"]["makespan_s"] for r in b["points"][0]["repetitions"]]
+write = [r["makespan_s"] for r in b["points"][0]["repetitions"]]
+assert doc["phase"] == "stat", doc["phase"]
+p = doc["points"][0]
+assert abs(p["old"]["median_s"] - statistics.median(stat)) <= 1e-12, (p, stat)
+assert statistics.median(stat) != statistics.median(write), "stat and write time alike"
+PY
+run_compare --phase stat --format markdown "$WORK/b.json" "$WORK/b.json"
+grep -q '^- phase: stat ' "$WORK/cmp.out" ||
+  fail "markdown does not name the phase: $(cat "$WORK/cmp.out")"
+
 note "bad inputs: exit 2, one line"
 printf '{"schema_version": 3,' >"$WORK/truncated.json"
 python3 -c 'import json, sys
@@ -114,6 +136,11 @@ bad_case "no points" "nopoints.json: the report has no points" "$WORK/a.json" "$
 bad_case "a directory" "cannot read: Is a directory" "$WORK" "$WORK/b.json"
 bad_case "one file" "NEW is required" "$WORK/a.json"
 bad_case "unknown format" "xml not in" --format xml "$WORK/a.json" "$WORK/b.json"
+bad_case "a report without the phase" "a.json: the report has no stat phase (it timed: write;" \
+  --phase stat "$WORK/a.json" "$WORK/b.json"
+bad_case "a phase neither timed" "b.json: the report has no read phase (it timed: write, stat;" \
+  --phase read "$WORK/b.json" "$WORK/b.json"
+bad_case "an unknown phase" "--phase: stats not in" --phase stats "$WORK/b.json" "$WORK/b.json"
 
 note "hostile reports (issue 21 §6): exit 2 and one line naming the field, never a crash"
 python3 - "$WORK/a.json" "$WORK" <<'PY'

@@ -354,6 +354,74 @@ print(json.dumps({"axes": len(fig.axes), "title": ax.get_title(),
         facts = self.figure_facts(self.fixture("compare_v4.json"))  # draws; then count the axes
         self.assertEqual(len(facts["titles"]), 2)
 
+    def test_phases_get_a_panel_each_with_the_median_rate_and_its_interval(self):
+        """sweep_phases.json: a real run of --sweep-threads 1,2 -r 6 --phases write,stat,remove
+        on 2 ranks. Beside (a), (b) and (c), a panel per phase, drawing each point's
+        summary.phases.NAME.files_per_s.at_median with median_ci as its error bar."""
+        if PYTHON is None:
+            self.skipTest("no python3 with matplotlib")
+        path = self.fixture("sweep_phases.json")
+        self.assert_plotted(path)
+        script = r"""
+import importlib.util, json, sys
+from matplotlib.container import ErrorbarContainer
+spec = importlib.util.spec_from_file_location("plot", sys.argv[1])
+plot = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(plot)
+report = plot.load(sys.argv[2])
+fig = plot.build_figure([report], report.kind)
+panels = []
+for ax in fig.axes[3:]:
+    lines = []
+    for c in ax.containers:
+        if isinstance(c, ErrorbarContainer):
+            line, _, cols = c.lines
+            lines.append({"x": [float(v) for v in line.get_xdata()],
+                          "y": [float(v) for v in line.get_ydata()],
+                          "bars": [[float(seg[0][1]), float(seg[1][1])]
+                                   for seg in cols[0].get_segments()]})
+    panels.append({"title": ax.get_title(), "lines": lines})
+print(json.dumps({"axes": len(fig.axes), "panels": panels}))
+"""
+        proc = run_python(PYTHON, ["-c", script, PLOT, path])
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        facts = json.loads(proc.stdout)
+        self.assertEqual(facts["axes"], 6, "(a), (b), (c) and a panel per phase")
+        doc = self.load_fixture("sweep_phases.json")
+        points = sorted(doc["points"], key=lambda p: p["threads"])
+        for panel, name in zip(facts["panels"], ("write", "stat", "remove")):
+            self.assertIn(name, panel["title"])
+            self.assertIn("files per second", panel["title"])
+            self.assertEqual(len(panel["lines"]), 1)
+            line = panel["lines"][0]
+            self.assertEqual(line["x"], [p["threads"] for p in points])
+            for y, bar, p in zip(line["y"], line["bars"], points):
+                rate = p["summary"]["phases"][name]["files_per_s"]
+                self.assertAlmostEqual(y, rate["at_median"], delta=rate["at_median"] * 1e-9)
+                ci = rate["median_ci"]
+                self.assertAlmostEqual(min(bar), ci["low"], delta=ci["low"] * 1e-9)
+                self.assertAlmostEqual(max(bar), ci["high"], delta=ci["high"] * 1e-9)
+
+    def test_reports_of_the_write_phase_only_keep_their_panels(self):
+        """summary.phases with write alone (mpiwrite's default) draws no phase panel."""
+        if PYTHON is None:
+            self.skipTest("no python3 with matplotlib")
+        doc = self.load_fixture("sweep_phases.json")
+        for p in doc["points"]:
+            p["summary"]["phases"] = {"write": p["summary"]["phases"]["write"]}
+        path = self.write_json("write_only.json", doc)
+        script = r"""
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("plot", sys.argv[1])
+plot = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(plot)
+report = plot.load(sys.argv[2])
+print(len(plot.build_figure([report], report.kind).axes))
+"""
+        proc = run_python(PYTHON, ["-c", script, PLOT, path])
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(proc.stdout.strip(), "3")
+
     def test_svg_output(self):
         if PYTHON is None:
             self.skipTest("no python3 with matplotlib")

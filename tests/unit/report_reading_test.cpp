@@ -59,6 +59,54 @@ TEST(ReportReading, ARepetitionCutShortByTheTimeLimitIsScaledToTheAskedFiles) {
   EXPECT_EQ(r.points[0].times[1], second);            // not cut: its makespan
 }
 
+// sweep_phases_v4.json: a real --sweep-threads 1,2 -r 6 --phases write,stat,remove run.
+TEST(ReportReading, AnotherPhaseTakesItsOwnMakespans) {
+  const nlohmann::json doc = fixture_json("sweep_phases_v4.json");
+  const ReportInput write = read_report(fixture_text("sweep_phases_v4.json"), "p.json");
+  const ReportInput stat = read_report(fixture_text("sweep_phases_v4.json"), "p.json", "stat");
+  EXPECT_EQ(write.about.phase, "write");
+  EXPECT_EQ(stat.about.phase, "stat");
+  ASSERT_EQ(stat.points.size(), doc["points"].size());
+  for (std::size_t i = 0; i < stat.points.size(); ++i) {
+    std::vector<double> want;
+    for (const auto& rep : doc["points"][i]["repetitions"]) {
+      want.push_back(rep["phases"]["stat"]["makespan_s"].get<double>());
+    }
+    EXPECT_EQ(stat.points[i].times, want);
+    EXPECT_EQ(write.points[i].times, fixture_times(doc, write.points[i].label, "makespan_s"));
+    EXPECT_NE(stat.points[i].times, write.points[i].times);
+  }
+}
+
+TEST(ReportReading, AFilePhaseOfARepetitionCutShortIsScaledToTheAskedFiles) {
+  nlohmann::json doc = fixture_json("sweep_phases_v4.json");
+  nlohmann::json& rep = doc["points"][0]["repetitions"][0];
+  const double stat = rep["phases"]["stat"]["makespan_s"];
+  rep["phases"]["stat"]["files"] = 10;
+  rep["time_limit"] = {{"cut_short", true}, {"files_at_limit", 10}, {"files_asked", 40}};
+  EXPECT_DOUBLE_EQ(read_report(doc.dump(), "l.json", "stat").points[0].times[0], stat * 4);
+}
+
+TEST(ReportReading, AReportWithoutThePhaseIsRefusedNamingWhatItTimed) {
+  const auto refused = [](const std::string& file, const std::string& phase) {
+    try {
+      read_report(fixture_text(file), file, phase);
+    } catch (const UsageError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_EQ(refused("sweep_old_v4.json", "stat"),
+            "sweep_old_v4.json: the report has no stat phase (it timed: write; mpiwrite "
+            "--phases)");
+  EXPECT_EQ(refused("run_old_v3.json", "remove"),
+            "run_old_v3.json: the report has no remove phase (it timed: write; mpiwrite "
+            "--phases)");
+  EXPECT_EQ(refused("sweep_phases_v4.json", "read"),
+            "sweep_phases_v4.json: the report has no read phase (it timed: write, stat, remove; "
+            "mpiwrite --phases)");
+}
+
 TEST(ReportReading, Version3TakesTheSlowestRank) {
   const ReportInput r = read_report(fixture_text("run_old_v3.json"), "a");
   const nlohmann::json doc = fixture_json("run_old_v3.json");

@@ -13,6 +13,7 @@ struct CompareOptions {
   std::string old_path, new_path;
   CompareFormat format = CompareFormat::Table;
   std::uint64_t seed = kDefaultCompareSeed;
+  std::string phase = "write";  // --phase: whose makespans are compared (core/phase.hpp names)
 };
 
 // Either options to compare with, or a text to print and an exit code: --help and --version

@@ -110,6 +110,9 @@ struct ReportAbout {
   std::string filesystem;               // context.filesystem; empty when absent
   std::vector<std::string> hosts;       // context.hosts[].host, in the report's order
   std::string interrupted;              // "SIGINT", "SIGTERM"; empty when the run ran to its end
+  // The phase whose makespans ReportPoint::times holds (--phase): "write" is each repetition's
+  // makespan_s (slowest_s in schema 3), another is its phases.<phase>.makespan_s.
+  std::string phase = "write";
   std::vector<WorkloadValue> workload;  // kWorkloadKeys, in that order
 };
 
@@ -121,8 +124,10 @@ struct ReportInput {
 // Parses and checks `text`, the contents of `file`: every field read is checked here, against
 // its type and range, and nowhere else. Throws UsageError with one line, "FILE: FIELD: expected
 // ..., got ...", when it is not JSON, nested deeper than kMaxNesting, holds a number beyond a
-// double, is not an mpiwrite report, of another schema_version, has no points, or a field the
-// comparison reads is missing, of the wrong type or out of range.
-ReportInput read_report(std::string_view text, const std::string& file);
+// double, is not an mpiwrite report, of another schema_version, has no points, did not time
+// `phase` (a name of core/phase.hpp), or a field the comparison reads is missing, of the wrong
+// type or out of range.
+ReportInput read_report(std::string_view text, const std::string& file,
+                        const std::string& phase = "write");
 
 }  // namespace mpiwrite
