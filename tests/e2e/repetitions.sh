@@ -42,6 +42,7 @@ run_mpiwrite -d "$WORK/dry" -n 10 -t 2 --layout thread --files-per-dir 2 --dry-r
 expect_status 0
 [ ! -e "$WORK/dry" ] || fail "--dry-run --layout created the directory"
 [ "$(grep -c '^rank [0-9]* creates ' "$WORK/out")" -eq "$RANKS" ] || fail "a rank's directories are missing"
-grep -q '^rank 0 creates .*: rank0, rank0/thread0, rank0/thread0/d0' "$WORK/out" ||
+# Parents first, a level at a time (rank_directory_levels): the rank's, its threads', their d<k>.
+grep -q '^rank 0 creates .*: rank0, rank0/thread0, rank0/thread1, rank0/thread0/d0' "$WORK/out" ||
   fail "rank 0's directories: $(cat "$WORK/out")"
 echo "PASS"
