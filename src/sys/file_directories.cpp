@@ -79,6 +79,7 @@ void FileDirectories::open_entry(Entry& entry, const DirectoryKey& key) {
   entry.key = key;
   entry.path = base_path_ + '/' + relative;
   entry.fd = open_directory_beneath(base_fd_, relative, wait_for_missing_);
+  ++opened_;
   if (!entry.fd) throw IoError(errno, entry.path, "open directory");
 }
 
