@@ -21,21 +21,22 @@ expect_exit() {
   [ "$STATUS" -eq "$1" ] ||
     fail "$2: exit code $STATUS, expected $1; stderr: $(cat "$WORK/cmp.err"); stdout: $(head -c 3000 "$WORK/cmp.out")"
 }
-# widest WHAT: the last output's lines are at most 120 characters (UTF-8 decoded, not bytes).
+# check_width WHAT: the last output's lines are at most 120 columns, counted in bytes (at least
+# the characters: stricter for a UTF-8 name; awk, as python3 takes seconds to start under load).
 widest=0
 check_width() {
   local w
-  w=$(python3 -c 'import sys; print(max((len(l.rstrip("\n")) for l in open(sys.argv[1], encoding="utf-8")), default=0))' "$WORK/cmp.out")
+  w=$(LC_ALL=C awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$WORK/cmp.out")
   [ "$w" -le 120 ] || fail "$1: a line of $w columns: $(awk 'length > 120' "$WORK/cmp.out")"
   [ "$w" -gt "$widest" ] && widest=$w
   echo "   $1: widest line $w"
 }
 
-note "three reports, $RANKS ranks, null engine: base, slow (rank 0 sleeps 3 ms a file), sweep"
+note "three reports, $RANKS ranks, null engine: base, slow (rank 0 sleeps 10 ms a file), sweep"
 common=(--engine null --files 40 -r 6 --format json)
 run_mpiwrite "${common[@]}" --dir "$WORK/base" -o "$WORK/base.json"
 expect_status 0
-run_mpiwrite "${common[@]}" --dir "$WORK/slow" --slow-rank 0 --slow-delay-us 3000 -o "$WORK/slow.json"
+run_mpiwrite "${common[@]}" --dir "$WORK/slow" --slow-rank 0 --slow-delay-us 10000 -o "$WORK/slow.json"
 expect_status 0
 run_mpiwrite "${common[@]}" --dir "$WORK/sweep" --sweep-threads 1,2 --phases write,stat \
   -o "$WORK/sweep.json"
@@ -47,15 +48,16 @@ expect_exit 0 "json, no --fail-on"
 python3 - "$WORK/cmp.out" <<'PY' || fail "base against slow"
 import json, sys
 p = json.load(open(sys.argv[1]))["points"][0]
-# 20 files x 3 ms on rank 0 against a null engine's microseconds: new is slower in every
+# 20 files x 10 ms on rank 0 against a null engine's microseconds and a loaded machine's start
+# spread (up to 25 ms seen with 2 cores and load 25): new is slower in every
 # repetition, p = 2/924 with 6 against 6.
 assert p["verdict"] == "slower", p
 # The delay is outside every operation (docs/metrics.md): "other" carries the change, by
-# about 3000 us x 20 / 40 files = 1500 us per file.
+# at least 10000 us x 20 / 40 files = 5000 us per file (a sleep may last longer).
 f = p["per_file"]
 assert f["carried_by"] == "other", f
 other = f["operations"][0]
-assert 1000 < other["change_us"] < 3000, other
+assert 4500 < other["change_us"] < 50000, other
 assert {o["name"] for o in f["operations"]} == {"create", "writes", "close", "other"}, f
 assert all(abs(o["change_us"]) <= abs(other["change_us"]) for o in f["operations"]), f
 assert abs(f["latency"]["change_us"] - sum(o["change_us"] for o in f["operations"])) < 1e-6, f
@@ -122,16 +124,5 @@ for format in table markdown; do
   run_compare --format "$format" "$WORK/base.json" "$WORK/sweep.json"
   check_width "$format, nothing matched, kinds differ"
 done
-# The table's shape: the verdicts, then the medians, each row as wide as its header.
-run_compare "$WORK/sweep.json" "$WORK/sweep.json"
-python3 - "$WORK/cmp.out" <<'PY' || fail "table shape: $(cat "$WORK/cmp.out")"
-import sys
-lines = open(sys.argv[1]).read().split("\n")
-for header, rows in (("verdict", 2), ("mode", 2)):
-    start = next(i for i, l in enumerate(lines) if l.split()[:1] == [header] and "point" in l)
-    body = lines[start + 1:start + 1 + rows]
-    assert all(len(l) == len(lines[start]) for l in body), (header, body)
-    assert lines[start + 1 + rows] == "", (header, lines[start + 1 + rows])
-PY
 echo "widest line of all: $widest"
 echo "PASS"
