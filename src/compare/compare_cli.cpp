@@ -6,8 +6,11 @@
 #include <cctype>
 #include <charconv>
 #include <optional>
+#include <vector>
 
+#include "compare_words.hpp"
 #include "mpiwrite/core/cli_errors.hpp"
+#include "mpiwrite/core/errors.hpp"
 #include "mpiwrite/core/statistics.hpp"
 #include "mpiwrite/core/verdict.hpp"
 #include "mpiwrite/core/version.hpp"
@@ -48,11 +51,23 @@ Mann-Whitney U test of new against old, and the verdict:
 Workloads that differ (config files, lines, text, write_mode, engine, fsync, partition) are
 warned about and still compared; different file systems or hosts are stated.
 
-Exit status: 0 compared (whatever the verdicts); 1 standard output could not be written; 2
-bad usage, or a report that is missing, not JSON, of another schema_version, without points,
-or without the --phase asked (one line on standard error).
+Exit status: 0 compared (whatever the verdicts, unless --fail-on); 1 standard output could not
+be written; 2 bad usage, or a report that is missing, not JSON, of another schema_version,
+without points, or without the --phase asked (one line on standard error); 3 --fail-on's
+verdict was drawn (slower: a point is slower; different: a point is faster or slower), said in
+one line on standard error after the comparison.
 )",
       kConfidenceLevel * 100, kBootstrapResamples, kSignificanceLevel, kNoiseThreshold);
+}
+
+// --help fits 100 columns (issue 24): CLI11 2.1 does not break a description, but indents the
+// line after each newline in it to the description column (kHelpColumn).
+constexpr std::size_t kHelpColumn = 30;
+constexpr std::size_t kHelpWidth = 100;
+std::string help(std::string_view text, std::size_t column = kHelpColumn) {
+  std::string lines = wrapped("", text, 0, kHelpWidth - column);
+  lines.pop_back();  // wrapped() ends with a newline; CLI11 adds its own
+  return lines;
 }
 
 bool parse_seed(const std::string& text, std::uint64_t& value) {
@@ -66,34 +81,41 @@ bool parse_seed(const std::string& text, std::uint64_t& value) {
 CompareCliOutcome parse_compare_command_line(int argc, const char* const* argv) {
   CompareCliOutcome outcome;
   CompareOptions& o = outcome.options;
-  CLI::App app{
-      "mpiwrite-compare: is NEW faster than OLD? Compares two mpiwrite JSON reports "
-      "point by point, with medians, intervals and a test.",
-      "mpiwrite-compare"};
+  CLI::App app{help("mpiwrite-compare: is NEW faster than OLD? Compares two mpiwrite JSON reports "
+                     "point by point, with medians, intervals and a test.",
+                     0),
+               "mpiwrite-compare"};
   app.set_version_flag("--version", std::string("mpiwrite-compare ") + kVersion);
-  app.get_formatter()->column_width(30);
+  app.get_formatter()->column_width(kHelpColumn);
   app.footer(footer());
-  app.add_option("OLD", o.old_path, "The report to compare against (mpiwrite --format json)")
+  app.add_option("OLD", o.old_path, help("The report to compare against (mpiwrite --format json)"))
       ->required();
-  app.add_option("NEW", o.new_path, "The report to judge")->required();
+  app.add_option("NEW", o.new_path, help("The report to judge"))->required();
   // Read as text and checked against the names, so --help lists them and an error names them.
   std::string format = to_string(CompareFormat::Table);
   app.add_option("--format", format,
-                 "table: aligned for a terminal; markdown: GitHub tables; json: every figure "
-                 "(\"schema\": \"mpiwrite-compare/1\")")
+                 help("table: aligned for a terminal (120 columns); markdown: GitHub tables; "
+                      "json: every figure (\"schema\": \"mpiwrite-compare/1\")"))
       ->capture_default_str()
       ->check(CLI::IsMember({"table", "markdown", "json"}, CLI::ignore_case));
   app.add_option("--phase", o.phase,
-                 "The phase whose makespans are compared (mpiwrite --phases): write is each "
-                 "repetition's makespan_s, another its phases.<name>.makespan_s; a report "
-                 "that did not time it is refused")
+                 help("The phase whose makespans are compared (mpiwrite --phases): write is each "
+                      "repetition's makespan_s, another its phases.<name>.makespan_s; a report "
+                      "that did not time it is refused"))
       ->capture_default_str()
       ->check(CLI::IsMember({"tree-create", "write", "stat", "read", "remove", "tree-remove"}));
+  // A list, so one gate can fail on a regression and on any change: --fail-on slower,different.
+  std::vector<std::string> fail_on;
+  app.add_option("--fail-on", fail_on,
+                 help("slower: exit 3 when a point's verdict is slower; different: when it is "
+                      "faster or slower (a list: slower,different). For CI jobs"))
+      ->delimiter(',')
+      ->check(CLI::IsMember({"slower", "different"}));
   std::string seed = std::to_string(kDefaultCompareSeed);
   app.add_option("--seed", seed,
-                 fmt::format("Seed of the bootstrap intervals; printed with the results, so "
-                             "they can be reproduced (default {})",
-                             kDefaultCompareSeed))
+                 help(fmt::format("Seed of the bootstrap intervals; printed with the results, "
+                                  "so they can be reproduced (default {})",
+                                  kDefaultCompareSeed)))
       ->check(CLI::Validator(
           [](std::string& text) -> std::string {
             std::uint64_t value = 0;
@@ -105,6 +127,14 @@ CompareCliOutcome parse_compare_command_line(int argc, const char* const* argv) 
         app.parse(argc, argv);
         parse_seed(seed, o.seed);
         o.format = format_named(format);
+        for (const std::string& name : fail_on) {
+          if (name == "slower") o.fail_on.slower = true;
+          if (name == "different") o.fail_on.different = true;
+        }
+        // An empty value ("--fail-on ''") would turn the gate off without a word.
+        if (app.count("--fail-on") > 0 && !o.fail_on.slower && !o.fail_on.different) {
+          throw UsageError("--fail-on: give slower, different or slower,different");
+        }
       });
   if (stop) {
     outcome.exit_code = stop->exit_code;

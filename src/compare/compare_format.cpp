@@ -14,6 +14,7 @@
 #include "mpiwrite/core/verdict.hpp"
 #include "mpiwrite/report/grid.hpp"
 #include "mpiwrite/report/json_text.hpp"
+#include "compare_words.hpp"
 
 namespace mpiwrite {
 
@@ -23,6 +24,25 @@ using Json = nlohmann::ordered_json;
 using Quote = std::function<std::string(std::string_view)>;
 
 std::string raw(std::string_view s) { return std::string(s); }
+
+std::string same_or_both_text(const std::string& old_text, const std::string& new_text) {
+  return old_text == new_text ? old_text : old_text + " vs " + new_text;
+}
+
+// Whether a point's line says where its change comes from: only a verdict that names one.
+bool names_a_change(const PointComparison& p) {
+  return p.verdict == CompareVerdict::Faster || p.verdict == CompareVerdict::Slower;
+}
+
+// "processes 2x1 slower: create +38 % per file (+5.21 us), ..."
+std::string change_line(const PointComparison& p, const Quote& quote) {
+  const std::string head =
+      fmt::format("{} {} {}", quote(same_or_both_text(p.old_side.mode, p.new_side.mode)),
+                  quote(same_or_both_text(p.old_side.label, p.new_side.label)),
+                  verdict_name(p.verdict));
+  if (!p.per_file) return head + ": the reports have no per-operation figures for this phase";
+  return head + ": " + change_text(*p.per_file, quote);
+}
 
 // A config value as text: strings in double quotes, everything else as JSON; a report without
 // the key says so beside the default it counts with.
@@ -155,30 +175,36 @@ std::string interval(const std::optional<Interval>& i, const char* format) {
   return fmt::format("[{}, {}]", number(i->low, format), number(i->high, format));
 }
 
-std::string same_or_both(const std::string& old_text, const std::string& new_text) {
-  return old_text == new_text ? old_text : old_text + " vs " + new_text;
-}
-
 std::string verdict_text(const PointComparison& p) {
   std::string text = verdict_name(p.verdict);
   if (p.repetitions_needed) text += fmt::format(" (need {} each)", *p.repetitions_needed);
   return text;
 }
 
-// Cells are raw: print_aligned and print_markdown escape them.
-Grid points_grid(const ReportComparison& c) {
-  Grid grid{{"mode", "point", "n old", "n new", "median old [s]", "95% CI old [s]",
-             "median new [s]", "95% CI new [s]", "new/old", "95% CI", "p", "verdict"},
+// Cells are raw: print_aligned and print_markdown escape them. Two grids, so that each fits 120
+// columns: the verdicts with new/old and p (the answer), then the medians behind them.
+Grid verdicts_grid(const ReportComparison& c) {
+  Grid grid{{"verdict", "mode", "point", "new/old", "95% CI", "p"}, {}};
+  for (const PointComparison& p : c.points) {
+    grid.rows.push_back({verdict_text(p), same_or_both_text(p.old_side.mode, p.new_side.mode),
+                         same_or_both_text(p.old_side.label, p.new_side.label),
+                         p.ratio ? number(*p.ratio, "{:.3f}") : "-", interval(p.ratio_ci, "{:.3f}"),
+                         p.p_value ? fmt::format("{:.3g}", *p.p_value) : "-"});
+  }
+  return grid;
+}
+
+Grid medians_grid(const ReportComparison& c) {
+  Grid grid{{"mode", "point", "n old", "median old [s]", "95% CI old [s]", "n new",
+             "median new [s]", "95% CI new [s]"},
             {}};
   for (const PointComparison& p : c.points) {
-    grid.rows.push_back({same_or_both(p.old_side.mode, p.new_side.mode),
-                         same_or_both(p.old_side.label, p.new_side.label),
-                         fmt::format("{}", p.old_side.repetitions),
-                         fmt::format("{}", p.new_side.repetitions), seconds(p.old_side.median_s),
-                         interval(p.old_side.median_ci, "{:.6f}"), seconds(p.new_side.median_s),
-                         interval(p.new_side.median_ci, "{:.6f}"),
-                         p.ratio ? number(*p.ratio, "{:.3f}") : "-", interval(p.ratio_ci, "{:.3f}"),
-                         p.p_value ? fmt::format("{:.3g}", *p.p_value) : "-", verdict_text(p)});
+    grid.rows.push_back({same_or_both_text(p.old_side.mode, p.new_side.mode),
+                         same_or_both_text(p.old_side.label, p.new_side.label),
+                         fmt::format("{}", p.old_side.repetitions), seconds(p.old_side.median_s),
+                         interval(p.old_side.median_ci, "{:.6f}"),
+                         fmt::format("{}", p.new_side.repetitions), seconds(p.new_side.median_s),
+                         interval(p.new_side.median_ci, "{:.6f}")});
   }
   return grid;
 }
@@ -192,19 +218,43 @@ Grid unmatched_grid(const ReportComparison& c) {
   return grid;
 }
 
+// The lines "per file, new against old": one per point whose verdict names a change.
+std::vector<std::string> change_lines(const ReportComparison& c, const Quote& quote) {
+  std::vector<std::string> lines;
+  for (const PointComparison& p : c.points) {
+    if (names_a_change(p)) lines.push_back(change_line(p, quote));
+  }
+  return lines;
+}
+
+constexpr const char* kChangeHeading =
+    "where the change is: each operation's mean per file, new against old, the one that "
+    "changed most in time first (docs/metrics.md, \"Comparing two reports\")";
+
 void write_table(const ReportComparison& c, std::ostream& out) {
   const Quote quote = [](std::string_view s) { return printable(s); };
+  const auto line = [&](const char* label, const std::string& text) {
+    out << wrapped(fmt::format("{:<{}}", label, kLabelWidth), text, kLabelWidth);
+  };
   fmt::print(out, "mpiwrite-compare: is new faster than old?\n");
-  fmt::print(out, "old:        {}\n", about_text(c.old_report, quote));
-  fmt::print(out, "new:        {}\n", about_text(c.new_report, quote));
-  fmt::print(out, "phase:      {}\n", phase_text(c));
-  fmt::print(out, "statistics: {}\n", statistics_text(c));
+  line("old:", about_text(c.old_report, quote));
+  line("new:", about_text(c.new_report, quote));
+  line("phase:", phase_text(c));
+  line("statistics:", statistics_text(c));
   const Messages m = messages(c, quote);
-  for (const std::string& w : m.warnings) fmt::print(out, "WARNING:    {}\n", w);
-  for (const std::string& n : m.notes) fmt::print(out, "note:       {}\n", n);
+  for (const std::string& w : m.warnings) line("WARNING:", w);
+  for (const std::string& n : m.notes) line("note:", n);
   if (!c.points.empty()) {
     fmt::print(out, "\n");
-    print_aligned(points_grid(c), out);
+    print_aligned(verdicts_grid(c), out);
+    fmt::print(out, "\n");
+    print_aligned(medians_grid(c), out);
+    const std::vector<std::string> changes = change_lines(c, quote);
+    if (!changes.empty()) {
+      fmt::print(out, "\n");
+      out << wrapped("", kChangeHeading, 0);
+      for (const std::string& change : changes) out << wrapped("  ", change, 4);
+    }
   }
   if (!c.unmatched.empty()) {
     fmt::print(out, "\nunmatched points (in one report only):\n");
@@ -215,16 +265,27 @@ void write_table(const ReportComparison& c, std::ostream& out) {
 void write_markdown(const ReportComparison& c, std::ostream& out) {
   const Quote quote = [](std::string_view s) { return markdown_code(s); };
   fmt::print(out, "### mpiwrite-compare: is new faster than old?\n\n");
-  fmt::print(out, "- old: {}\n", about_text(c.old_report, quote));
-  fmt::print(out, "- new: {}\n", about_text(c.new_report, quote));
-  fmt::print(out, "- phase: {}\n", phase_text(c));
-  fmt::print(out, "- statistics: {}\n", statistics_text(c));
+  // A list item continues on lines indented by two spaces: wrapped like the table's lines.
+  const auto item = [&](const std::string& label, const std::string& text) {
+    out << wrapped("- " + label, text, 2);
+  };
+  item("old: ", about_text(c.old_report, quote));
+  item("new: ", about_text(c.new_report, quote));
+  item("phase: ", phase_text(c));
+  item("statistics: ", statistics_text(c));
   const Messages m = messages(c, quote);
-  for (const std::string& w : m.warnings) fmt::print(out, "- **warning**: {}\n", w);
-  for (const std::string& n : m.notes) fmt::print(out, "- {}\n", n);
+  for (const std::string& w : m.warnings) item("**warning**: ", w);
+  for (const std::string& n : m.notes) item("", n);
   if (!c.points.empty()) {
     fmt::print(out, "\n");
-    print_markdown(points_grid(c), out);
+    print_markdown(verdicts_grid(c), out);
+    fmt::print(out, "\n");
+    print_markdown(medians_grid(c), out);
+    const std::vector<std::string> changes = change_lines(c, quote);
+    if (!changes.empty()) {
+      out << "\n" << wrapped("", kChangeHeading, 0) << "\n";
+      for (const std::string& change : changes) item("", change);
+    }
   }
   if (!c.unmatched.empty()) {
     fmt::print(out, "\nUnmatched points (in one report only):\n\n");
@@ -253,6 +314,25 @@ Json about_json(const ReportAbout& a) {
           {"filesystem", text_or_null(a.filesystem)},
           {"hosts", a.hosts},
           {"interrupted", text_or_null(a.interrupted)}};
+}
+
+Json change_json(const OperationChange& c) {
+  return {{"name", c.name},
+          {"old_mean_us", c.old_us},
+          {"new_mean_us", c.new_us},
+          {"change_us", c.change_us()},
+          {"relative", optional_json(c.relative())}};
+}
+
+// null without the per-operation figures; "operations" largest change first, so
+// operations[0] is the one "carried_by" names.
+Json per_file_json(const std::optional<ChangeAttribution>& a) {
+  if (!a) return nullptr;
+  Json operations = Json::array();
+  for (const OperationChange& op : a->operations) operations.push_back(change_json(op));
+  return {{"latency", change_json(a->latency)},
+          {"operations", operations},
+          {"carried_by", a->operations.empty() ? Json(nullptr) : Json(a->operations[0].name)}};
 }
 
 Json side_json(const SideFigures& s) {
@@ -285,7 +365,8 @@ void write_json(const ReportComparison& c, std::ostream& out) {
          {"prob_new_faster", optional_json(p.prob_new_faster)},
          {"verdict", verdict_name(p.verdict)},
          {"repetitions_needed", optional_json(p.repetitions_needed)},
-         {"not_comparable", p.not_comparable.empty() ? Json(nullptr) : Json(p.not_comparable)}});
+         {"not_comparable", p.not_comparable.empty() ? Json(nullptr) : Json(p.not_comparable)},
+         {"per_file", per_file_json(p.per_file)}});
   }
   Json unmatched = Json::array();
   for (const UnmatchedPoint& u : c.unmatched) {

@@ -13,6 +13,7 @@
 
 #include "mpiwrite/compare/compare_cli.hpp"
 #include "mpiwrite/compare/compare_format.hpp"
+#include "mpiwrite/compare/compare_gate.hpp"
 #include "mpiwrite/compare/report_comparison.hpp"
 #include "mpiwrite/compare/report_reading.hpp"
 #include "mpiwrite/core/errors.hpp"
@@ -72,13 +73,19 @@ int main(int argc, char** argv) {
   try {
     const ReportInput old_report = read_report(read_file(o.old_path), o.old_path, o.phase);
     const ReportInput new_report = read_report(read_file(o.new_path), o.new_path, o.phase);
-    write_comparison(compare_reports(old_report, new_report, o.seed), o.format, std::cout);
+    const ReportComparison comparison = compare_reports(old_report, new_report, o.seed);
+    write_comparison(comparison, o.format, std::cout);
     std::cout.flush();
+    // An output that did not arrive is the failure to report first: the gate's verdict would
+    // name points the job never saw.
     if (!std::cout) {
       std::cerr << "mpiwrite-compare: error: cannot write to standard output\n";
       return kExitIo;
     }
-    return kExitOk;
+    const GateOutcome gate = apply_gate(comparison, o.fail_on);
+    if (!gate.failed) return kExitOk;
+    std::cerr << gate.message << '\n';
+    return kExitGate;
   } catch (const UsageError& e) {
     std::cerr << "mpiwrite-compare: error: " << e.what() << '\n';
     return kExitUsage;

@@ -73,6 +73,7 @@ PointComparison compare_point(const ReportPoint& old_point, const ReportPoint& n
   PointComparison c;
   c.old_side = side_figures(old_point);
   c.new_side = side_figures(new_point);
+  c.per_file = attribute_change(old_point.per_file, new_point.per_file);
   for (const ReportPoint* p : {&old_point, &new_point}) {
     // Its rate was 0: the time for the asked files is unknown, and leaving the repetition
     // out would keep only the faster ones.

@@ -174,6 +174,13 @@ class Reader {
     }
     return s;
   }
+  // A sum of nanoseconds (total_ns): a whole number of 0 or more that fits 64 bits.
+  double nanoseconds(const Json& value, const std::string& field) const {
+    const bool whole =
+        value.is_number_unsigned() || (value.is_number_integer() && value.get<std::int64_t>() >= 0);
+    if (!whole) expected(field, "a whole number of nanoseconds, 0 or more", value);
+    return static_cast<double>(value.get<std::uint64_t>());
+  }
   // A configured duration: 0 (none) or a time as above.
   double duration(const Json& value, const std::string& field) const {
     if (value.is_number() && value.get<double>() == 0) return 0;
@@ -314,6 +321,53 @@ std::optional<double> phase_time(const Json& rep, const std::string& phase,
   return seconds * (static_cast<double>(asked) / static_cast<double>(done));
 }
 
+// A latency_us object's count and total_ns as a total named `name`; empty when it has neither
+// (a report written before they existed).
+std::optional<OperationTotal> total_of(const Json& value, const std::string& name,
+                                       const std::string& field, const Reader& reader) {
+  reader.object(value, field);
+  const Json* count = Reader::optional(value, "count");
+  const Json* total = Reader::optional(value, "total_ns");
+  if (!count || !total) return std::nullopt;
+  return OperationTotal{name, reader.nanoseconds(*total, field + ".total_ns"),
+                        static_cast<double>(reader.count(*count, field + ".count"))};
+}
+
+// Adds a timed repetition's per-file figures (`figures`: the repetition itself for the write
+// phase, else its phases.<phase>) to `totals`; a repetition without them leaves the point
+// incomplete, so no operation is named from a part of its repetitions.
+void add_per_file(const Json& figures, const std::string& path, const Reader& reader,
+                  PerFileTotals& totals) {
+  const Json* latency = Reader::optional(figures, "latency_us");
+  const Json* operations = Reader::optional(figures, "operations_us");
+  const std::optional<OperationTotal> file =
+      latency ? total_of(*latency, "latency", path + "latency_us", reader) : std::nullopt;
+  if (!file || !operations) {
+    totals.complete = false;
+    return;
+  }
+  reader.object(*operations, path + "operations_us");
+  totals.latency.total_ns += file->total_ns;
+  totals.latency.count += file->count;
+  for (auto it = operations->begin(); it != operations->end(); ++it) {
+    if (it->is_null()) continue;  // fsync without --fsync
+    const std::optional<OperationTotal> op =
+        total_of(*it, it.key(), path + "operations_us." + it.key(), reader);
+    if (!op) {
+      totals.complete = false;
+      return;
+    }
+    const auto known = std::find_if(totals.operations.begin(), totals.operations.end(),
+                                    [&](const OperationTotal& t) { return t.name == op->name; });
+    if (known == totals.operations.end()) {
+      totals.operations.push_back(*op);
+    } else {
+      known->total_ns += op->total_ns;
+      known->count += op->count;
+    }
+  }
+}
+
 // Refuses a report that did not time `phase`: one line naming the phases it did time
 // (config.phases; a report without it, or of schema_version 3, timed only the write phase).
 void require_phase(const Json& doc, const std::string& phase, const Reader& reader) {
@@ -406,7 +460,9 @@ ReportInput read_report(std::string_view text, const std::string& file, const st
     ReportPoint point{reader.text(reader.member(p, "mode", p_at), p_at + "mode"),
                       reader.text(reader.member(p, "label", p_at), p_at + "label"),
                       {},
-                      0};
+                      0,
+                      {}};
+    point.per_file.complete = true;
     if (!seen.emplace(point.mode, point.label).second) {
       reader.refuse(
           fmt::format("two points are {} {}", printable(point.mode), printable(point.label)));
@@ -420,10 +476,15 @@ ReportInput read_report(std::string_view text, const std::string& file, const st
                            : phase_time(rep, phase, rep_path + ".", reader);
       if (seconds) {
         point.times.push_back(*seconds);
+        const Json& figures = phase == "write" ? rep : rep.at("phases").at(phase);
+        const std::string figures_at =
+            phase == "write" ? rep_path + "." : rep_path + ".phases." + phase + ".";
+        if (point.per_file.complete) add_per_file(figures, figures_at, reader, point.per_file);
       } else {
         ++point.without_time;
       }
     }
+    if (point.times.empty()) point.per_file.complete = false;
     input.points.push_back(std::move(point));
   }
   return input;

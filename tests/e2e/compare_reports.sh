@@ -82,7 +82,7 @@ note "markdown"
 run_compare --format markdown "$WORK/a.json" "$WORK/b.json"
 [ "$STATUS" -eq 0 ] || fail "markdown: exit code $STATUS"
 head -n 1 "$WORK/cmp.out" | grep -q '^### ' || fail "markdown has no heading"
-[ "$(grep -c '^|---' "$WORK/cmp.out")" -eq 1 ] || fail "markdown: expected one table"
+[ "$(grep -c '^|---' "$WORK/cmp.out")" -eq 2 ] || fail "markdown: expected two tables (verdicts, medians)"
 [ "$(grep -c '^| run |' "$WORK/cmp.out")" -eq 1 ] || fail "markdown: expected one row: $(cat "$WORK/cmp.out")"
 
 note "a report against itself: no significant difference"

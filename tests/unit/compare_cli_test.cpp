@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <sstream>
 #include <vector>
 
 #include "mpiwrite/core/errors.hpp"
@@ -34,6 +35,25 @@ TEST(CompareCli, FormatAndSeed) {
   EXPECT_EQ(parse({"--format", "markdown", "a", "b"}).options.format, CompareFormat::Markdown);
 }
 
+TEST(CompareCli, FailOnTakesAListAndLeavesTheReportsAlone) {
+  EXPECT_FALSE(parse({"a", "b"}).options.fail_on.slower);
+  EXPECT_FALSE(parse({"a", "b"}).options.fail_on.different);
+  const CompareCliOutcome slower = parse({"--fail-on", "slower", "a.json", "b.json"});
+  ASSERT_TRUE(slower.run) << slower.message;
+  EXPECT_TRUE(slower.options.fail_on.slower);
+  EXPECT_FALSE(slower.options.fail_on.different);
+  EXPECT_EQ(slower.options.old_path, "a.json");  // not taken as a second value
+  EXPECT_EQ(slower.options.new_path, "b.json");
+  for (const auto& args : std::vector<std::vector<const char*>>{
+           {"--fail-on", "slower,different", "a", "b"},
+           {"--fail-on=different,slower", "a", "b"},
+           {"--fail-on", "slower", "--fail-on", "different", "a", "b"}}) {
+    const CompareCliOutcome o = parse(args);
+    ASSERT_TRUE(o.run) << o.message;
+    EXPECT_TRUE(o.options.fail_on.slower && o.options.fail_on.different) << args[1];
+  }
+}
+
 TEST(CompareCli, RefusalsAreOneLineWithExitTwo) {
   for (const auto& args :
        std::vector<std::vector<const char*>>{{},
@@ -43,7 +63,10 @@ TEST(CompareCli, RefusalsAreOneLineWithExitTwo) {
                                              {"--seed", "-1", "a", "b"},
                                              {"--seed", "x", "a", "b"},
                                              {"--seed", "18446744073709551616", "a", "b"},
-                                             {"--bogus", "a", "b"}}) {
+                                             {"--bogus", "a", "b"},
+                                             {"--fail-on", "worse", "a", "b"},
+                                             {"--fail-on", "", "a", "b"},
+                                             {"--fail-on"}}) {
     const CompareCliOutcome o = parse(args);
     EXPECT_FALSE(o.run);
     EXPECT_EQ(o.exit_code, kExitUsage);
@@ -56,11 +79,15 @@ TEST(CompareCli, HelpDocumentsTheVerdictsAndOptions) {
   const CompareCliOutcome o = parse({"--help"});
   EXPECT_FALSE(o.run);
   EXPECT_EQ(o.exit_code, 0);
-  for (const char* part : {"--format", "--seed", "faster", "slower", "no significant difference",
-                           "below noise threshold", "too few repetitions", "Exit status",
-                           "schema_version 3", "makespan_s", "default 42"}) {
+  for (const char* part :
+       {"--format", "--seed", "faster", "slower", "no significant difference",
+        "below noise threshold", "too few repetitions", "Exit status", "schema_version 3",
+        "makespan_s", "default 42", "--fail-on", "3 --fail-on"}) {
     EXPECT_NE(o.message.find(part), std::string::npos) << part;
   }
+  // Issue 24: --help fits 100 columns.
+  std::istringstream lines(o.message);
+  for (std::string line; std::getline(lines, line);) EXPECT_LE(line.size(), 100u) << line;
 }
 
 }  // namespace

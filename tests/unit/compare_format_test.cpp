@@ -60,20 +60,31 @@ bool contains(const std::string& text, const std::string& part) {
 TEST(CompareTable, OneRowPerMatchedPointWithItsVerdict) {
   const ReportComparison c = compare_fixtures("sweep_old_v4.json", "sweep_new_v4.json");
   const std::string text = output(c, CompareFormat::Table);
+  // Two grids, each a row per point: the verdicts with new/old and p, then the medians.
+  const std::vector<std::string> verdicts = table_rows(text, "verdict");
   const std::vector<std::string> rows = table_rows(text, "mode  point");
+  ASSERT_EQ(verdicts.size(), c.points.size()) << text;
   ASSERT_EQ(rows.size(), c.points.size()) << text;
   for (std::size_t i = 0; i < rows.size(); ++i) {
+    EXPECT_TRUE(contains(verdicts[i], fmt::format(" {} ", c.points[i].old_side.label)))
+        << verdicts[i];
+    EXPECT_TRUE(contains(verdicts[i], verdict_name(c.points[i].verdict))) << verdicts[i];
+    EXPECT_TRUE(contains(verdicts[i], fmt::format("{:.3f}", *c.points[i].ratio))) << verdicts[i];
     EXPECT_TRUE(contains(rows[i], fmt::format(" {} ", c.points[i].old_side.label))) << rows[i];
-    EXPECT_TRUE(contains(rows[i], verdict_name(c.points[i].verdict))) << rows[i];
     EXPECT_TRUE(contains(rows[i], fmt::format("{:.6f}", *c.points[i].old_side.median_s)))
         << rows[i];
   }
   // Aligned: every row as long as the header.
   const std::vector<std::string> lines = lines_of(text);
-  const auto header = std::find_if(lines.begin(), lines.end(),
-                                   [](const std::string& l) { return contains(l, "mode  point"); });
-  ASSERT_NE(header, lines.end());
-  for (const std::string& row : rows) EXPECT_EQ(row.size(), header->size()) << row;
+  for (const char* first : {"verdict", "mode  point"}) {
+    const auto header = std::find_if(lines.begin(), lines.end(), [&](const std::string& l) {
+      return l.substr(std::min(l.size(), l.find_first_not_of(' '))).rfind(first, 0) == 0;
+    });
+    ASSERT_NE(header, lines.end());
+    for (const std::string& row : table_rows(text, first)) {
+      EXPECT_EQ(row.size(), header->size()) << row;
+    }
+  }
   EXPECT_TRUE(contains(text, "seed 42")) << text;
   // Unmatched points are listed with the report they are in.
   const std::vector<std::string> unmatched = table_rows(text, "only in");
@@ -99,9 +110,19 @@ TEST(CompareTable, SaysWhenSinglePointsWithOtherLabelsAreCompared) {
   EXPECT_TRUE(contains(rows[0], "1x1 vs 1x2")) << rows[0];
 }
 
+// The table's text with each line broken to fit 120 columns joined again: a continuation line
+// starts with the 12 spaces of the hanging indent.
+std::string unwrapped(std::string text) {
+  const std::string continuation = "\n" + std::string(12, ' ');
+  for (std::size_t at; (at = text.find(continuation)) != std::string::npos;) {
+    text.replace(at, continuation.size(), " ");
+  }
+  return text;
+}
+
 TEST(CompareTable, WarnsAboutWorkloadsAndStatesFileSystemsAndHosts) {
-  const std::string text =
-      output(compare_fixtures("compare_old_v3.json", "compare_new_v3.json"), CompareFormat::Table);
+  const std::string text = unwrapped(
+      output(compare_fixtures("compare_old_v3.json", "compare_new_v3.json"), CompareFormat::Table));
   const std::vector<std::string> lines = lines_of(text);
   const auto warning = std::find_if(
       lines.begin(), lines.end(), [](const std::string& l) { return l.rfind("WARNING:", 0) == 0; });
@@ -165,6 +186,81 @@ TEST(CompareTable, ControlCharactersAndBytesOfAReportAreEscaped) {
   }
 }
 
+// Issue 24: every line of the table and markdown outputs fits a terminal of 120 columns, in
+// every shape the fixtures give (sweeps with unmatched points, warnings and notes, v3 against
+// v4, too few repetitions, a change and where it comes from).
+TEST(CompareTable, EveryLineFitsOneHundredTwentyColumns) {
+  const std::vector<std::pair<std::string, std::string>> pairs = {
+      {"sweep_old_v4.json", "sweep_new_v4.json"},
+      {"run_old_v3.json", "run_new_v3.json"},
+      {"compare_old_v3.json", "compare_new_v3.json"},
+      {"run_old_v3.json", "sweep_old_v4.json"},
+      {"sweep_phases_v4.json", "sweep_phases_v4.json"}};
+  for (const auto& [old_name, new_name] : pairs) {
+    for (CompareFormat format : {CompareFormat::Table, CompareFormat::Markdown}) {
+      const std::string text = output(compare_fixtures(old_name, new_name, UINT64_MAX), format);
+      for (const std::string& line : lines_of(text)) {
+        EXPECT_LE(line.size(), 120u)
+            << old_name << " " << new_name << " " << to_string(format) << ":\n"
+            << line;
+      }
+    }
+  }
+}
+
+// A copy of sweep_phases_v4.json whose every makespan is doubled and whose creates take
+// 50 us more per file: new is slower, and the create carries it.
+std::string slower_creates() {
+  nlohmann::json doc = nlohmann::json::parse(fixture_text("sweep_phases_v4.json"));
+  for (auto& point : doc["points"]) {
+    for (auto& rep : point["repetitions"]) {
+      rep["makespan_s"] = rep["makespan_s"].get<double>() * 2;
+      for (auto* figures : {&rep, &rep["phases"]["write"]}) {
+        const std::uint64_t extra = 50'000 * (*figures)["latency_us"]["count"].get<std::uint64_t>();
+        for (auto* total : {&(*figures)["latency_us"]["total_ns"],
+                            &(*figures)["operations_us"]["create"]["total_ns"]}) {
+          *total = total->get<std::uint64_t>() + extra;
+        }
+      }
+    }
+  }
+  return doc.dump();
+}
+
+TEST(CompareTable, NamesTheOperationThatCarriesAChange) {
+  const std::string name = "sweep_phases_v4.json";
+  const ReportComparison c =
+      compare_reports(read_report(fixture_text(name), name), read_report(slower_creates(), "b"));
+  ASSERT_EQ(c.points.size(), 2u);
+  for (const PointComparison& p : c.points) {
+    ASSERT_EQ(p.verdict, CompareVerdict::Slower);
+    ASSERT_TRUE(p.per_file.has_value());
+    EXPECT_EQ(p.per_file->operations.front().name, "create");
+    EXPECT_NEAR(p.per_file->operations.front().change_us(), 50, 1e-6);
+    EXPECT_NEAR(p.per_file->latency.change_us(), 50, 1e-6);
+  }
+  const std::string text = output(c, CompareFormat::Table);
+  EXPECT_TRUE(contains(text, "\nwhere the change is: each operation's mean per file")) << text;
+  const std::string first = fmt::format("  {} {} slower: create +", c.points[0].old_side.mode,
+                                        c.points[0].old_side.label);
+  EXPECT_TRUE(contains(text, first)) << text;
+  EXPECT_TRUE(contains(text, " per file (+50 us), ")) << text;
+  EXPECT_TRUE(contains(text, "writes +-0 %")) << text;
+  const std::string markdown = output(c, CompareFormat::Markdown);
+  // Markdown names the report's strings as code, as it does the files.
+  const std::string item = "\n- `sweep` `" + c.points[0].old_side.label + "` slower: `create` +";
+  EXPECT_TRUE(contains(markdown, item)) << markdown;
+  const nlohmann::json doc = nlohmann::json::parse(output(c, CompareFormat::Json));
+  EXPECT_EQ(doc["points"][0]["per_file"]["carried_by"], "create");
+  EXPECT_NEAR(doc["points"][0]["per_file"]["operations"][0]["change_us"].get<double>(), 50, 1e-6);
+  // No line for a verdict that names no change; null where a report has no such figures.
+  const std::string same = output(compare_fixtures(name, name), CompareFormat::Table);
+  EXPECT_FALSE(contains(same, "where the change is")) << same;
+  const nlohmann::json v3 = nlohmann::json::parse(
+      output(compare_fixtures("run_old_v3.json", "run_new_v3.json"), CompareFormat::Json));
+  EXPECT_TRUE(v3["points"][0]["per_file"].is_null());
+}
+
 TEST(CompareMarkdown, ATableRowPerMatchedPoint) {
   const ReportComparison c = compare_fixtures("sweep_old_v4.json", "sweep_new_v4.json");
   const std::vector<std::string> lines = lines_of(output(c, CompareFormat::Markdown));
@@ -177,7 +273,7 @@ TEST(CompareMarkdown, ATableRowPerMatchedPoint) {
     else if (l.rfind("| sweep |", 0) == 0)
       ++rows;
   }
-  EXPECT_EQ(rules, 2u);  // the points and the unmatched ones
+  EXPECT_EQ(rules, 3u);  // the verdicts, the medians and the unmatched points
   EXPECT_EQ(rows, c.points.size());
 }
 

@@ -189,7 +189,7 @@ TEST(ReportComparison, APointNeverMeasuredHasNoFigures) {
 ReportInput one_point(const std::string& label, std::vector<double> times) {
   ReportInput r;
   r.about.schema_version = 4;
-  r.points.push_back({"run", label, std::move(times)});
+  r.points.push_back({"run", label, std::move(times), 0, {}});
   return r;
 }
 
@@ -241,7 +241,7 @@ ReportInput direct(std::vector<double> times) {
   ReportInput r;
   r.about.file = "direct.json";
   r.about.schema_version = 4;
-  r.points.push_back({"sweep", "4x1", std::move(times), 0});
+  r.points.push_back({"sweep", "4x1", std::move(times), 0, {}});
   return r;
 }
 

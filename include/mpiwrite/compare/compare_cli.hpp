@@ -5,6 +5,7 @@
 #include <string>
 
 #include "mpiwrite/compare/compare_format.hpp"
+#include "mpiwrite/compare/compare_gate.hpp"
 #include "mpiwrite/compare/report_comparison.hpp"
 
 namespace mpiwrite {
@@ -14,6 +15,7 @@ struct CompareOptions {
   CompareFormat format = CompareFormat::Table;
   std::uint64_t seed = kDefaultCompareSeed;
   std::string phase = "write";  // --phase: whose makespans are compared (core/phase.hpp names)
+  FailOn fail_on;               // --fail-on slower,different: exit kExitGate on those verdicts
 };
 
 // Either options to compare with, or a text to print and an exit code: --help and --version

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "mpiwrite/compare/operation_change.hpp"
 #include "mpiwrite/compare/report_reading.hpp"
 #include "mpiwrite/core/statistics.hpp"
 
@@ -53,6 +54,9 @@ struct PointComparison {
   // their first file". No figure of a PointComparison is ever NaN or infinite: one that
   // would be is left empty and the verdict is NotComparable.
   std::string not_comparable;
+  // Each operation's per-file mean in old and new, the one that changed most first; empty when
+  // a report lacks the per-operation figures (operation_change.hpp).
+  std::optional<ChangeAttribution> per_file;
 };
 
 struct UnmatchedPoint {

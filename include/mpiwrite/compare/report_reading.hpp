@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "mpiwrite/compare/operation_change.hpp"
+
 namespace mpiwrite {
 
 // The schema versions whose per-repetition time mpiwrite-compare knows: 3 `slowest_s` (the
@@ -98,6 +100,9 @@ struct ReportPoint {
   // Repetitions cut short by --time-limit before their first file: no rate, so no time for
   // the asked files; they are not in `times`, and the point cannot be compared.
   std::size_t without_time = 0;
+  // The phase's latency_us and operations_us (count, total_ns) summed over the repetitions in
+  // `times`: where a change comes from (operation_change.hpp).
+  PerFileTotals per_file;
 };
 
 // What a report says about where and how it was measured. Strings are the report's bytes
