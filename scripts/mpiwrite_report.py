@@ -390,10 +390,12 @@ def rate(value):
 
 
 def read_phases(summary):
-    """{phase: (median rate, low, high, unit)} of summary.phases, in PHASES order: the rate is
-    files_per_s (directories_per_s for the tree phases) at the median makespan, with the
-    median's interval (low, high None when there is none); unit "files" or "directories". A phase
-    without a rate that can be drawn is left out; {} for a report without phases."""
+    """{phase: (median rate, low, high, unit, speedup)} of summary.phases, in PHASES order: the
+    rate is files_per_s (directories_per_s for the tree phases) at the median makespan, with the
+    median's interval (low, high None when there is none); unit "files" or "directories";
+    speedup the phase's against the baseline's same phase (its estimate; None when the report
+    has none: null, or written before phases had one). A phase without a rate that can be drawn
+    is left out; {} for a report without phases."""
     out = {}
     phases = dict_at(summary, "phases")
     for name in PHASES:
@@ -404,7 +406,8 @@ def read_phases(summary):
         if center is None:
             continue
         low, high = interval(r.get("median_ci"), rate)
-        out[name] = (center, low, high, unit)
+        speedup, _, _ = estimate_and_interval(figures.get("speedup"))
+        out[name] = (center, low, high, unit, speedup)
     return out
 
 

@@ -10,7 +10,9 @@ of each operation's mean latency (create, writes, fsync, close; the median over 
 repetitions) with the rest of the file's mean latency (the gaps between them) on top; and, for
 reports that timed more than the write phase (mpiwrite --phases), a second row with a panel
 per phase: each point's median rate (summary.phases.NAME.files_per_s, directories_per_s for
-the tree phases) with its 95 % interval (median_ci) as error bars. Version 4 reports: the median makespan with its 95 %
+the tree phases) with its 95 % interval (median_ci) as error bars, each point but the
+baseline labelled with that phase's speedup over the baseline's same phase
+(summary.phases.NAME.speedup, "×1.85"; none where the report has none). Version 4 reports: the median makespan with its 95 %
 confidence interval as error bars (summary.makespan_s.median_ci), and the speedup (a ratio
 of medians) with its bootstrap interval (summary.speedup.ci); a point with too few
 repetitions for an interval has no bar. Versions 2 and 3: the mean makespan with min-max
@@ -635,11 +637,14 @@ def timed_phases(series):
 
 def draw_phases(axes, phases, series, ticker, xlabel):
     """A panel per phase: the median rate of each point (files or directories per second;
-    higher is better) with the median's 95 % interval as error bars, on the lines of (a)."""
+    higher is better) with the median's 95 % interval as error bars, on the lines of (a), and
+    beside each point but the baseline its speedup in that phase (the report's, when it has
+    one: a point whose phase timed nothing has none)."""
     letters = "defghijk"
     for ax, name, letter in zip(axes, phases, letters):
         unit = "directories" if name.startswith("tree-") else "files"
         xs_drawn = []
+        labelled = False
         for s in series:
             known = [(x, p.phases[name]) for x, p in zip(s.xs, s.points)
                      if p.phases and name in p.phases]
@@ -652,12 +657,19 @@ def draw_phases(axes, phases, series, ticker, xlabel):
             ax.errorbar(xs, ys, yerr=[lo, hi], marker=s.marker, color=s.color, capsize=4,
                         linestyle=s.linestyle, linewidth=1.8, markersize=MODE_LAYER[s.mode][1],
                         zorder=MODE_LAYER[s.mode][0], label=s.label)
+            for x, f in known:
+                if f[4] is None or x == s.baseline_x:  # the baseline's is 1 by definition
+                    continue
+                ax.annotate(f"×{f[4]:.2f}", (x, f[0]), textcoords="offset points", xytext=(6, 6),
+                            fontsize=7, color=s.color, gid="phase-speedup")
+                labelled = True
             xs_drawn += xs
         if xs_drawn:
             set_log2_x(ax, ticker, xs_drawn)
-            ax.set_ylim(bottom=0)
-        ax.set_title(f"({letter}) {name}: {unit} per second, median, bars = 95 % CI "
-                     "(higher is better)", fontsize=9)
+            ax.set_ylim(bottom=0, top=ax.get_ylim()[1] * 1.08)  # room for the labels
+        ax.set_title(f"({letter}) {name}: {unit} per second, median, bars = 95 % CI"
+                     f"{', labels = speedup' if labelled else ''} (higher is better)",
+                     fontsize=9)
         ax.set_ylabel(f"{unit} / s")
         ax.set_xlabel(xlabel)
         ax.grid(True, which="major", alpha=0.3)

@@ -103,6 +103,97 @@ void summarize_phases(PointReport& p) {
   }
 }
 
+// Speedup and efficiency of one series of times against the baseline's: the one rule of every
+// figure against the baseline, the point's and each phase's.
+struct Scaling {
+  std::optional<double> speedup, efficiency;
+  std::optional<Interval> speedup_ci, efficiency_ci;
+};
+
+// `scale` is the point's concurrency over the baseline's; `bootstrap` the interval's stream,
+// unused for the baseline against itself (`itself`: 1 exactly, no interval). Empty when either
+// series is empty or has a median of 0 (the null engine on a coarse clock): no ratio, not inf.
+Scaling scaling_against(const std::vector<double>& base, const std::vector<double>& times,
+                        double scale, bool itself, std::uint64_t bootstrap) {
+  Scaling s;
+  if (base.empty() || times.empty()) return s;
+  const double base_median = median_of(base), median = median_of(times);
+  if (base_median <= 0 || median <= 0) return s;
+  s.speedup = base_median / median;
+  s.efficiency = *s.speedup / scale;
+  if (itself) return s;
+  s.speedup_ci = ratio_of_medians_interval(base, times, bootstrap);
+  if (s.speedup_ci) {
+    s.efficiency_ci =
+        Interval{s.speedup_ci->low / scale, s.speedup_ci->high / scale, s.speedup_ci->level};
+  }
+  return s;
+}
+
+// The write phase's times for its speedup: the compared times; none when not measured or when
+// a time limit let nothing be written in a repetition (summarize_points empties `compared`).
+std::vector<double> compared_series(const PointReport& p) {
+  if (!p.measured() || p.compared.count == 0) return {};
+  return p.compared_times();
+}
+
+// Phase `phase`'s times of point p for its speedup. The write phase's are the compared times;
+// another's are its makespans, each scaled to the baseline's `items` where its own differ (an
+// equal count keeps the makespan's every bit). Empty when p did not run the phase or a
+// repetition of it timed no item.
+std::vector<double> phase_series(const PointReport& p, Phase phase, std::uint64_t items) {
+  if (phase == Phase::Write) return compared_series(p);
+  if (items == 0) return {};
+  std::vector<double> times;
+  times.reserve(p.repetitions.size());
+  for (const RepetitionFigures& rep : p.repetitions) {
+    const std::vector<PhaseFigures> all = rep.all_phases();
+    const auto f = std::find_if(all.begin(), all.end(),
+                                [phase](const PhaseFigures& g) { return g.phase == phase; });
+    if (f == all.end() || f->items == 0) return {};
+    times.push_back(f->items == items ? f->makespan_s
+                                      : f->makespan_s * static_cast<double>(items) /
+                                            static_cast<double>(f->items));
+  }
+  return times;
+}
+
+// The write phase shares its point's bootstrap stream (so its interval is the point's); every
+// other phase draws its own from it.
+std::uint64_t phase_stream(std::uint64_t point_stream, Phase phase) {
+  return phase == Phase::Write ? point_stream
+                               : stream(point_stream, 1 + static_cast<std::uint64_t>(phase));
+}
+
+void assign(const Scaling& s, std::optional<double>& speedup, std::optional<double>& efficiency,
+            std::optional<Interval>& speedup_ci, std::optional<Interval>& efficiency_ci) {
+  speedup = s.speedup;
+  efficiency = s.efficiency;
+  speedup_ci = s.speedup_ci;
+  efficiency_ci = s.efficiency_ci;
+}
+
+// Point i's speedups and efficiencies against the baseline, its own and each phase's.
+void scale_against(PointReport& p, const PointReport& base, std::size_t i, std::uint64_t seed) {
+  const double scale =
+      static_cast<double>(p.spec.concurrency()) / static_cast<double>(base.spec.concurrency());
+  const bool itself = i == 0;  // 1, exactly, without an interval
+  const std::uint64_t point_stream = stream(seed, i);
+  assign(scaling_against(compared_series(base), compared_series(p), scale, itself, point_stream),
+         p.speedup, p.efficiency, p.speedup_ci, p.efficiency_ci);
+  for (PhaseSummary& s : p.phases) {
+    const auto same = std::find_if(base.phases.begin(), base.phases.end(),
+                                   [&s](const PhaseSummary& b) { return b.phase == s.phase; });
+    Scaling scaling;
+    if (same != base.phases.end()) {
+      scaling = scaling_against(phase_series(base, s.phase, same->items),
+                                phase_series(p, s.phase, same->items), scale, itself,
+                                phase_stream(point_stream, s.phase));
+    }
+    assign(scaling, s.speedup, s.efficiency, s.speedup_ci, s.efficiency_ci);
+  }
+}
+
 }  // namespace
 
 bool PointReport::is_outlier(unsigned index) const {
@@ -161,28 +252,10 @@ void summarize_points(std::vector<PointReport>& points, std::uint64_t seed) {
     summarize_phases(p);
   }
   if (points.empty()) return;
+  // points[0] is scaled against itself too: only its speedups change, never what they are
+  // computed from (its repetitions, compared times and phases' items).
   const PointReport& base = points.front();
-  const std::vector<double> base_values = base.compared_times();
-  for (std::size_t i = 0; i < points.size(); ++i) {
-    PointReport& p = points[i];
-    p.speedup.reset();
-    p.efficiency.reset();
-    p.speedup_ci.reset();
-    p.efficiency_ci.reset();
-    // A median of 0 (the null engine on a coarse clock) gives no ratio either.
-    if (!base.measured() || !p.measured() || base.compared.median <= 0 || p.compared.median <= 0) {
-      continue;
-    }
-    const double scale =
-        static_cast<double>(p.spec.concurrency()) / static_cast<double>(base.spec.concurrency());
-    p.speedup = base.compared.median / p.compared.median;
-    p.efficiency = *p.speedup / scale;
-    if (i == 0) continue;  // the baseline against itself is 1, exactly
-    p.speedup_ci = ratio_of_medians_interval(base_values, p.compared_times(), stream(seed, i));
-    if (p.speedup_ci)
-      p.efficiency_ci =
-          Interval{p.speedup_ci->low / scale, p.speedup_ci->high / scale, p.speedup_ci->level};
-  }
+  for (std::size_t i = 0; i < points.size(); ++i) scale_against(points[i], base, i, seed);
 }
 
 std::vector<std::string> comparison_warnings(const std::vector<PointReport>& points,
@@ -264,13 +337,18 @@ void decide_phases(ComparisonRow& row, const std::vector<PointReport>& points,
                      [](const auto& a, const auto& b) { return a.first < b.first; });
     const auto& [fast_name, fast] = measured[by_median[0].second];
     const auto& [next_name, next] = measured[by_median[1].second];
-    PhaseVerdict v{phase,
-                   RowVerdict{fast_name, next_name,
-                              decide(phase_times(points[fast->point], k),
-                                     phase_times(points[next->point], k),
-                                     stream(seed, row_stream(row) + 7919 * (k + 1)))},
-                   {}};
+    PhaseVerdict v{
+        phase,
+        RowVerdict{fast_name, next_name,
+                   decide(phase_times(points[fast->point], k), phase_times(points[next->point], k),
+                          stream(seed, row_stream(row) + 7919 * (k + 1)))},
+        {},
+        {}};
     if (v.verdict.verdict.outcome == Outcome::AFaster) v.winner = fast_name;
+    for (const auto& ranked : by_median) {
+      const auto& [name, cell] = measured[ranked.second];
+      v.speedups.emplace_back(name, points[cell->point].phases[k].speedup);
+    }
     row.phases.push_back(std::move(v));
   }
 }

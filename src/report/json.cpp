@@ -238,7 +238,8 @@ Json host_summaries_json(const std::vector<HostSummary>& hosts) {
   return result;
 }
 
-// Each phase over the point's repetitions: the makespans' summary and the rate.
+// Each phase over the point's repetitions: the makespans' summary, the rate, and the speedup
+// and efficiency against the baseline's same phase, shaped as the point summary's.
 Json phase_summaries_json(const PointReport& p) {
   Json result = Json::object();
   for (const PhaseSummary& s : p.phases) {
@@ -251,7 +252,9 @@ Json phase_summaries_json(const PointReport& p) {
           {"at_median", s.items_per_s.at_median},
           {"at_min", s.items_per_s.at_min},
           {"at_max", s.items_per_s.at_max},
-          {"median_ci", interval_json(s.rate_ci)}}}};
+          {"median_ci", interval_json(s.rate_ci)}}},
+        {"speedup", estimate_json(s.speedup, s.speedup_ci)},
+        {"efficiency", estimate_json(s.efficiency, s.efficiency_ci)}};
   }
   return result;
 }
@@ -318,6 +321,9 @@ Json phase_verdicts_json(const ComparisonRow& row) {
   for (const PhaseVerdict& v : row.phases) {
     Json verdict = verdict_json(v.verdict);
     verdict["winner"] = v.winner.empty() ? Json(nullptr) : Json(v.winner);
+    Json speedups = Json::object();
+    for (const auto& [mode, speedup] : v.speedups) speedups[mode] = optional_json(speedup);
+    verdict["speedups"] = std::move(speedups);
     result[std::string(phase_name(v.phase))] = std::move(verdict);
   }
   return result;

@@ -65,8 +65,11 @@ void write_markdown(const RunReport& r, std::ostream& out) {
   }
   if (r.config.phases.size() > 1) {
     fmt::print(out,
-               "\nPhases (medians over the repetitions; rate = items / the phase's makespan; "
-               "docs/metrics.md):\n\n");
+               "\nPhases (medians over the repetitions; rate = items / the phase's makespan{}; "
+               "docs/metrics.md):\n\n",
+               r.points.size() > 1
+                   ? fmt::format("; speedup against {}'s same phase", describe::baseline(r))
+                   : std::string());
     print_markdown(phases_grid(r), out);
     if (r.kind == RunKind::Compare) {
       fmt::print(out, "\nAt equal concurrency, by phase (alpha {}):\n\n", kSignificanceLevel);

@@ -10,6 +10,11 @@ namespace {
 
 std::string seconds(double s) { return fmt::format("{:.6f}", s); }
 std::string ratio(const std::optional<double>& r) { return r ? fmt::format("{:.2f}", *r) : "-"; }
+// "1.92 [1.80-2.05]", or without an interval (the baseline, too few repetitions) the ratio.
+std::string speedup_text(const std::optional<double>& speedup, const std::optional<Interval>& ci) {
+  return ci ? fmt::format("{} [{}]", ratio(speedup), describe::interval(ci, "{:.2f}"))
+            : ratio(speedup);
+}
 
 }  // namespace
 
@@ -176,12 +181,9 @@ Grid comparison_grid(const RunReport& r) {
                 ? fmt::format("{} ({})", cell->label,
                               describe::measured(cell->repetitions, r.config.repetitions))
                 : cell->label;
-        const std::string speedup =
-            cell->speedup_ci ? fmt::format("{} [{}]", ratio(cell->speedup),
-                                           describe::interval(cell->speedup_ci, "{:.2f}"))
-                             : ratio(cell->speedup);
         cells.insert(cells.end(),
-                     {label, seconds(*cell->median_s), speedup, ratio(cell->efficiency)});
+                     {label, seconds(*cell->median_s),
+                      speedup_text(cell->speedup, cell->speedup_ci), ratio(cell->efficiency)});
       }
     }
     cells.push_back(row.winner.empty() ? "none" : row.winner);
@@ -213,7 +215,13 @@ Grid phases_grid(const RunReport& report) {
   Grid g{{"phase", "items", "makespan [s]", "rate [/s]", "rate 95% CI [/s]", "imbalance",
           "mean [us]", "per operation: mean [us]"},
          {}};
-  if (points) g.header.insert(g.header.begin(), "point");
+  // A sweep or comparison: each phase's speedup against the baseline's same phase, placed as
+  // the comparison table places the write phase's ("-" where the phase timed nothing).
+  constexpr std::ptrdiff_t kAfterRateCi = 6;  // point, phase, items, makespan, rate, its CI
+  if (points) {
+    g.header.insert(g.header.begin(), "point");
+    g.header.insert(g.header.begin() + kAfterRateCi, {"speedup [95% CI]", "efficiency"});
+  }
   for (const PointReport& point : report.points) {
     if (!point.measured()) continue;
     const std::vector<RepetitionFigures> reps(point.repetitions.begin(), point.repetitions.end());
@@ -249,7 +257,11 @@ Grid phases_grid(const RunReport& report) {
           fmt::format("{:.2f}x", median_of(imbalance)),
           fmt::format("{:.1f}", median_of(mean_us)),
           ops};
-      if (points) row.insert(row.begin(), point.spec.label());
+      if (points) {
+        row.insert(row.begin(), point.spec.label());
+        row.insert(row.begin() + kAfterRateCi,
+                   {speedup_text(s.speedup, s.speedup_ci), ratio(s.efficiency)});
+      }
       g.rows.push_back(std::move(row));
     }
   }

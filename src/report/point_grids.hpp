@@ -17,8 +17,10 @@ Grid points_grid(const RunReport& report);
 Grid point_operations_grid(const RunReport& report);
 Grid comparison_grid(const RunReport& report);
 // --phases: per point and phase, the items, the median makespan and the rate (items / makespan)
-// at the median with its 95 % interval, the median over the repetitions of the phase's
-// imbalance and of its per-item mean latency, and each operation's median mean latency.
+// at the median with its 95 % interval, in a sweep or comparison the speedup (with its
+// interval) and efficiency against the baseline's same phase, the median over the repetitions
+// of the phase's imbalance and of its per-item mean latency, and each operation's median mean
+// latency.
 Grid phases_grid(const RunReport& report);
 // --compare --phases: per row (layout, concurrency) and phase other than write, the fastest
 // mode and the runner-up by that phase's median makespan, the ratio of their medians, the

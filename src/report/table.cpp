@@ -98,7 +98,10 @@ void write_table(const RunReport& report, std::ostream& out) {
   if (report.config.phases.size() > 1) {
     fmt::print(out,
                "\nphases (medians over the repetitions; rate = items / the phase's makespan, "
-               "each phase from its own barrier; docs/metrics.md, \"Phases\"):\n");
+               "each phase from its own barrier{}; docs/metrics.md, \"Phases\"):\n",
+               report.points.size() > 1
+                   ? fmt::format("; speedup against {}'s same phase", describe::baseline(report))
+                   : std::string());
     print_aligned(phases_grid(report), out);
     if (report.kind == RunKind::Compare) {
       fmt::print(out,

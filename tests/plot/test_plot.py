@@ -402,6 +402,54 @@ print(json.dumps({"axes": len(fig.axes), "panels": panels}))
                 self.assertAlmostEqual(min(bar), ci["low"], delta=ci["low"] * 1e-9)
                 self.assertAlmostEqual(max(bar), ci["high"], delta=ci["high"] * 1e-9)
 
+    def test_phase_panels_label_each_point_with_its_phase_speedup(self):
+        """A phase's speedup (summary.phases.NAME.speedup) labels each point of that phase's
+        panel but the baseline; a phase without one (null: it timed nothing) has no label,
+        and a report written before phases had speedups draws none."""
+        if PYTHON is None:
+            self.skipTest("no python3 with matplotlib")
+        doc = self.load_fixture("sweep_phases.json")
+        points = sorted(doc["points"], key=lambda p: p["threads"])
+        base = points[0]["summary"]["phases"]
+        for p in points:
+            for name, figures in p["summary"]["phases"].items():
+                speedup = (base[name]["makespan_s"]["median"] / figures["makespan_s"]["median"]
+                           if name != "remove" else None)  # as if remove had timed nothing
+                figures["speedup"] = None if speedup is None else {"estimate": speedup, "ci": None}
+        with_speedups = self.write_json("phase_speedups.json", doc)
+        script = r"""
+import importlib.util, json, sys
+spec = importlib.util.spec_from_file_location("plot", sys.argv[1])
+plot = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(plot)
+out = []
+for path in sys.argv[2:]:  # one python for both figures: matplotlib's import is the slow part
+    report = plot.load(path)
+    fig = plot.build_figure([report], report.kind)
+    out.append([{"title": ax.get_title(),
+                 "labels": [t.get_text() for t in ax.texts if t.get_gid() == "phase-speedup"]}
+                for ax in fig.axes[3:]])
+print(json.dumps(out))
+"""
+        proc = run_python(PYTHON, ["-c", script, PLOT, with_speedups,
+                                   self.fixture("sweep_phases.json")])
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        panels, as_written = json.loads(proc.stdout)
+        self.assertEqual(len(panels), 3)
+        for panel, name in zip(panels, ("write", "stat", "remove")):
+            self.assertIn(name, panel["title"])
+            if name == "remove":
+                self.assertEqual(panel["labels"], [], "no speedup, no label")
+                self.assertNotIn("labels = speedup", panel["title"])
+                continue
+            want = [f"×{p['summary']['phases'][name]['speedup']['estimate']:.2f}"
+                    for p in points[1:]]
+            self.assertEqual(panel["labels"], want, name)
+            self.assertIn("labels = speedup", panel["title"])
+        # The fixture as written (no phase speedups): no label anywhere.
+        self.assertEqual(len(as_written), 3)
+        self.assertTrue(all(not p["labels"] for p in as_written))
+
     def test_reports_of_the_write_phase_only_keep_their_panels(self):
         """summary.phases with write alone (mpiwrite's default) draws no phase panel."""
         if PYTHON is None:

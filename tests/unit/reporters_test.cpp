@@ -157,6 +157,66 @@ RunReport two_layout_comparison(Format format) {
   return r;
 }
 
+// A comparison on 2 ranks with --phases tree-create,write,stat,remove,tree-remove --layout
+// rank: 1x1, 2x1, 1x2, six repetitions. Each phase scales differently: stat twice as fast at
+// 2 (rank or thread alike), remove not at all, and 2x1 makes twice 1x1's directories in the
+// same time (a speedup of 2 in the rate), 1x2 the same directories as 1x1 (one rank).
+RunReport phases_comparison(Format format) {
+  RunReport r = sample_report(format, false);
+  r.kind = RunKind::Compare;
+  r.seed = 42;
+  r.config.compare = true;
+  r.config.threads = 2;
+  r.config.repetitions = 6;
+  r.config.layouts = {Layout::Rank};
+  r.config.phases = {Phase::TreeCreate, Phase::Write, Phase::Stat, Phase::Remove,
+                     Phase::TreeRemove};
+  r.points.clear();
+  struct Measured {
+    PointSpec spec;
+    double write_s, stat_s, remove_s, tree_s;
+    std::uint64_t directories;
+  };
+  const auto rank = [](PointSpec spec) {
+    spec.layout = Layout::Rank;
+    return spec;
+  };
+  const Measured measured[] = {{rank({1, 1, PointMode::Processes}), 0.008, 0.002, 0.003, 0.001, 1},
+                               {rank({2, 1, PointMode::Processes}), 0.005, 0.001, 0.003, 0.001, 2},
+                               {rank({1, 2, PointMode::Threads}), 0.0049, 0.001, 0.0031, 0.001, 1}};
+  const double spread[] = {1.00, 1.06, 0.95, 1.03, 0.98, 1.08};
+  LatencyHistogram h;
+  h.record(40'000);
+  for (const Measured& m : measured) {
+    PointReport p(m.spec);
+    for (unsigned rep = 1; rep <= 6; ++rep) {
+      const double f = spread[rep - 1];
+      std::vector<RankFigures> ranks;
+      for (int rank_index = 0; rank_index < m.spec.ranks; ++rank_index) {
+        ranks.push_back({rank_index, m.write_s * f, 100u / static_cast<unsigned>(m.spec.ranks),
+                         70000, 0.0001 * rank_index});
+      }
+      RepetitionFigures figures = summarize_repetition(rep, std::move(ranks), h);
+      const auto phase = [f](Phase which, double seconds, std::uint64_t items) {
+        PhaseFigures g;
+        g.phase = which;
+        g.makespan_s = seconds * f;
+        g.items = items;
+        g.items_per_s = static_cast<double>(items) / g.makespan_s;
+        g.slowest_s = g.fastest_s = g.first_done_s = g.makespan_s;
+        return g;
+      };
+      figures.phases = {phase(Phase::TreeCreate, m.tree_s, m.directories),
+                        phase(Phase::Stat, m.stat_s, 100), phase(Phase::Remove, m.remove_s, 100),
+                        phase(Phase::TreeRemove, m.tree_s, m.directories)};
+      p.repetitions.push_back(figures);
+    }
+    r.points.push_back(p);
+  }
+  summarize_report(r);
+  return r;
+}
+
 void expect_golden(const std::string& name, const std::string& actual) {
   const std::string path = std::string(MPIWRITE_GOLDEN_DIR) + "/" + name;
   if (std::getenv("MPIWRITE_UPDATE_GOLDEN")) {
@@ -251,6 +311,37 @@ TEST(Reporters, CompareTwoLayoutsJsonNamesTheLayoutOfEveryPointAndRow) {
   while (std::getline(csv, line)) layouts.insert(cells(line).at(column));
   EXPECT_EQ(layouts, (std::set<std::string>{"shared", "rank"}));
 }
+TEST(Reporters, ComparePhasesTable) {
+  expect_golden("compare_phases.txt", render(phases_comparison(Format::Table)));
+}
+TEST(Reporters, ComparePhasesMarkdown) {
+  expect_golden("compare_phases.md", render(phases_comparison(Format::Markdown)));
+}
+TEST(Reporters, ComparePhasesJson) {
+  expect_golden("compare_phases.json", render(phases_comparison(Format::Json)));
+}
+TEST(Reporters, ComparePhasesJsonGivesEachPhaseItsSpeedup) {
+  const RunReport r = phases_comparison(Format::Json);
+  const nlohmann::json doc = nlohmann::json::parse(render(r));
+  for (std::size_t i = 0; i < r.points.size(); ++i) {
+    const nlohmann::json& phases = doc["points"][i]["summary"]["phases"];
+    for (const PhaseSummary& s : r.points[i].phases) {
+      const nlohmann::json& got = phases[std::string(phase_name(s.phase))];
+      ASSERT_TRUE(s.speedup) << i << " " << phase_name(s.phase);
+      EXPECT_EQ(got["speedup"]["estimate"].get<double>(), *s.speedup);
+      EXPECT_EQ(got["efficiency"]["estimate"].get<double>(), *s.efficiency);
+      EXPECT_EQ(got["speedup"]["ci"].is_null(), !s.speedup_ci);
+    }
+    // The write phase's is the point's.
+    EXPECT_EQ(phases["write"]["speedup"], doc["points"][i]["summary"]["speedup"]);
+  }
+  // 2x1 made twice the directories in the same time: twice the rate.
+  EXPECT_DOUBLE_EQ(doc["points"][1]["summary"]["phases"]["tree-create"]["speedup"]["estimate"],
+                   2.0);
+  EXPECT_DOUBLE_EQ(doc["points"][2]["summary"]["phases"]["tree-create"]["speedup"]["estimate"],
+                   1.0);
+}
+
 TEST(Reporters, ComparePerRankTable) {
   expect_golden("compare_per_rank.txt", render(interrupted_comparison(Format::Table, true)));
 }

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "mpiwrite/core/host_figures.hpp"
@@ -36,6 +37,17 @@ struct PhaseSummary {
   SeriesSummary makespan;
   MakespanRates items_per_s;
   std::optional<Interval> rate_ci;  // when the makespan median has one
+  // Against the baseline point's same phase, as PointReport's (the same function and rule):
+  // speedup = the baseline's median time / this point's, efficiency = speedup / (concurrency
+  // ratio), each with a bootstrap interval (none for the baseline itself). The write phase's
+  // are PointReport's, exactly. Another phase's times are its makespans, each scaled to the
+  // baseline's items of the phase where its own differ (makespan x baseline items / items: the
+  // tree phases make more directories with more ranks or threads under --layout rank or
+  // thread), so the speedup is the ratio of the rates. Absent when the phase timed no item or
+  // took no time, here or in the baseline (a flat point's tree phases: 0 directories), or when
+  // either point was not measured or has no such phase.
+  std::optional<double> speedup, efficiency;
+  std::optional<Interval> speedup_ci, efficiency_ci;
 };
 
 struct PointReport {
@@ -80,8 +92,10 @@ struct PointReport {
 };
 
 // Fills makespan, the rates, the warnings, then speedup and efficiency against points[0] (the
-// baseline: make_points puts it first). `seed` seeds the bootstrap (each point its own stream
-// of it). The hosts are filled by summarize_report, which knows them.
+// baseline: make_points puts it first), the point's and each phase's. `seed` seeds the
+// bootstrap: each point its own stream of it, which its write phase shares, and each other
+// phase of the point its own stream of the point's. The hosts are filled by summarize_report,
+// which knows them.
 void summarize_points(std::vector<PointReport>& points, std::uint64_t seed = 0);
 
 // Warnings about the run as a whole: too few repetitions for any comparison it asks for to
@@ -111,6 +125,9 @@ struct PhaseVerdict {
   Phase phase = Phase::Stat;
   RowVerdict verdict;
   std::string winner;  // the fastest mode when significant, else empty
+  // Each mode of the row that timed the phase, fastest median first, with its point's speedup
+  // in that phase (PhaseSummary::speedup: absent where the phase has none).
+  std::vector<std::pair<std::string, std::optional<double>>> speedups;
 };
 
 struct ComparisonRow {
