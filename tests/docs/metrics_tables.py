@@ -81,9 +81,9 @@ def check_csv(root, doc, gaps):
 
 def check_json(root, doc, gaps):
     schema = json.loads((root / "docs/report.schema.json").read_text())
-    text = section(doc, "## JSON (schema_version 4)")
+    text = section(doc, "## JSON (schema_version 5)")
     if text is None:
-        gaps.append("docs/metrics.md: no '## JSON (schema_version 4)' section")
+        gaps.append("docs/metrics.md: no '## JSON (schema_version 5)' section")
         return
     groups = {names[0].split("[")[0].split(".")[0] for names in first_cells(text, 0) if names}
     for name in schema["properties"]:

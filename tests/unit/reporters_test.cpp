@@ -9,6 +9,8 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "mpiwrite/core/run_report.hpp"
 #include "mpiwrite/report/reporters.hpp"
@@ -366,10 +368,50 @@ TEST(Reporters, JsonParsesAndCarriesSchemaConfigContextAndRanks) {
   EXPECT_EQ(doc.at("context").at("hosts").at(0).at("rank_count"), 2);
   const auto& point = doc.at("points").at(0);
   EXPECT_EQ(point.at("repetitions").size(), 2u);
-  EXPECT_EQ(point.at("repetitions").at(1).at("ranks").at(1).at("elapsed_s"), 0.006);
+  EXPECT_EQ(point.at("repetitions").at(1).at("per_rank").at(1).at("elapsed_s"), 0.006);
   EXPECT_DOUBLE_EQ(point.at("repetitions").at(1).at("files_per_s").get<double>(), 100 / 0.006);
   EXPECT_EQ(point.at("summary").at("makespan_s").at("median"), 0.0055);
   EXPECT_FALSE(doc.contains("comparison"));
+}
+
+// The kinds of value ("number", "list") of every key of the records pandas.json_normalize
+// flattens and takes metadata from: the report, its points, their repetitions, those
+// repetitions' per-rank and host rows, the hosts of the context and of each summary, and the
+// comparison's rows. (Keys inside config or a summary come out prefixed, and never meet them.)
+std::map<std::string, std::set<std::string>> record_key_kinds(const nlohmann::json& doc) {
+  std::map<std::string, std::set<std::string>> kinds;
+  const auto add = [&](const nlohmann::json& record) {
+    for (const auto& [key, value] : record.items()) {
+      if (value.is_array()) kinds[key].insert("list");
+      if (value.is_number()) kinds[key].insert("number");
+    }
+  };
+  add(doc);
+  for (const auto& h : doc.at("context").at("hosts")) add(h);
+  for (const auto& row : doc.value("comparison", nlohmann::json::array())) add(row);
+  for (const auto& p : doc.at("points")) {
+    add(p);
+    for (const auto& h : p.at("summary").at("hosts")) add(h);
+    for (const auto& rep : p.at("repetitions")) {
+      add(rep);
+      for (const auto& r : rep.at("per_rank")) add(r);
+      for (const auto& h : rep.at("hosts")) add(h);
+    }
+  }
+  return kinds;
+}
+
+// pandas.json_normalize(points, "repetitions", meta=["ranks", ...]) refuses a meta key that is
+// also a record's key; schema 5 keeps `ranks` a count everywhere (issue 24).
+TEST(Reporters, JsonHasNoRecordKeyThatIsANumberInOnePlaceAndAListInAnother) {
+  for (const RunReport& report :
+       {sample_report(Format::Json, true), sample_comparison(Format::Json)}) {
+    const auto kinds = record_key_kinds(nlohmann::json::parse(render(report)));
+    for (const auto& [key, seen] : kinds) EXPECT_EQ(seen.size(), 1u) << key;
+    EXPECT_EQ(kinds.at("ranks"), std::set<std::string>{"number"});
+    EXPECT_EQ(kinds.at("per_rank"), std::set<std::string>{"list"});
+    EXPECT_EQ(kinds.at("rank_ids"), std::set<std::string>{"list"});
+  }
 }
 
 TEST(Reporters, CompareJsonHasARowPerConcurrencyWithNullForMissingModes) {
