@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The one reader of mpiwrite's JSON reports (schema_version 2, 3 or 4): plot.py, the job
+"""The one reader of mpiwrite's JSON reports (schema_version 2 to 5): plot.py, the job
 scripts' summary (job_summary.py) and the benchmark (bench/mpiwrite_bench) read them here.
 
 Standard library only: it runs on a cluster's login node without matplotlib. A report is read
@@ -26,7 +26,7 @@ import sys
 
 # 3: figures of unmeasured points are null, cleanup.in_background; 2 reads the same way.
 # 4: medians with intervals (summary.makespan_s.median_ci, summary.speedup {estimate, ci}).
-SCHEMA_VERSIONS = (2, 3, 4)
+SCHEMA_VERSIONS = (2, 3, 4, 5)
 MEDIAN_SCHEMA = 4  # from this version on a point's centre is the median, with its interval
 MODES = ("processes", "threads", "hybrid", "async")
 OPERATIONS = ("create", "writes", "fsync", "close")

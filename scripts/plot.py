@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Plot mpiwrite JSON reports (schema_version 2, 3 or 4) of kind "sweep" or "compare".
+"""Plot mpiwrite JSON reports (schema_version 2 to 5) of kind "sweep" or "compare".
 
 Usage: scripts/plot.py REPORT.json [REPORT2.json ...] [-o out.png] [--layout NAME]
 
@@ -732,8 +732,8 @@ def _remove(path):
 def main(argv):
     parser = argparse.ArgumentParser(
         prog="plot.py",
-        description="Plot mpiwrite JSON reports (kind sweep or compare, schema_version 2, 3 or "
-                    "4): "
+        description="Plot mpiwrite JSON reports (kind sweep or compare, schema_version 2 to "
+                    "5): "
                     "makespan and speedup against concurrency.")
     parser.add_argument("reports", nargs="+", metavar="REPORT.json",
                         help="mpiwrite --format json reports of one kind")

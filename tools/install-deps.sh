@@ -17,6 +17,8 @@ if [ "${1:-}" = --test ]; then
     libgtest-dev python3-matplotlib util-linux procps
     # tests/schema: docs/report.schema.json against real reports
     python3-jsonschema
+    # tests/e2e/pandas_recipes.sh: docs/metrics.md's pandas recipes on real CSV and JSON
+    python3-pandas
     # tests/e2e/common_start.sh: the reported phase against strace's
     strace
     # tests/bench (bench.stats): the benchmark's pure parts under pytest

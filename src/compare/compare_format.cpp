@@ -109,8 +109,9 @@ Messages messages(const ReportComparison& c, const Quote& quote) {
     m.warnings.push_back("the workloads differ: " + keys +
                          "; compared anyway, so each verdict includes that difference");
   }
+  // Version 3 timed the slowest rank's own time; 4 and later the makespan (5 renamed lists).
   const int old_v = c.old_report.schema_version, new_v = c.new_report.schema_version;
-  if (old_v != new_v) {
+  if ((old_v >= 4) != (new_v >= 4)) {
     const auto what = [](int v) {
       return v >= 4 ? "makespan from the ranks' common start" : "the slowest rank's own time";
     };

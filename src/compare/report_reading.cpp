@@ -430,7 +430,7 @@ ReportInput read_report(std::string_view text, const std::string& file, const st
   if (!version->is_number_integer() || version->get<long>() < kOldestComparableSchema ||
       version->get<long>() > kNewestComparableSchema) {
     reader.refuse(
-        fmt::format("schema_version {} is not supported (mpiwrite-compare reads {} and {})",
+        fmt::format("schema_version {} is not supported (mpiwrite-compare reads {} to {})",
                     printable(got(*version)), kOldestComparableSchema, kNewestComparableSchema));
   }
   ReportInput input;

@@ -1,135 +1,22 @@
 // CSV: a fixed header (docs/metrics.md). For every point: one row per timed repetition,
-// optional per-rank rows, and summary rows named after their statistic.
+// optional per-rank rows, summary rows named after their statistic and, with --phases, a
+// `phase` row per phase; then a comparison's `verdict` rows and the run's `removal` row. Long
+// form, so that pandas.read_csv and one filter on `row` give a tidy frame of each kind.
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
-#include <iterator>
 #include <optional>
 #include <ostream>
 #include <string>
 #include <tuple>
 #include <vector>
 
+#include "csv_row.hpp"
 #include "mpiwrite/core/run_report.hpp"
 #include "mpiwrite/core/text_escape.hpp"
 #include "mpiwrite/report/reporters.hpp"
 
-namespace mpiwrite {
-
-namespace {
-
-// One CSV row by column name; a row kind fills the cells it has, the rest stay empty.
-struct CsvRow {
-  std::string row, mode, ranks, threads, repetition, rank, files, bytes, elapsed_s, fastest_s,
-      mean_s, imbalance, files_per_s, mib_per_s, p50_us, p90_us, p99_us, max_us, speedup,
-      efficiency, engine, queue_depth, start_s, first_done_s, start_spread_s, slowest_rank_s,
-      outlier, cv, ci_low, ci_high, speedup_ci_low, speedup_ci_high, efficiency_ci_low,
-      efficiency_ci_high, layout;
-  // Per operation (docs/metrics.md, "Per-operation latency"), in the order of kWriteOperations.
-  std::string create_p50_us, create_p90_us, create_p99_us, create_max_us, create_mean_us;
-  std::string writes_p50_us, writes_p90_us, writes_p99_us, writes_max_us, writes_mean_us;
-  std::string fsync_p50_us, fsync_p90_us, fsync_p99_us, fsync_max_us, fsync_mean_us;
-  std::string close_p50_us, close_p90_us, close_p99_us, close_max_us, close_mean_us;
-  std::string time_limited, files_at_limit;  // --time-limit, on repetition rows
-  // --phases: each other phase's makespan, items and rate, on repetition rows (else empty).
-  std::string tree_create_makespan_s, tree_create_directories, tree_create_directories_per_s, stat_makespan_s, stat_files, stat_files_per_s;
-  std::string read_makespan_s, read_files, read_files_per_s, remove_makespan_s, remove_files, remove_files_per_s, tree_remove_makespan_s, tree_remove_directories, tree_remove_directories_per_s;
-};
-
-struct Column {
-  const char* header;
-  std::string CsvRow::*cell;
-};
-
-// The columns in order: the header and every row are printed from this one list, so they
-// cannot disagree. The columns after queue_depth came with mpiwrite 0.4 (schema 4); the
-// first 22 keep their places, so scripts that read them by position still work. `layout`
-// came last, with layouts as part of a point (without it two points of a --layout list
-// would give rows that cannot be told apart). The per-operation columns came after it, with
-// per-operation latency (empty fsync cells without --fsync), and then `time_limited` and
-// `files_at_limit` (repetition rows under --time-limit, else empty).
-constexpr Column kColumns[] = {
-    {"row", &CsvRow::row},
-    {"mode", &CsvRow::mode},
-    {"ranks", &CsvRow::ranks},
-    {"threads", &CsvRow::threads},
-    {"repetition", &CsvRow::repetition},
-    {"rank", &CsvRow::rank},
-    {"files", &CsvRow::files},
-    {"bytes", &CsvRow::bytes},
-    {"elapsed_s", &CsvRow::elapsed_s},
-    {"fastest_s", &CsvRow::fastest_s},
-    {"mean_s", &CsvRow::mean_s},
-    {"imbalance", &CsvRow::imbalance},
-    {"files_per_s", &CsvRow::files_per_s},
-    {"mib_per_s", &CsvRow::mib_per_s},
-    {"p50_us", &CsvRow::p50_us},
-    {"p90_us", &CsvRow::p90_us},
-    {"p99_us", &CsvRow::p99_us},
-    {"max_us", &CsvRow::max_us},
-    {"speedup", &CsvRow::speedup},
-    {"efficiency", &CsvRow::efficiency},
-    {"engine", &CsvRow::engine},
-    {"queue_depth", &CsvRow::queue_depth},
-    {"start_s", &CsvRow::start_s},
-    {"first_done_s", &CsvRow::first_done_s},
-    {"start_spread_s", &CsvRow::start_spread_s},
-    {"slowest_rank_s", &CsvRow::slowest_rank_s},
-    {"outlier", &CsvRow::outlier},
-    {"cv", &CsvRow::cv},
-    {"ci_low", &CsvRow::ci_low},
-    {"ci_high", &CsvRow::ci_high},
-    {"speedup_ci_low", &CsvRow::speedup_ci_low},
-    {"speedup_ci_high", &CsvRow::speedup_ci_high},
-    {"efficiency_ci_low", &CsvRow::efficiency_ci_low},
-    {"efficiency_ci_high", &CsvRow::efficiency_ci_high},
-    {"layout", &CsvRow::layout},
-    {"create_p50_us", &CsvRow::create_p50_us},
-    {"create_p90_us", &CsvRow::create_p90_us},
-    {"create_p99_us", &CsvRow::create_p99_us},
-    {"create_max_us", &CsvRow::create_max_us},
-    {"create_mean_us", &CsvRow::create_mean_us},
-    {"writes_p50_us", &CsvRow::writes_p50_us},
-    {"writes_p90_us", &CsvRow::writes_p90_us},
-    {"writes_p99_us", &CsvRow::writes_p99_us},
-    {"writes_max_us", &CsvRow::writes_max_us},
-    {"writes_mean_us", &CsvRow::writes_mean_us},
-    {"fsync_p50_us", &CsvRow::fsync_p50_us},
-    {"fsync_p90_us", &CsvRow::fsync_p90_us},
-    {"fsync_p99_us", &CsvRow::fsync_p99_us},
-    {"fsync_max_us", &CsvRow::fsync_max_us},
-    {"fsync_mean_us", &CsvRow::fsync_mean_us},
-    {"close_p50_us", &CsvRow::close_p50_us},
-    {"close_p90_us", &CsvRow::close_p90_us},
-    {"close_p99_us", &CsvRow::close_p99_us},
-    {"close_max_us", &CsvRow::close_max_us},
-    {"close_mean_us", &CsvRow::close_mean_us},
-    {"time_limited", &CsvRow::time_limited},
-    {"files_at_limit", &CsvRow::files_at_limit},
-    {"tree_create_makespan_s", &CsvRow::tree_create_makespan_s},
-    {"tree_create_directories", &CsvRow::tree_create_directories},
-    {"tree_create_directories_per_s", &CsvRow::tree_create_directories_per_s},
-    {"stat_makespan_s", &CsvRow::stat_makespan_s},
-    {"stat_files", &CsvRow::stat_files},
-    {"stat_files_per_s", &CsvRow::stat_files_per_s},
-    {"read_makespan_s", &CsvRow::read_makespan_s},
-    {"read_files", &CsvRow::read_files},
-    {"read_files_per_s", &CsvRow::read_files_per_s},
-    {"remove_makespan_s", &CsvRow::remove_makespan_s},
-    {"remove_files", &CsvRow::remove_files},
-    {"remove_files_per_s", &CsvRow::remove_files_per_s},
-    {"tree_remove_makespan_s", &CsvRow::tree_remove_makespan_s},
-    {"tree_remove_directories", &CsvRow::tree_remove_directories},
-    {"tree_remove_directories_per_s", &CsvRow::tree_remove_directories_per_s},
-};
-static_assert(std::size(kColumns) * sizeof(std::string) == sizeof(CsvRow),
-              "every CsvRow cell has its column");
-
-std::string header() {
-  std::vector<std::string> names;
-  for (const Column& c : kColumns) names.emplace_back(c.header);
-  return fmt::format("{}", fmt::join(names, ","));
-}
+namespace mpiwrite::csv {
 
 // Every cell goes through csv_field, so a cell with a comma, quote or newline stays one cell.
 void print_row(std::ostream& out, const CsvRow& row) {
@@ -138,15 +25,16 @@ void print_row(std::ostream& out, const CsvRow& row) {
   fmt::print(out, "{}\n", fmt::join(cells, ","));
 }
 
-template <typename T>
-std::string cell(const T& value) {
-  return fmt::format("{}", value);
+namespace {
+
+std::string header() {
+  std::vector<std::string> names;
+  for (const Column& c : kColumns) names.emplace_back(c.header);
+  return fmt::format("{}", fmt::join(names, ","));
 }
 
-// Empty when absent (speedup against an unmeasured baseline, an interval below 6 repetitions).
+// Empty when absent (speedup against an unmeasured baseline).
 std::string optional_cell(const std::optional<double>& value) { return value ? cell(*value) : ""; }
-std::string low(const std::optional<Interval>& i) { return i ? cell(i->low) : ""; }
-std::string high(const std::optional<Interval>& i) { return i ? cell(i->high) : ""; }
 
 // The cells every row of a point starts with.
 CsvRow point_row(const char* kind, const PointReport& p) {
@@ -158,6 +46,7 @@ CsvRow point_row(const char* kind, const PointReport& p) {
   row.engine = to_string(p.spec.engine);
   row.queue_depth = cell(p.spec.queue_depth);
   row.layout = to_string(p.spec.layout);
+  row.concurrency = cell(p.spec.concurrency());
   return row;
 }
 
@@ -229,6 +118,11 @@ void write_repetition(const PointReport& p, const RepetitionFigures& rep, bool p
     row.*items = cell(f.items);
     row.*rate = cell(f.items_per_s);
   }
+  if (rep.verified) {
+    row.verify_s = cell(rep.verify.elapsed_s);
+    row.verify_files_checked = cell(rep.verify.files_checked);
+    row.verify_mismatches = cell(rep.verify.mismatches);
+  }
   row.bytes = cell(rep.bytes);
   row.elapsed_s = cell(rep.makespan_s);
   row.fastest_s = cell(rep.fastest_s);
@@ -299,24 +193,53 @@ void write_summary(const PointReport& p, std::ostream& out) {
   print_row(out, spread);
 }
 
+// --phases beyond write: a `phase` row per phase run (the write phase too), each phase's median
+// makespan (elapsed_s) with its interval (ci_low, ci_high), its items of one repetition and its
+// rate at the median with that rate's interval. An unmeasured point keeps the rows, empty.
+void write_phase_summaries(const PointReport& p, const std::vector<Phase>& phases,
+                           std::ostream& out) {
+  for (Phase phase : phases) {
+    CsvRow row = point_row("phase", p);
+    row.phase = phase_name(phase);
+    for (const PhaseSummary& s : p.phases) {
+      if (s.phase != phase || s.makespan.count == 0) continue;
+      row.items = cell(s.items);
+      row.elapsed_s = cell(s.makespan.median);
+      row.ci_low = low(s.makespan.median_ci);
+      row.ci_high = high(s.makespan.median_ci);
+      row.items_per_s = cell(s.items_per_s.at_median);
+      row.items_per_s_ci_low = low(s.rate_ci);
+      row.items_per_s_ci_high = high(s.rate_ci);
+    }
+    print_row(out, row);
+  }
+}
+
 }  // namespace
 
-const std::string kCsvHeader = header();
+}  // namespace mpiwrite::csv
+
+namespace mpiwrite {
+
+const std::string kCsvHeader = csv::header();
 
 void write_csv(const RunReport& r, std::ostream& out) {
-  fmt::print(out, "{}\n", header());
+  fmt::print(out, "{}\n", csv::header());
   for (const PointReport& p : r.points) {
     for (const RepetitionFigures& rep : p.repetitions) {
-      write_repetition(p, rep, r.config.per_rank, r.config.fsync, out);
+      csv::write_repetition(p, rep, r.config.per_rank, r.config.fsync, out);
     }
-    write_summary(p, out);
+    csv::write_summary(p, out);
+    if (r.config.phases.size() > 1) csv::write_phase_summaries(p, r.config.phases, out);
   }
+  if (r.kind == RunKind::Compare) csv::write_verdicts(r.comparison, r.config.phases, out);
+  if (r.cleanup.ran) csv::write_removal(r.cleanup, out);
   // A run cut short says so in its last row: the `mode` column names the signal.
   if (r.interrupted_by) {
-    CsvRow row;
+    csv::CsvRow row;
     row.row = "interrupted";
     row.mode = signal_name(r.interrupted_by);
-    print_row(out, row);
+    csv::print_row(out, row);
   }
 }
 

@@ -1,5 +1,7 @@
 // JSON with a schema version: the full configuration, the context, every repetition with its
-// per-rank figures, and the summary. Field meanings are in docs/metrics.md.
+// per-rank figures, and the summary. Field meanings are in docs/metrics.md. A key has one type
+// wherever it appears (`ranks` is always a count; lists of ranks are `per_rank` and
+// `rank_ids`), so pandas.json_normalize flattens any level with any other's keys as metadata.
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
@@ -60,7 +62,7 @@ Json config_json(const RunConfig& c) {
 Json context_json(const RunContext& x) {
   Json hosts = Json::array();
   for (const HostRanks& h : x.hosts) {
-    hosts.push_back({{"host", h.host}, {"rank_count", h.ranks.size()}, {"ranks", h.ranks}});
+    hosts.push_back({{"host", h.host}, {"rank_count", h.ranks.size()}, {"rank_ids", h.ranks}});
   }
   return {{"mpiwrite_version", x.mpiwrite_version},
           {"ranks", x.ranks},
@@ -80,7 +82,7 @@ Json hosts_json(const RepetitionFigures& rep, const std::vector<HostRanks>& host
   Json result = Json::array();
   for (const HostFigures& h : per_host(rep, hosts)) {
     result.push_back({{"host", h.host},
-                      {"ranks", h.ranks},
+                      {"rank_ids", h.ranks},
                       {"files", h.files},
                       {"bytes", h.bytes},
                       {"slowest_rank_s", h.slowest_s},
@@ -173,7 +175,7 @@ Json repetition_json(const RepetitionFigures& rep, const std::vector<HostRanks>&
           {"mib_per_s", rep.mib_per_s},
           {"latency_us", latency_json(rep.latency)},
           {"operations_us", operations_json(rep.operations, fsync)},
-          {"ranks", ranks},
+          {"per_rank", ranks},
           {"hosts", hosts_json(rep, hosts)},
           {"verify", rep.verified ? Json{{"elapsed_s", rep.verify.elapsed_s},
                                          {"files_checked", rep.verify.files_checked},
@@ -230,7 +232,7 @@ Json host_summaries_json(const std::vector<HostSummary>& hosts) {
   for (const HostSummary& h : hosts) {
     result.push_back(
         {{"host", h.host},
-         {"ranks", h.ranks},
+         {"rank_ids", h.ranks},
          {"files", h.files},
          {"bytes", h.bytes},
          {"slowest_rank_s", {{"median", h.slowest_median_s}, {"max", h.slowest_max_s}}}});

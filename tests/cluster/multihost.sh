@@ -50,17 +50,17 @@ check(ctx["ranks"] == 4, "context.ranks")
 hosts = {h["host"]: h for h in ctx["hosts"]}
 check(sorted(hosts) == ["mpihostA", "mpihostB"], "context.hosts names both hosts")
 check(hosts["mpihostA"]["rank_count"] == 2 and hosts["mpihostB"]["rank_count"] == 2, "2 ranks each")
-check(hosts["mpihostA"]["ranks"] == [0, 2] and hosts["mpihostB"]["ranks"] == [1, 3], "--map-by node: A,B,A,B")
+check(hosts["mpihostA"]["rank_ids"] == [0, 2] and hosts["mpihostB"]["rank_ids"] == [1, 3], "--map-by node: A,B,A,B")
 rep = doc["points"][0]["repetitions"][0]
 agg = {h["host"]: h for h in rep["hosts"]}
 check(len(rep["hosts"]) == 2 and sorted(agg) == ["mpihostA", "mpihostB"], "per-host aggregates of both hosts")
 check(sum(h["files"] for h in rep["hosts"]) == 100, "per-host files add up to 100")
 check(sum(h["bytes"] for h in rep["hosts"]) == rep["bytes"] == 140000, "per-host bytes add up")
-elapsed = {r["rank"]: r["elapsed_s"] for r in rep["ranks"]}
+elapsed = {r["rank"]: r["elapsed_s"] for r in rep["per_rank"]}
 for name, h in agg.items():
-    check(h["files"] == sum(r["files"] for r in rep["ranks"] if r["rank"] in h["ranks"]), f"{name}: files of its ranks")
-    check(h["slowest_rank_s"] == max(elapsed[r] for r in h["ranks"]), f"{name}: slowest_rank_s is its slowest rank")
-print("hosts:", ", ".join(f"{n} ranks {h['ranks']} files {agg[n]['files']}" for n, h in sorted(hosts.items())))
+    check(h["files"] == sum(r["files"] for r in rep["per_rank"] if r["rank"] in h["rank_ids"]), f"{name}: files of its ranks")
+    check(h["slowest_rank_s"] == max(elapsed[r] for r in h["rank_ids"]), f"{name}: slowest_rank_s is its slowest rank")
+print("hosts:", ", ".join(f"{n} ranks {h['rank_ids']} files {agg[n]['files']}" for n, h in sorted(hosts.items())))
 PY
 
 note "clock offsets between the hosts (one kernel, so the truth is 0): within the stated bound"
@@ -79,7 +79,7 @@ if not 0 < clock["offset_error_s"] < 0.005:
 if clock["largest_offset_s"] > clock["offset_error_s"]:
     sys.exit("FAIL: an offset larger than its bound on one kernel")
 for rep in doc["points"][0]["repetitions"]:
-    if min(r["start_s"] for r in rep["ranks"]) != 0 or rep["makespan_s"] < rep["slowest_rank_s"] - clock["offset_error_s"]:
+    if min(r["start_s"] for r in rep["per_rank"]) != 0 or rep["makespan_s"] < rep["slowest_rank_s"] - clock["offset_error_s"]:
         sys.exit("FAIL: the common axis")
 PY
 

@@ -45,11 +45,11 @@ check(sorted(h["host"] for h in doc["context"]["hosts"]) == ["mpihostA", "mpihos
 for p in doc["points"]:
     check(p["repetitions"], f"point {p['label']} has repetitions")
     for i, rep in enumerate(p["repetitions"]):
-        per_rank = [r["files"] for r in rep["ranks"]]
+        per_rank = [r["files"] for r in rep["per_rank"]]
         check(rep["files"] == files, f"point {p['label']} repetition {i}: {rep['files']} files")
         check(sum(per_rank) == files, f"point {p['label']} repetition {i}: ranks {per_rank}")
 print("ranks' files:", "; ".join(f"{p['label']}: " + ", ".join(
-    str([r["files"] for r in rep["ranks"]]) for rep in p["repetitions"]) for p in doc["points"]))
+    str([r["files"] for r in rep["per_rank"]]) for rep in p["repetitions"]) for p in doc["points"]))
 PY
 }
 
@@ -92,7 +92,7 @@ expect_files "$WORK/slow" 40 1 "Hello, world!"
 check_report "$WORK/report.json" 40 2
 python3 - "$WORK/report.json" <<'PY' || fail "the slow rank's share"
 import json, sys
-files = [r["files"] for r in json.load(open(sys.argv[1]))["points"][0]["repetitions"][0]["ranks"]]
+files = [r["files"] for r in json.load(open(sys.argv[1]))["points"][0]["repetitions"][0]["per_rank"]]
 if not files[1] < files[0]: sys.exit(f"FAIL: the slow rank 1 took {files[1]} of {files}")
 PY
 echo "PASS"

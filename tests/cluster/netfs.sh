@@ -134,11 +134,11 @@ doc = json.load(open(sys.argv[1]))
 ctx = doc["context"]
 hosts = {h["host"]: h for h in ctx["hosts"]}
 assert sorted(hosts) == ["netfsC", "netfsD"], f"hosts: {sorted(hosts)}"
-assert hosts["netfsC"]["ranks"] == [0, 2] and hosts["netfsD"]["ranks"] == [1, 3], ctx["hosts"]
+assert hosts["netfsC"]["rank_ids"] == [0, 2] and hosts["netfsD"]["rank_ids"] == [1, 3], ctx["hosts"]
 assert "fuse" in json.dumps(ctx).lower(), "the report does not say the file system is FUSE"
 rep = doc["points"][0]["repetitions"][0]
 assert rep["files"] == 100 and rep["bytes"] == 140000, (rep["files"], rep["bytes"])
-where = ", ".join(f"{n} {h['ranks']}" for n, h in sorted(hosts.items()))
+where = ", ".join(f"{n} {h['rank_ids']}" for n, h in sorted(hosts.items()))
 print(f"report: ranks on {where}, 100 files")
 PY
 
@@ -173,7 +173,7 @@ python3 - "$WORK/limited.json" "$DATA/limited" <<'PY' || fail "the time-limited 
 import json, os, sys
 doc = json.load(open(sys.argv[1]))
 rep = doc["points"][0]["repetitions"][0]
-counts = [r["files"] for r in rep["ranks"]]
+counts = [r["files"] for r in rep["per_rank"]]
 assert len(set(counts)) == 1 and 0 < rep["files"] < 100000, counts
 assert rep["time_limit"]["cut_short"], rep["time_limit"]
 assert rep["verify"]["files_checked"] == rep["files"] and rep["verify"]["mismatches"] == 0, rep["verify"]

@@ -130,7 +130,7 @@ rep = doc["points"][0]["repetitions"][0]
 assert rep["files"] == 60 and rep["bytes"] == 60 * 14 * 20, (rep["files"], rep["bytes"])
 per_host = {h["host"]: h["files"] for h in rep["hosts"]}
 assert per_host == {"netfsC": 30, "netfsD": 30}, per_host
-print(f"{sys.argv[1]}: ranks {[(n, h['ranks']) for n, h in sorted(hosts.items())]}, files per host {per_host}")
+print(f"{sys.argv[1]}: ranks {[(n, h['rank_ids']) for n, h in sorted(hosts.items())]}, files per host {per_host}")
 PY
 }
 

@@ -80,7 +80,7 @@ doc = json.load(open(path))
 def check(cond, what):
     if not cond:
         sys.exit(f"FAIL: {path}: {what}")
-check(doc["schema_version"] == 4, "schema_version")
+check(doc["schema_version"] == 5, "schema_version")
 check(doc["kind"] == kind, f"kind {doc['kind']}, expected {kind}")
 ctx = doc["context"]
 check(ctx["ranks"] == ranks, f"context.ranks {ctx['ranks']}, expected {ranks}")

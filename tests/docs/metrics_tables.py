@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """docs/metrics.md against the reporters it describes, so a new column or field cannot land
-undocumented: every CSV column of src/report/csv.cpp has its row, in order, in the CSV table;
+undocumented: every CSV column of src/report/csv_row.hpp has its row, in order, in the CSV table;
 every top-level field of docs/report.schema.json has its row in the JSON table, and every field
 the schema names anywhere is named (in backticks) in the JSON section; every literal column
 header of the table and markdown grids (src/report/point_grids.cpp) is named in their section.
@@ -58,10 +58,10 @@ def schema_fields(node, out):
 
 
 def check_csv(root, doc, gaps):
-    csv_cpp = (root / "src/report/csv.cpp").read_text()
+    csv_cpp = (root / "src/report/csv_row.hpp").read_text()
     columns = re.findall(r'\{"(\w+)", &CsvRow::', csv_cpp)
     if not columns:
-        gaps.append("src/report/csv.cpp: no columns found (kColumns changed shape?)")
+        gaps.append("src/report/csv_row.hpp: no columns found (kColumns changed shape?)")
         return
     text = section(doc, "## CSV columns")
     if text is None:
@@ -81,9 +81,9 @@ def check_csv(root, doc, gaps):
 
 def check_json(root, doc, gaps):
     schema = json.loads((root / "docs/report.schema.json").read_text())
-    text = section(doc, "## JSON (schema_version 4)")
+    text = section(doc, "## JSON (schema_version 5)")
     if text is None:
-        gaps.append("docs/metrics.md: no '## JSON (schema_version 4)' section")
+        gaps.append("docs/metrics.md: no '## JSON (schema_version 5)' section")
         return
     groups = {names[0].split("[")[0].split(".")[0] for names in first_cells(text, 0) if names}
     for name in schema["properties"]:

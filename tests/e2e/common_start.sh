@@ -43,7 +43,7 @@ spread = median(many, "start_spread_s")
 print(f"-- speedup {speedup:.2f}x on {cores} cores (the ranks' own times would say {own:.2f}x; "
       f"median start spread {spread * 1e3:.2f} ms)")
 for rep in many["points"][0]["repetitions"]:
-    ends = [r["start_s"] + r["elapsed_s"] for r in rep["ranks"]]
+    ends = [r["start_s"] + r["elapsed_s"] for r in rep["per_rank"]]
     assert abs(max(ends) - rep["makespan_s"]) < 1e-12, "makespan is the last end"
     assert rep["makespan_s"] >= rep["slowest_rank_s"], "makespan covers the slowest rank"
 # The physical bound is the number of cores; the two medians of 9 on a shared machine carry

@@ -27,7 +27,7 @@ if [ "$RANKS" -gt 1 ]; then
   expect_files "$WORK/slow" 40 1 "Hello, world!"
   python3 - "$WORK/out" <<'PY'
 import json, sys
-ranks = json.load(open(sys.argv[1]))["points"][0]["repetitions"][0]["ranks"]
+ranks = json.load(open(sys.argv[1]))["points"][0]["repetitions"][0]["per_rank"]
 files = [r["files"] for r in ranks]
 if sum(files) != 40: sys.exit(f"FAIL: files per rank {files} do not add up to 40")
 if not files[1] < max(files): sys.exit(f"FAIL: the slow rank 1 took {files[1]} of {files}")

@@ -16,7 +16,7 @@ doc = json.load(open(path))
 def check(cond, what):
     if not cond:
         sys.exit(f"FAIL: {what}")
-check(doc["schema_version"] == 4, "schema_version")
+check(doc["schema_version"] == 5, "schema_version")
 check(doc["kind"] == "run" and len(doc["points"]) == 1, "a run is one point")
 point = doc["points"][0]
 check(point["ranks"] == ranks and point["threads"] == 3, "the point's ranks and threads")
@@ -34,11 +34,11 @@ on_disk = sum(os.path.getsize(os.path.join(data, f)) for f in os.listdir(data))
 for rep in reps:
     check(rep["files"] == 250, "files per repetition")
     check(rep["bytes"] == 250 * 7 * 14 == on_disk, "bytes match the files on disk")
-    check(len(rep["ranks"]) == ranks, "one entry per rank")
-    check(sum(r["files"] for r in rep["ranks"]) == 250, "per-rank files add up")
-    check(max(r["elapsed_s"] for r in rep["ranks"]) == rep["slowest_rank_s"], "slowest rank is the max")
-    check(min(r["start_s"] for r in rep["ranks"]) == 0, "the common start is the earliest rank's")
-    check(abs(max(r["start_s"] + r["elapsed_s"] for r in rep["ranks"]) - rep["makespan_s"]) < 1e-12,
+    check(len(rep["per_rank"]) == ranks, "one entry per rank")
+    check(sum(r["files"] for r in rep["per_rank"]) == 250, "per-rank files add up")
+    check(max(r["elapsed_s"] for r in rep["per_rank"]) == rep["slowest_rank_s"], "slowest rank is the max")
+    check(min(r["start_s"] for r in rep["per_rank"]) == 0, "the common start is the earliest rank's")
+    check(abs(max(r["start_s"] + r["elapsed_s"] for r in rep["per_rank"]) - rep["makespan_s"]) < 1e-12,
           "makespan: common start to the last end")
     check(rep["makespan_s"] >= rep["slowest_rank_s"], "makespan covers every rank")
     check(rep["last_done_s"] == rep["makespan_s"] and rep["first_done_s"] <= rep["makespan_s"],

@@ -92,7 +92,7 @@ for rep in json.load(open(sys.argv[1]))["points"][0]["repetitions"]:
     # uring a span ends when the thread sees the completion; on a loaded machine it may see the
     # last write's only with the delay's, and the sleep then falls in the writes: at least one
     # sleep's worth still shows (and none would if the sleep were counted in the close).
-    slept = rep["ranks"][0]["files"] * 2_000_000 if sys.argv[2] == "posix" else 2_000_000
+    slept = rep["per_rank"][0]["files"] * 2_000_000 if sys.argv[2] == "posix" else 2_000_000
     assert summed + slept <= rep["latency_us"]["total_ns"], (summed, slept, rep["latency_us"])
 PY
 done

@@ -48,13 +48,13 @@ print(f"{path}: {width}x{height} PNG")
 PY
 }
 
-# The report is JSON of schema_version 4 and the given kind.
+# The report is JSON of schema_version 5 and the given kind.
 expect_kind() {
   "$PY" - "$1" "$2" <<'PY' || fail "$1 is not a $2 report"
 import json, sys
 path, kind = sys.argv[1], sys.argv[2]
 doc = json.load(open(path))
-if doc.get("schema_version") != 4 or doc.get("kind") != kind:
+if doc.get("schema_version") != 5 or doc.get("kind") != kind:
     sys.exit(f"FAIL: schema_version {doc.get('schema_version')!r}, kind {doc.get('kind')!r}")
 if not doc.get("points"):
     sys.exit("FAIL: no points")

@@ -28,8 +28,8 @@ for p in points:
     check(len(p["repetitions"]) == 2, "timed repetitions per point")
     for rep in p["repetitions"]:
         check(rep["files"] == 30 and rep["bytes"] == 30 * 3 * 14, "files per repetition")
-        check(len(rep["ranks"]) == ranks, "a figure per rank")
-        check(sum(r["files"] for r in rep["ranks"]) == 30, "per-rank files add up")
+        check(len(rep["per_rank"]) == ranks, "a figure per rank")
+        check(sum(r["files"] for r in rep["per_rank"]) == 30, "per-rank files add up")
 # Every file every step wrote (2 points x (1 warm-up + 2 timed) x 30) was removed, none failed.
 check(doc["cleanup"]["files_removed"] == 2 * 3 * 30, "removal count")
 print("sweep json ok")
@@ -144,7 +144,7 @@ for p in points:
     check(len(p["repetitions"]) == 2, f"{p['label']}: repetitions")
     for rep in p["repetitions"]:
         check(rep["files"] == files, f"{p['label']}: files")
-        check(sum(r["files"] for r in rep["ranks"]) == files, f"{p['label']}: per-rank files")
+        check(sum(r["files"] for r in rep["per_rank"]) == files, f"{p['label']}: per-rank files")
         if verified:
             v = rep["verify"]
             check(v is not None and v["files_checked"] == files and v["mismatches"] == 0,

@@ -33,7 +33,7 @@ check_json "
 r = reps[0]
 assert r['time_limit'] == {'cut_short': True, 'files_at_limit': r['files'], 'files_asked': $n}, r['time_limit']
 assert 0 < r['files'] < $n, r['files']
-counts = [x['files'] for x in r['ranks']]
+counts = [x['files'] for x in r['per_rank']]
 assert sum(counts) == r['files'], counts
 assert counts[$last] < 20, counts
 assert all(c == 20 for c in counts[:$last]), counts
@@ -57,7 +57,7 @@ run_mpiwrite -n "$n" -t 2 --partition cyclic --dir "$WORK/b" --time-limit 0.3 --
 expect_status 0
 check_json "
 r = reps[0]
-counts = [x['files'] for x in r['ranks']]
+counts = [x['files'] for x in r['per_rank']]
 assert len(set(counts)) == 1, counts
 assert counts[0] % 2 == 0, counts  # two writers per rank, each to the same count
 assert 0 < r['files'] < $n, r['files']

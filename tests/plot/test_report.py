@@ -126,7 +126,7 @@ class RefusalTest(Files):
 
     def test_schema_versions(self):
         doc = raw(fixture("sweep.json"))
-        for version in (1, 5):
+        for version in (1, 6):
             doc["schema_version"] = version
             self.assert_refused(json.dumps(doc), f"schema_version {version}")
         del doc["schema_version"]

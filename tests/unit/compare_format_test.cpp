@@ -135,6 +135,15 @@ TEST(CompareTable, WarnsAboutWorkloadsAndStatesFileSystemsAndHosts) {
   EXPECT_TRUE(contains(text, "interrupted (SIGINT)")) << text;
 }
 
+// Schema 5 only renamed lists (issue 24): it times the makespan as 4 does, so no warning.
+TEST(CompareTable, Versions4And5TimeTheSame) {
+  const ReportComparison c = compare_fixtures("sweep_old_v4.json", "sweep_new_v5.json");
+  ASSERT_EQ(c.points.size(), 2u);
+  const std::string text = output(c, CompareFormat::Table);
+  EXPECT_FALSE(contains(text, "time differently")) << text;
+  EXPECT_TRUE(contains(text, "schema_version 5")) << text;
+}
+
 TEST(CompareTable, WarnsWhenTheReportsTimeDifferentlyAndNothingMatches) {
   const ReportComparison c = compare_fixtures("run_old_v3.json", "sweep_old_v4.json");
   ASSERT_TRUE(c.points.empty());

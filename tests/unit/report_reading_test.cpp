@@ -46,6 +46,27 @@ TEST(ReportReading, Version4TakesTheMakespan) {
   }
 }
 
+// sweep_new_v5.json: a real -np 4 --sweep-threads 1,2 -r 6 run of schema 5 (issue 24: the lists
+// once called `ranks` are `per_rank` and `rank_ids`), which times the makespan as version 4 does,
+// so an old report compares with it.
+TEST(ReportReading, Version5TakesTheMakespanAndComparesWithVersion4) {
+  const nlohmann::json doc = fixture_json("sweep_new_v5.json");
+  ASSERT_EQ(doc["schema_version"], 5);
+  ASSERT_TRUE(doc["points"][0]["repetitions"][0].contains("per_rank"));
+  ASSERT_TRUE(doc["context"]["hosts"][0].contains("rank_ids"));
+  const ReportInput r = read_report(fixture_text("sweep_new_v5.json"), "new.json");
+  EXPECT_EQ(r.about.schema_version, 5);
+  EXPECT_EQ(r.about.hosts.size(), doc["context"]["hosts"].size());
+  ASSERT_EQ(r.points.size(), doc["points"].size());
+  for (const ReportPoint& p : r.points) {
+    EXPECT_EQ(p.times, fixture_times(doc, p.label, "makespan_s")) << p.label;
+  }
+  const ReportComparison c =
+      compare_reports(read_report(fixture_text("sweep_old_v4.json"), "old.json"), r);
+  EXPECT_EQ(c.points.size(), 2u);  // 4x1 and 4x2; the old 4x4 and 4x8 are unmatched
+  EXPECT_EQ(c.unmatched.size(), 2u);
+}
+
 TEST(ReportReading, ARepetitionCutShortByTheTimeLimitIsScaledToTheAskedFiles) {
   nlohmann::json doc = fixture_json("sweep_old_v4.json");
   nlohmann::json& reps = doc["points"][0]["repetitions"];
@@ -189,7 +210,7 @@ TEST(ReportReading, RefusesWhatCannotBeCompared) {
       {"[1, 2]", "not an mpiwrite report (the top level is not an object)"},
       {R"({"points": []})", "no schema_version"},
       {R"({"schema_version": 2, "points": [)" + point + "]}", "schema_version 2 is not supported"},
-      {R"({"schema_version": 5, "points": [)" + point + "]}", "schema_version 5 is not supported"},
+      {R"({"schema_version": 6, "points": [)" + point + "]}", "schema_version 6 is not supported"},
       {R"({"schema_version": "3", "points": [)" + point + "]}",
        R"(schema_version "3" is not supported)"},
       {R"({"schema_version": 3})", "points is missing"},

@@ -9,6 +9,8 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "mpiwrite/core/run_report.hpp"
 #include "mpiwrite/report/reporters.hpp"
@@ -308,7 +310,9 @@ TEST(Reporters, CompareTwoLayoutsJsonNamesTheLayoutOfEveryPointAndRow) {
       static_cast<std::size_t>(std::find(header.begin(), header.end(), "layout") - header.begin());
   ASSERT_EQ(column, 34u);  // the 35th, where it always stood
   std::set<std::string> layouts;
-  while (std::getline(csv, line)) layouts.insert(cells(line).at(column));
+  while (std::getline(csv, line)) {
+    if (cells(line).at(0) != "removal") layouts.insert(cells(line).at(column));  // the run's
+  }
   EXPECT_EQ(layouts, (std::set<std::string>{"shared", "rank"}));
 }
 TEST(Reporters, ComparePhasesTable) {
@@ -388,11 +392,14 @@ TEST(Reporters, UnmeasuredPointsShowNoFiguresInAnyFormat) {
   std::string line;
   while (std::getline(csv, line)) {
     if (line.rfind("mean,processes,1,1,", 0) == 0) {
-      // Through `layout`; the columns after it (per operation, time limit) are empty too.
+      // Through `layout`; the figures after it (per operation, time limit, phases) are empty
+      // too, all but `concurrency`, which the point has measured or not.
       const std::string through_layout =
           "mean,processes,1,1,,,,,,,,,,,,,,,,,posix,1,,,,,,,,,,,,,shared";
       EXPECT_EQ(line.substr(0, through_layout.size()), through_layout);
-      EXPECT_EQ(line.find_first_not_of(',', through_layout.size()), std::string::npos) << line;
+      const std::string after = line.substr(through_layout.size());
+      EXPECT_EQ(after.find_first_not_of(','), after.find(",1,") + 1) << line;
+      EXPECT_EQ(after.find_first_not_of(',', after.find(",1,") + 2), std::string::npos) << line;
     }
   }
 }
@@ -457,10 +464,50 @@ TEST(Reporters, JsonParsesAndCarriesSchemaConfigContextAndRanks) {
   EXPECT_EQ(doc.at("context").at("hosts").at(0).at("rank_count"), 2);
   const auto& point = doc.at("points").at(0);
   EXPECT_EQ(point.at("repetitions").size(), 2u);
-  EXPECT_EQ(point.at("repetitions").at(1).at("ranks").at(1).at("elapsed_s"), 0.006);
+  EXPECT_EQ(point.at("repetitions").at(1).at("per_rank").at(1).at("elapsed_s"), 0.006);
   EXPECT_DOUBLE_EQ(point.at("repetitions").at(1).at("files_per_s").get<double>(), 100 / 0.006);
   EXPECT_EQ(point.at("summary").at("makespan_s").at("median"), 0.0055);
   EXPECT_FALSE(doc.contains("comparison"));
+}
+
+// The kinds of value ("number", "list") of every key of the records pandas.json_normalize
+// flattens and takes metadata from: the report, its points, their repetitions, those
+// repetitions' per-rank and host rows, the hosts of the context and of each summary, and the
+// comparison's rows. (Keys inside config or a summary come out prefixed, and never meet them.)
+std::map<std::string, std::set<std::string>> record_key_kinds(const nlohmann::json& doc) {
+  std::map<std::string, std::set<std::string>> kinds;
+  const auto add = [&](const nlohmann::json& record) {
+    for (const auto& [key, value] : record.items()) {
+      if (value.is_array()) kinds[key].insert("list");
+      if (value.is_number()) kinds[key].insert("number");
+    }
+  };
+  add(doc);
+  for (const auto& h : doc.at("context").at("hosts")) add(h);
+  for (const auto& row : doc.value("comparison", nlohmann::json::array())) add(row);
+  for (const auto& p : doc.at("points")) {
+    add(p);
+    for (const auto& h : p.at("summary").at("hosts")) add(h);
+    for (const auto& rep : p.at("repetitions")) {
+      add(rep);
+      for (const auto& r : rep.at("per_rank")) add(r);
+      for (const auto& h : rep.at("hosts")) add(h);
+    }
+  }
+  return kinds;
+}
+
+// pandas.json_normalize(points, "repetitions", meta=["ranks", ...]) refuses a meta key that is
+// also a record's key; schema 5 keeps `ranks` a count everywhere (issue 24).
+TEST(Reporters, JsonHasNoRecordKeyThatIsANumberInOnePlaceAndAListInAnother) {
+  for (const RunReport& report :
+       {sample_report(Format::Json, true), sample_comparison(Format::Json)}) {
+    const auto kinds = record_key_kinds(nlohmann::json::parse(render(report)));
+    for (const auto& [key, seen] : kinds) EXPECT_EQ(seen.size(), 1u) << key;
+    EXPECT_EQ(kinds.at("ranks"), std::set<std::string>{"number"});
+    EXPECT_EQ(kinds.at("per_rank"), std::set<std::string>{"list"});
+    EXPECT_EQ(kinds.at("rank_ids"), std::set<std::string>{"list"});
+  }
 }
 
 TEST(Reporters, CompareJsonHasARowPerConcurrencyWithNullForMissingModes) {
@@ -491,7 +538,81 @@ TEST(Reporters, CsvRowsHaveTheHeaderColumnCount) {
     EXPECT_EQ(columns(line), expected) << line;
     ++rows;
   }
-  EXPECT_EQ(rows, 2 + 4 + 5);  // repetitions, rank rows, summary rows
+  EXPECT_EQ(rows, 2 + 4 + 5 + 1);  // repetitions, rank rows, summary rows, the removal row
+}
+
+// The rows of one kind, split into cells by the header's names (no cell of these has a comma).
+std::vector<std::map<std::string, std::string>> csv_rows(const std::string& csv,
+                                                         const std::string& kind) {
+  std::istringstream lines(csv);
+  const auto split = [](const std::string& line) {
+    std::vector<std::string> cells;
+    std::istringstream in(line);
+    for (std::string c; std::getline(in, c, ',');) cells.push_back(c);
+    if (!line.empty() && line.back() == ',') cells.emplace_back();
+    return cells;
+  };
+  std::string line;
+  std::getline(lines, line);
+  const std::vector<std::string> names = split(line);
+  std::vector<std::map<std::string, std::string>> rows;
+  while (std::getline(lines, line)) {
+    const std::vector<std::string> cells = split(line);
+    if (cells.empty() || cells[0] != kind) continue;
+    std::map<std::string, std::string> row;
+    for (std::size_t i = 0; i < names.size() && i < cells.size(); ++i) row[names[i]] = cells[i];
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+// Long form (issue 24): with --phases a `phase` row per point and phase, with --compare a
+// `verdict` row per comparison row and phase, decided or not, and the removal's row.
+TEST(Reporters, CsvHasPhaseVerdictAndRemovalRows) {
+  RunReport r = sample_comparison(Format::Csv);
+  r.config.phases = {Phase::Write, Phase::Stat};
+  for (PointReport& p : r.points) {
+    if (!p.measured()) continue;
+    PhaseSummary stat;
+    stat.phase = Phase::Stat;
+    stat.items = 100;
+    stat.makespan.count = 6;
+    stat.makespan.median = 0.002;
+    stat.items_per_s.at_median = 100 / 0.002;
+    p.phases.push_back(stat);
+  }
+  PhaseVerdict stat_verdict;
+  stat_verdict.verdict = *r.comparison.at(2).verdict;
+  stat_verdict.winner = "threads";
+  r.comparison.at(2).phases.push_back(stat_verdict);
+  r.cleanup = {true, 0.25, 600, false, false};
+  const std::string csv = render(r);
+
+  const auto phases = csv_rows(csv, "phase");
+  ASSERT_EQ(phases.size(), 2 * r.points.size());
+  EXPECT_EQ(phases.at(0).at("phase"), "write");
+  EXPECT_EQ(phases.at(1).at("phase"), "stat");
+  EXPECT_EQ(phases.at(1).at("items"), "100");
+  EXPECT_EQ(phases.at(1).at("elapsed_s"), "0.002");
+  EXPECT_EQ(phases.at(1).at("items_per_s"), "50000");
+  EXPECT_EQ(phases.at(0).at("elapsed_s"), csv_rows(csv, "median").at(0).at("elapsed_s"));
+
+  const auto verdicts = csv_rows(csv, "verdict");
+  ASSERT_EQ(verdicts.size(), 2 * r.comparison.size());
+  EXPECT_EQ(verdicts.at(4).at("phase"), "write");
+  EXPECT_EQ(verdicts.at(4).at("winner"), "hybrid");
+  EXPECT_EQ(verdicts.at(4).at("runner_up"), "threads");
+  EXPECT_EQ(verdicts.at(5).at("phase"), "stat");
+  EXPECT_EQ(verdicts.at(5).at("winner"), "threads");
+  EXPECT_EQ(verdicts.at(5).at("concurrency"), verdicts.at(4).at("concurrency"));
+  EXPECT_EQ(verdicts.at(3).at("phase"), "stat");  // no stat verdict there: an empty row
+  EXPECT_EQ(verdicts.at(3).at("fastest"), "");
+
+  const auto removal = csv_rows(csv, "removal");
+  ASSERT_EQ(removal.size(), 1u);
+  EXPECT_EQ(removal.at(0).at("removal_files"), "600");
+  EXPECT_EQ(removal.at(0).at("removal_s"), "0.25");
+  EXPECT_EQ(removal.at(0).at("removal_failed"), "false");
 }
 
 // Files/s per point is computed once (summarize_report): the CSV's median row, the JSON's
@@ -643,7 +764,7 @@ TEST(HostileStrings, CsvStillHasTheHeaderColumnCount) {
   std::string line;
   std::getline(lines, line);
   const auto commas = std::count(line.begin(), line.end(), ',');  // the header's: no quoted cell
-  EXPECT_EQ(commas, 71);
+  EXPECT_EQ(commas, 91);
   while (std::getline(lines, line))
     EXPECT_EQ(std::count(line.begin(), line.end(), ','), commas) << line;
 }

@@ -133,7 +133,7 @@ class Runner:
         if slow_ranks:
             want["slow_delay_us"] = delay
         check_config(report, want, what)
-        rk = sorted(rep["ranks"], key=lambda x: x["rank"])
+        rk = sorted(rep["per_rank"], key=lambda x: x["rank"])
         if [x["rank"] for x in rk] != list(range(ranks)) or sum(x["files"] for x in rk) != p.files:
             raise BenchError(f"{what}: unexpected per-rank figures {rk!r:.300}")
         return {**fields, "variant": variant, "partition": partition,

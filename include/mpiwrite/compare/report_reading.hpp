@@ -1,5 +1,5 @@
 #pragma once
-// An mpiwrite JSON report (schema_version 3 or 4) read back for mpiwrite-compare: the series of
+// An mpiwrite JSON report (schema_version 3 to 5) read back for mpiwrite-compare: the series of
 // times each point measured, and what says whether two reports measured the same thing. Pure:
 // text in, data out. The report is untrusted input: every field used is checked, and a report
 // that cannot be compared is refused with one line naming the file and the field.
@@ -18,9 +18,10 @@
 namespace mpiwrite {
 
 // The schema versions whose per-repetition time mpiwrite-compare knows: 3 `slowest_s` (the
-// slowest rank's own duration), 4 `makespan_s` (from the ranks' common start).
+// slowest rank's own duration), 4 and 5 `makespan_s` (from the ranks' common start; 5 only
+// renamed lists this reader does not read: `per_rank`, `rank_ids`).
 inline constexpr int kOldestComparableSchema = 3;
-inline constexpr int kNewestComparableSchema = 4;
+inline constexpr int kNewestComparableSchema = 5;
 
 // The limits of a time mpiwrite-compare accepts, in seconds: the clock's resolution (a time of 0
 // is a clock that could not resolve the phase, or an edited report) up to about 31 years. Within

@@ -16,8 +16,10 @@
 namespace mpiwrite {
 
 // 3: unmeasured figures are null, cleanup.in_background. 4: the makespan from a common start,
-// intervals, tests and warnings (docs/metrics.md, "JSON"; docs/report.schema.json).
-inline constexpr int kJsonSchemaVersion = 4;
+// intervals, tests and warnings (docs/metrics.md, "JSON"; docs/report.schema.json). 5: one
+// type per key, for pandas.json_normalize: the lists once named `ranks` are `per_rank` (a
+// repetition's rank figures) and `rank_ids` (a host's ranks).
+inline constexpr int kJsonSchemaVersion = 5;
 
 struct RunContext {
   std::string mpiwrite_version;
