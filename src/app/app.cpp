@@ -163,7 +163,7 @@ class Coordinator {
           check_standard_output(c);
           run_.directory = prepare_directory(c, run_.plans);
           if (run_.output_dir.deferred) run_.output_dir = hold_output_directory(c.output);
-          if (c.output.empty() && c.cleanup && run_.directory.created) {
+          if (c.output.empty() && c.removes_directory() && run_.directory.created) {
             run_.copy_dir = hold_parent_of(run_.directory.path, run_.directory.identity);
           }
           run_.run_id = fmt::format("{:x}-{:x}", ::getpid(), ticks);
@@ -179,7 +179,8 @@ class Coordinator {
     run_.scratch_root = scratch_root_path(run_.directory.path, run_.run_id);
     run_.schedule.emplace(c, run_.points, run_.directory.path, run_.scratch_root, run_.seed);
     run_.ledger =
-        CreationLedger(*run_.schedule, run_.directory.path, creates_files(c.engine), c.cleanup);
+        CreationLedger(*run_.schedule, run_.directory.path, creates_files(c.engine),
+                       c.removes_directory());
     run_.ledger.removes_in_every_step(c.runs(Phase::Remove), c.runs(Phase::TreeRemove));
     if (run_.directory.created) run_.ledger.run_directory_made();
     run_.pattern = parse_pattern(c.pattern);
