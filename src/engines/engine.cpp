@@ -33,19 +33,32 @@ FileRecipe::FileRecipe(const WriteOptions& options)
   }
 }
 
-void FileEngine::write(const WriteTarget& target, WorkSource& source, unsigned thread,
-                       SliceResult& result, std::atomic<bool>& stop) noexcept {
-  // An exception is a failure like any other: recorded, and the other threads stop at their
-  // next file; the ranks then agree on it at the phase boundary.
+namespace {
+
+// Runs one of an engine's loops: an exception is a failure like any other, recorded as the
+// failure of `operation` in the target's directory, and the other threads stop at their next
+// item; the ranks then agree on it at the phase boundary.
+template <typename Body>
+void run_recorded(const WriteTarget& target, std::string_view operation, SliceResult& result,
+                  std::atomic<bool>& stop, Body&& body) noexcept {
   try {
-    run(target, source, thread, result, stop);
+    body();
   } catch (const std::exception& e) {
-    record_failure(result, stop, WriteFailure{target.dir_path, 0, "write", e.what()});
+    record_failure(result, stop,
+                   WriteFailure{target.dir_path, 0, std::string(operation), e.what()});
   } catch (...) {
     record_failure(
         result, stop,
-        WriteFailure{target.dir_path, 0, "write", target.dir_path + ": write: unknown exception"});
+        WriteFailure{target.dir_path, 0, std::string(operation),
+                     fmt::format("{}: {}: unknown exception", target.dir_path, operation)});
   }
+}
+
+}  // namespace
+
+void FileEngine::write(const WriteTarget& target, WorkSource& source, unsigned thread,
+                       SliceResult& result, std::atomic<bool>& stop) noexcept {
+  run_recorded(target, "write", result, stop, [&] { run(target, source, thread, result, stop); });
 }
 
 // The phases an engine has no loop for yet: a failure like any other, named.
@@ -66,31 +79,15 @@ void FileEngine::run_tree(Phase phase, const WriteTarget& target,
 
 void FileEngine::files(Phase phase, const WriteTarget& target, WorkSource& source,
                        unsigned thread, SliceResult& result, std::atomic<bool>& stop) noexcept {
-  try {
-    run_files(phase, target, source, thread, result, stop);
-  } catch (const std::exception& e) {
-    record_failure(result, stop,
-                   WriteFailure{target.dir_path, 0, std::string(phase_name(phase)), e.what()});
-  } catch (...) {
-    record_failure(result, stop,
-                   WriteFailure{target.dir_path, 0, std::string(phase_name(phase)),
-                                target.dir_path + ": unknown exception"});
-  }
+  run_recorded(target, phase_name(phase), result, stop,
+               [&] { run_files(phase, target, source, thread, result, stop); });
 }
 
 void FileEngine::tree(Phase phase, const WriteTarget& target,
                       const std::vector<std::string>& level, const Progression& part,
                       SliceResult& result, std::atomic<bool>& stop) noexcept {
-  try {
-    run_tree(phase, target, level, part, result, stop);
-  } catch (const std::exception& e) {
-    record_failure(result, stop,
-                   WriteFailure{target.dir_path, 0, std::string(phase_name(phase)), e.what()});
-  } catch (...) {
-    record_failure(result, stop,
-                   WriteFailure{target.dir_path, 0, std::string(phase_name(phase)),
-                                target.dir_path + ": unknown exception"});
-  }
+  run_recorded(target, phase_name(phase), result, stop,
+               [&] { run_tree(phase, target, level, part, result, stop); });
 }
 
 std::unique_ptr<FileEngine> make_engine(const WriteOptions& options, const FileRecipe& recipe) {
