@@ -61,22 +61,6 @@ void FileEngine::write(const WriteTarget& target, WorkSource& source, unsigned t
   run_recorded(target, "write", result, stop, [&] { run(target, source, thread, result, stop); });
 }
 
-// The phases an engine has no loop for yet: a failure like any other, named.
-void FileEngine::run_files(Phase phase, const WriteTarget& target, WorkSource& /*source*/,
-                           unsigned /*thread*/, SliceResult& result, std::atomic<bool>& stop) {
-  record_failure(result, stop,
-                 WriteFailure{{}, 0, {}, fmt::format("{}: the {} phase is not in this engine",
-                                                     target.dir_path, phase_name(phase))});
-}
-
-void FileEngine::run_tree(Phase phase, const WriteTarget& target,
-                          const std::vector<std::string>& /*level*/, const Progression& /*part*/,
-                          SliceResult& result, std::atomic<bool>& stop) {
-  record_failure(result, stop,
-                 WriteFailure{{}, 0, {}, fmt::format("{}: the {} phase is not in this engine",
-                                                     target.dir_path, phase_name(phase))});
-}
-
 void FileEngine::files(Phase phase, const WriteTarget& target, WorkSource& source,
                        unsigned thread, SliceResult& result, std::atomic<bool>& stop) noexcept {
   run_recorded(target, phase_name(phase), result, stop,
@@ -107,6 +91,12 @@ bool creates_files(Engine engine) { return engine != Engine::Null; }
 void record_failure(SliceResult& result, std::atomic<bool>& stop, WriteFailure failure) {
   if (!result.failure) result.failure = std::move(failure);
   stop.store(true, std::memory_order_relaxed);
+}
+
+WriteFailure wrong_phase_failure(const WriteTarget& target, Phase phase, std::string_view hook) {
+  return WriteFailure{{}, 0, {},
+                      fmt::format("{}: the {} phase has no loop in {}", target.dir_path,
+                                  phase_name(phase), hook)};
 }
 
 WriteFailure file_failure(const std::string& dir_path, const char* name, const char* operation,
