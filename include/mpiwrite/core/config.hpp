@@ -127,7 +127,8 @@ struct RunConfig {
   std::uint64_t file_size_bytes() const { return bytes().file; }
   std::uint64_t write_size_bytes() const { return bytes().write; }
   std::uint64_t writes_per_file() const { return bytes().writes(); }
-  // Whether --phases has `phase`.
+  // Whether --phases has `phase`: for the rules on the configuration itself (validation, the
+  // option dependencies). The run asks RunState::phases, the set derived once from `phases`.
   bool runs(Phase phase) const {
     for (Phase p : phases) {
       if (p == phase) return true;
