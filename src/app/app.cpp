@@ -105,6 +105,7 @@ class Coordinator {
     }
     run_.config = cli.config;
     comm::broadcast_config(world_, run_.config);
+    run_.phases = PhaseSet(run_.config.phases);
     return kContinue;
   }
 
@@ -122,9 +123,7 @@ class Coordinator {
   int check_engine() {
     if (run_.config.engine != Engine::Uring) return kContinue;
     phases_.enter("checking --engine uring on every rank");
-    PhaseSet phases;
-    for (Phase p : run_.config.phases) phases.add(p);
-    std::string reason = uring_unavailable_reason(phases);
+    std::string reason = uring_unavailable_reason(run_.phases);
     if (reason.empty()) {  // what the rings will register, known before the run
       reason = fixed_file_limit_problem(largest_ring_depth(run_.plans, world_.rank()));
     }
@@ -181,7 +180,8 @@ class Coordinator {
     run_.ledger =
         CreationLedger(*run_.schedule, run_.directory.path, creates_files(c.engine),
                        c.removes_directory());
-    run_.ledger.removes_in_every_step(c.runs(Phase::Remove), c.runs(Phase::TreeRemove));
+    run_.ledger.removes_in_every_step(run_.phases.has(Phase::Remove),
+                                      run_.phases.has(Phase::TreeRemove));
     if (run_.directory.created) run_.ledger.run_directory_made();
     run_.pattern = parse_pattern(c.pattern);
     // Removal spans every step, whichever point: each rank plans as one of all the ranks.
@@ -255,7 +255,7 @@ class Coordinator {
   bool set_up_points() {
     std::string failure;
     phases_.enter("setting up the points' communicators and writers");
-    resources_.emplace(world_, run_.config, run_.plans, failure);
+    resources_.emplace(world_, run_.config, run_.phases, run_.plans, failure);
     // A writer that could not be made (no thread, no ring) is not there to ask.
     if (root_ && failure.empty()) {
       if (const std::optional<bool> own = resources_->private_fd_tables()) {

@@ -15,8 +15,8 @@
 #include "mpiwrite/core/schedule.hpp"
 #include "mpiwrite/core/work_source.hpp"
 #include "mpiwrite/engines/writer.hpp"
+#include "items_phase.hpp"
 #include "phase_agreement.hpp"
-#include "phase_progress.hpp"
 #include "point_resources.hpp"
 #include "run_state.hpp"
 
@@ -27,7 +27,7 @@ struct FilesOutcome {
   std::optional<PhaseFigures> figures;  // rank 0, for a timed step
 };
 
-class FilesPhase final : public TimedPhase {
+class FilesPhase final : public ItemsPhase {
  public:
   // `records`: this rank's writers' records of a step --time-limit cut short, else null (every
   // name 1..files exists). `phase`: Stat, Read or Remove.
@@ -38,27 +38,17 @@ class FilesPhase final : public TimedPhase {
   // the writer's target opened; then the phase.
   FilesOutcome run();
 
-  void before() override;
   void work(std::string& failure) override;
+  // ItemsPhase's, then the read phase's --verify: its figures say so, and a file read wrong
+  // is the rank's failure.
   void after(const PhaseClock& clock, std::string& failure) override;
 
  private:
   std::vector<Progression> share() const;
-  void open_target(std::string& failure);
+  void set_up(std::string& failure);
 
-  const RunState& run_;
-  PhaseAgreement& phases_;
-  PointHandles& h_;
-  const Step& step_;
-  const Phase phase_;
   const CreatedFiles* records_;
   std::optional<PartsSource> source_;
-  std::uint64_t items_ = 0;  // this rank's share
-  ThreadPool::Poll poll_;
-  std::chrono::microseconds poll_every_{50};
-  std::optional<PhaseProgress> live_;
-  SliceResult result_;
-  FilesOutcome outcome_;
 };
 
 }  // namespace mpiwrite

@@ -9,8 +9,9 @@
 namespace mpiwrite {
 
 PointResources::PointResources(const boost::mpi::communicator& world, const RunConfig& config,
-                               const std::vector<PointPlan>& plans, std::string& failure)
-    : world_(world), config_(config), plans_(plans) {
+                               PhaseSet phases, const std::vector<PointPlan>& plans,
+                               std::string& failure)
+    : world_(world), config_(config), phases_(phases), plans_(plans) {
   std::map<int, std::size_t> first_with_ranks;
   for (const PointPlan& point : plans) {
     const PointSpec& spec = point.spec;
@@ -100,7 +101,7 @@ std::unique_ptr<Writer> PointResources::make_writer_for(const PointPlan& plan,
   static_cast<EngineOptions&>(options) = plan.engine;
   options.queue_depth = std::get<2>(key);  // this rank's ring, by its work
   options.writes_nothing = std::get<3>(key);
-  options.verify_reads = config_.verify && config_.runs(Phase::Read);
+  options.verify_reads = config_.verify && phases_.has(Phase::Read);
   options.interrupt = &interrupt_signal();
   for (int rank : config_.slow_ranks) {
     if (rank == world_.rank()) options.per_file_delay_us = config_.slow_delay_us;

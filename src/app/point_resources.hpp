@@ -46,9 +46,10 @@ class PointResources {
   // communicator (and counter), points whose writers would be the same (WriterKey) one
   // writer. The first point's writer is made here too. What fails on this rank is put in
   // `failure` (the first thing); the caller agrees on it before any step.
-  // `plans` (the run's, one per point) outlives the resources.
+  // `plans` (the run's, one per point) outlives the resources. `phases`: the run's
+  // (RunState::phases).
   PointResources(const boost::mpi::communicator& world, const RunConfig& config,
-                 const std::vector<PointPlan>& plans, std::string& failure);
+                 PhaseSet phases, const std::vector<PointPlan>& plans, std::string& failure);
   // Collective: the counters' MPI windows first (MPI_Win_free, collective over their
   // communicators, in creation order on every rank), then the communicators they were made
   // on, then the writers.
@@ -80,6 +81,7 @@ class PointResources {
 
   const boost::mpi::communicator& world_;
   const RunConfig& config_;
+  const PhaseSet phases_;
   const std::vector<PointPlan>& plans_;
   std::vector<WriterKey> keys_;              // each point's, on its ranks
   std::map<WriterKey, LiveWriter> writers_;  // the live ones

@@ -13,6 +13,7 @@
 #include "mpiwrite/core/creation_ledger.hpp"
 #include "mpiwrite/core/directory_layout.hpp"
 #include "mpiwrite/core/file_namer.hpp"
+#include "mpiwrite/core/phase.hpp"
 #include "mpiwrite/core/point_plan.hpp"
 #include "mpiwrite/core/points.hpp"
 #include "mpiwrite/core/progress_line.hpp"
@@ -28,6 +29,9 @@ namespace mpiwrite {
 
 struct RunState {
   RunConfig config;
+  // config.phases (the user's list) as a set, derived once from the broadcast config: what
+  // every part of the run asks to know whether it times a phase.
+  PhaseSet phases;
   PreparedDirectory directory;
   // Rank 0: the directory -o's file is replaced in, held from the check before the run to the
   // report (nothing held when -o is written in place or absent); and, when --cleanup is to

@@ -112,7 +112,7 @@ bool StepRunner::run_step(const Step& step) {
     run_.ledger.step_completed();
   }
   // With the read phase, --verify checks the content there, inside the read phase.
-  const bool verify_apart = run_.config.verify && !run_.config.runs(Phase::Read);
+  const bool verify_apart = run_.config.verify && !run_.phases.has(Phase::Read);
   if (verify_apart && step.timed && !verify(step, h, written.cut_short, written.figures)) {
     return false;
   }
@@ -133,14 +133,14 @@ bool StepRunner::run_later_phases(const Step& step, PointHandles& h, bool cut_sh
                                   std::vector<PhaseFigures>& later) {
   const CreatedFiles* records = cut_short ? run_.ledger.records_of(step.dir) : nullptr;
   for (Phase phase : {Phase::Stat, Phase::Read, Phase::Remove}) {
-    if (!run_.config.runs(phase)) continue;
+    if (!run_.phases.has(phase)) continue;
     FilesOutcome done = FilesPhase(run_, phases_, h, step, phase, records).run();
     if (!done.ok) return false;
     if (phase == Phase::Remove) run_.ledger.step_files_removed();
     if (done.figures) later.push_back(*done.figures);
     if (interrupted_now(run_, phases_)) return true;
   }
-  if (run_.config.runs(Phase::TreeRemove)) {
+  if (run_.phases.has(Phase::TreeRemove)) {
     TreeOutcome done = TreePhase(run_, phases_, h, step, Phase::TreeRemove).run();
     if (!done.ok) return false;
     run_.ledger.step_tree_removed();
@@ -157,7 +157,7 @@ bool StepRunner::run_later_phases(const Step& step, PointHandles& h, bool cut_sh
 // a signal during it is in run_.interrupted.
 bool StepRunner::make_layout(const Step& step, PointHandles& h,
                              std::vector<PhaseFigures>& later) {
-  if (run_.config.runs(Phase::TreeCreate)) return time_tree_create(step, h, later);
+  if (run_.phases.has(Phase::TreeCreate)) return time_tree_create(step, h, later);
   if (run_.layout_of(step.point).flat()) return true;
   std::string failure;
   const std::string making = "creating layout directories of " + label_of(run_, step);

@@ -3,7 +3,8 @@
 // make (or remove, deepest level first) the rank's directories of the point's layout, a level
 // per pool round, timed as the write phase is; rate = directories / makespan. Without
 // tree-create the directories are made untimed before the write phase, as they always were
-// (steps.cpp). One value per phase of a step, run by timed_phase.
+// (steps.cpp). One value per phase of a step, run by timed_phase; what it shares with the
+// stat, read and remove phases is ItemsPhase's.
 
 #include <optional>
 #include <string>
@@ -13,8 +14,8 @@
 #include "mpiwrite/core/repetition_figures.hpp"
 #include "mpiwrite/core/schedule.hpp"
 #include "mpiwrite/engines/writer.hpp"
+#include "items_phase.hpp"
 #include "phase_agreement.hpp"
-#include "phase_progress.hpp"
 #include "point_resources.hpp"
 #include "run_state.hpp"
 
@@ -26,31 +27,23 @@ struct TreeOutcome {
   std::vector<std::string> done;        // this rank's directories made (or removed)
 };
 
-class TreePhase final : public TimedPhase {
+class TreePhase final : public ItemsPhase {
  public:
   // `phase`: TreeCreate or TreeRemove. The point's layout is not flat.
   TreePhase(const RunState& run, PhaseAgreement& phases, PointHandles& h, const Step& step,
             Phase phase);
 
+  // Untimed first: this rank's directories, level by level, and the writer's target opened;
+  // then the phase.
   TreeOutcome run();
 
-  void before() override;
   void work(std::string& failure) override;
-  void after(const PhaseClock& clock, std::string& failure) override;
 
  private:
-  const RunState& run_;
-  PhaseAgreement& phases_;
-  PointHandles& h_;
-  const Step& step_;
-  const Phase phase_;
+  void set_up(std::string& failure);
+
   std::vector<std::vector<std::string>> levels_;
-  std::uint64_t items_ = 0;
-  ThreadPool::Poll poll_;
-  std::chrono::microseconds poll_every_{50};
-  std::optional<PhaseProgress> live_;
-  SliceResult result_;
-  TreeOutcome outcome_;
+  std::vector<std::string> done_;  // this rank's directories made (or removed)
 };
 
 }  // namespace mpiwrite

@@ -82,11 +82,13 @@ void summarize_rates(PointReport& p) {
 void summarize_phases(PointReport& p) {
   p.phases.clear();
   if (!p.measured()) return;
-  const std::vector<PhaseFigures> last = p.repetitions.back().all_phases();
+  const RepetitionFigures last_rep = p.repetitions.back();  // RepetitionLog makes it
+  const AllPhases last = last_rep.all_phases();
   for (std::size_t k = 0; k < last.size(); ++k) {
+    const PhaseFigures figures = last[k];
     PhaseSummary s;
-    s.phase = last[k].phase;
-    s.items = last[k].items;
+    s.phase = figures.phase;
+    s.items = figures.items;
     std::vector<double> values;
     values.reserve(p.repetitions.size());
     for (const RepetitionFigures& rep : p.repetitions) {
@@ -310,7 +312,7 @@ std::uint64_t row_stream(const ComparisonRow& row) {
 std::vector<double> phase_times(const PointReport& p, std::size_t k) {
   std::vector<double> times;
   for (const RepetitionFigures& rep : p.repetitions) {
-    const std::vector<PhaseFigures> all = rep.all_phases();
+    const AllPhases all = rep.all_phases();
     if (k < all.size()) times.push_back(all[k].makespan_s);
   }
   return times;

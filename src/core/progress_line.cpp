@@ -45,6 +45,29 @@ std::string_view to_string(ProgressPhase phase) {
   return "?";
 }
 
+ProgressPhase progress_phase_of(Phase phase) {
+  switch (phase) {
+    case Phase::TreeCreate:
+      return ProgressPhase::TreeCreate;
+    case Phase::Write:
+      return ProgressPhase::Write;
+    case Phase::Stat:
+      return ProgressPhase::Stat;
+    case Phase::Read:
+      return ProgressPhase::Read;
+    case Phase::Remove:
+      return ProgressPhase::Remove;
+    case Phase::TreeRemove:
+      return ProgressPhase::TreeRemove;
+  }
+  return ProgressPhase::Write;
+}
+
+std::string_view items_of(ProgressPhase phase) {
+  const bool tree = phase == ProgressPhase::TreeCreate || phase == ProgressPhase::TreeRemove;
+  return tree ? "directories" : "files";
+}
+
 std::string format_seconds(double seconds) {
   if (!(seconds >= 0)) seconds = 0;
   if (seconds < 10) return fmt::format("{:.1f} s", seconds);
@@ -75,7 +98,8 @@ std::string ProgressMeter::line(double now_s, std::uint64_t files, bool last) {
   const double now = since_last > 0 && files >= last_files_
                          ? static_cast<double>(files - last_files_) / since_last
                          : 0;
-  text += fmt::format(": {}/{} files", files, total_);
+  const std::string_view items = items_of(subject_.phase);
+  text += fmt::format(": {}/{} {}", files, total_, items);
   if (total_ != 0) {
     const double share =
         100.0 * static_cast<double>(std::min(files, total_)) / static_cast<double>(total_);
@@ -85,13 +109,14 @@ std::string ProgressMeter::line(double now_s, std::uint64_t files, bool last) {
     // No "now": the last round completes when the last rank finishes, moments after the one
     // before it started, and most ranks' counts in it were taken earlier still; over so
     // short a time the rate says nothing (it read 34326 files/s on GlusterFS at 350).
-    text += fmt::format(", {} files/s mean, done in {}", format_rate(mean),
+    text += fmt::format(", {} {}/s mean, done in {}", format_rate(mean), items,
                         format_seconds(since_start));
     last_s_ = now_s;
     last_files_ = files;
     return text;
   }
-  text += fmt::format(", {} files/s now, {} files/s mean", format_rate(now), format_rate(mean));
+  text += fmt::format(", {} {}/s now, {} {}/s mean", format_rate(now), items, format_rate(mean),
+                      items);
   // --time-limit: the phase ends at the limit at the latest, whatever is left.
   const double to_limit =
       subject_.time_limit_s > 0 ? std::max(0.0, subject_.time_limit_s - since_start) : -1;

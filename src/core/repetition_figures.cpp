@@ -108,17 +108,4 @@ PhaseFigures RepetitionFigures::write_phase() const {
   return f;
 }
 
-std::vector<PhaseFigures> RepetitionFigures::all_phases() const {
-  std::vector<PhaseFigures> all;
-  all.reserve(phases.size() + 1);
-  for (const PhaseFigures& p : phases) {
-    if (p.phase == Phase::TreeCreate) all.push_back(p);
-  }
-  all.push_back(write_phase());
-  for (const PhaseFigures& p : phases) {
-    if (p.phase != Phase::TreeCreate) all.push_back(p);
-  }
-  return all;
-}
-
 }  // namespace mpiwrite

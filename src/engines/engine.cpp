@@ -33,64 +33,45 @@ FileRecipe::FileRecipe(const WriteOptions& options)
   }
 }
 
-void FileEngine::write(const WriteTarget& target, WorkSource& source, unsigned thread,
-                       SliceResult& result, std::atomic<bool>& stop) noexcept {
-  // An exception is a failure like any other: recorded, and the other threads stop at their
-  // next file; the ranks then agree on it at the phase boundary.
+namespace {
+
+// Runs one of an engine's loops: an exception is a failure like any other, recorded as the
+// failure of `operation` in the target's directory, and the other threads stop at their next
+// item; the ranks then agree on it at the phase boundary.
+template <typename Body>
+void run_recorded(const WriteTarget& target, std::string_view operation, SliceResult& result,
+                  std::atomic<bool>& stop, Body&& body) noexcept {
   try {
-    run(target, source, thread, result, stop);
+    body();
   } catch (const std::exception& e) {
-    record_failure(result, stop, WriteFailure{target.dir_path, 0, "write", e.what()});
+    record_failure(result, stop,
+                   WriteFailure{target.dir_path, 0, std::string(operation), e.what()});
   } catch (...) {
     record_failure(
         result, stop,
-        WriteFailure{target.dir_path, 0, "write", target.dir_path + ": write: unknown exception"});
+        WriteFailure{target.dir_path, 0, std::string(operation),
+                     fmt::format("{}: {}: unknown exception", target.dir_path, operation)});
   }
 }
 
-// The phases an engine has no loop for yet: a failure like any other, named.
-void FileEngine::run_files(Phase phase, const WriteTarget& target, WorkSource& /*source*/,
-                           unsigned /*thread*/, SliceResult& result, std::atomic<bool>& stop) {
-  record_failure(result, stop,
-                 WriteFailure{{}, 0, {}, fmt::format("{}: the {} phase is not in this engine",
-                                                     target.dir_path, phase_name(phase))});
-}
+}  // namespace
 
-void FileEngine::run_tree(Phase phase, const WriteTarget& target,
-                          const std::vector<std::string>& /*level*/, const Progression& /*part*/,
-                          SliceResult& result, std::atomic<bool>& stop) {
-  record_failure(result, stop,
-                 WriteFailure{{}, 0, {}, fmt::format("{}: the {} phase is not in this engine",
-                                                     target.dir_path, phase_name(phase))});
+void FileEngine::write(const WriteTarget& target, WorkSource& source, unsigned thread,
+                       SliceResult& result, std::atomic<bool>& stop) noexcept {
+  run_recorded(target, "write", result, stop, [&] { run(target, source, thread, result, stop); });
 }
 
 void FileEngine::files(Phase phase, const WriteTarget& target, WorkSource& source,
                        unsigned thread, SliceResult& result, std::atomic<bool>& stop) noexcept {
-  try {
-    run_files(phase, target, source, thread, result, stop);
-  } catch (const std::exception& e) {
-    record_failure(result, stop,
-                   WriteFailure{target.dir_path, 0, std::string(phase_name(phase)), e.what()});
-  } catch (...) {
-    record_failure(result, stop,
-                   WriteFailure{target.dir_path, 0, std::string(phase_name(phase)),
-                                target.dir_path + ": unknown exception"});
-  }
+  run_recorded(target, phase_name(phase), result, stop,
+               [&] { run_files(phase, target, source, thread, result, stop); });
 }
 
 void FileEngine::tree(Phase phase, const WriteTarget& target,
                       const std::vector<std::string>& level, const Progression& part,
                       SliceResult& result, std::atomic<bool>& stop) noexcept {
-  try {
-    run_tree(phase, target, level, part, result, stop);
-  } catch (const std::exception& e) {
-    record_failure(result, stop,
-                   WriteFailure{target.dir_path, 0, std::string(phase_name(phase)), e.what()});
-  } catch (...) {
-    record_failure(result, stop,
-                   WriteFailure{target.dir_path, 0, std::string(phase_name(phase)),
-                                target.dir_path + ": unknown exception"});
-  }
+  run_recorded(target, phase_name(phase), result, stop,
+               [&] { run_tree(phase, target, level, part, result, stop); });
 }
 
 std::unique_ptr<FileEngine> make_engine(const WriteOptions& options, const FileRecipe& recipe) {
@@ -110,6 +91,12 @@ bool creates_files(Engine engine) { return engine != Engine::Null; }
 void record_failure(SliceResult& result, std::atomic<bool>& stop, WriteFailure failure) {
   if (!result.failure) result.failure = std::move(failure);
   stop.store(true, std::memory_order_relaxed);
+}
+
+WriteFailure wrong_phase_failure(const WriteTarget& target, Phase phase, std::string_view hook) {
+  return WriteFailure{{}, 0, {},
+                      fmt::format("{}: the {} phase has no loop in {}", target.dir_path,
+                                  phase_name(phase), hook)};
 }
 
 WriteFailure file_failure(const std::string& dir_path, const char* name, const char* operation,

@@ -145,14 +145,16 @@ class FileEngine {
             const Progression& part, SliceResult& result, std::atomic<bool>& stop) noexcept;
 
  protected:
-  // The engine's loop: one virtual call per run, none per file. May throw (write() records).
+  // The engine's loops, one per kind of phase: one virtual call per run, none per file. Every
+  // engine has all three. May throw (write(), files() and tree() record it). A phase a loop is
+  // not for (run_files given write) is recorded as wrong_phase_failure.
   virtual void run(const WriteTarget& target, WorkSource& source, unsigned thread,
                    SliceResult& result, std::atomic<bool>& stop) = 0;
   virtual void run_files(Phase phase, const WriteTarget& target, WorkSource& source,
-                         unsigned thread, SliceResult& result, std::atomic<bool>& stop);
+                         unsigned thread, SliceResult& result, std::atomic<bool>& stop) = 0;
   virtual void run_tree(Phase phase, const WriteTarget& target,
                         const std::vector<std::string>& level, const Progression& part,
-                        SliceResult& result, std::atomic<bool>& stop);
+                        SliceResult& result, std::atomic<bool>& stop) = 0;
 };
 
 // The one choice of engine: options.engine (the one switch on it; creates_files, writer.hpp,
@@ -163,6 +165,9 @@ std::unique_ptr<FileEngine> make_engine(const WriteOptions& options, const FileR
 
 // Keeps the thread's first failure, and tells the other threads to stop at their next file.
 void record_failure(SliceResult& result, std::atomic<bool>& stop, WriteFailure failure);
+// The failure of a phase that engine loop `hook` ("run_files", "run_tree") is not for: a
+// caller's mistake, named like any other failure.
+WriteFailure wrong_phase_failure(const WriteTarget& target, Phase phase, std::string_view hook);
 // The failure of `operation` on file `name` in directory `dir_path` with errno `error`;
 // error 0 (only from open_for_overwrite): the name is not a file --overwrite may write.
 WriteFailure file_failure(const std::string& dir_path, const char* name, const char* operation,

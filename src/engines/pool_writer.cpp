@@ -8,6 +8,7 @@
 #include <atomic>
 #include <chrono>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "engine.hpp"
@@ -64,39 +65,20 @@ class PoolWriter final : public Writer {
   SliceResult write(WorkSource& source, const ThreadPool::Poll& progress,
                     std::chrono::microseconds poll_every,
                     std::chrono::steady_clock::time_point deadline) override {
-    std::atomic<bool> stop{false};
-    for (Worker& w : workers_) w.done.files.store(0, std::memory_order_relaxed);
-    pool_.run_on_all(
-        [&](unsigned t) {
-          Worker& w = workers_[t];
-          w.result.reset();
-          const WriteTarget target{&w.directories, dir_path_,     exclusive_,
-                                   deadline,        &w.done.files, w.dir_fd.get()};
-          w.engine->write(target, source, t, w.result, stop);  // never throws
-        },
-        progress, poll_every);
-    SliceResult total;
-    for (const Worker& w : workers_) total.merge(w.result);
-    return total;
+    return run_phase(exclusive_, deadline, progress, poll_every, [&](const auto& round, auto&) {
+      round([&](Worker& w, unsigned t, const WriteTarget& target, std::atomic<bool>& stop) {
+        w.engine->write(target, source, t, w.result, stop);
+      });
+    });
   }
 
   SliceResult run_files(Phase phase, WorkSource& source, const ThreadPool::Poll& progress,
                         std::chrono::microseconds poll_every) override {
-    std::atomic<bool> stop{false};
-    for (Worker& w : workers_) w.done.files.store(0, std::memory_order_relaxed);
-    pool_.run_on_all(
-        [&](unsigned t) {
-          Worker& w = workers_[t];
-          w.result.reset();
-          const WriteTarget target{&w.directories, dir_path_, false,
-                                   std::chrono::steady_clock::time_point::max(), &w.done.files,
-                                   w.dir_fd.get()};
-          w.engine->files(phase, target, source, t, w.result, stop);  // never throws
-        },
-        progress, poll_every);
-    SliceResult total;
-    for (const Worker& w : workers_) total.merge(w.result);
-    return total;
+    return run_phase(false, kNoDeadline, progress, poll_every, [&](const auto& round, auto&) {
+      round([&](Worker& w, unsigned t, const WriteTarget& target, std::atomic<bool>& stop) {
+        w.engine->files(phase, target, source, t, w.result, stop);
+      });
+    });
   }
 
   // A pool round per level: a level's directories in contiguous blocks, one per thread. What
@@ -105,36 +87,25 @@ class PoolWriter final : public Writer {
   SliceResult run_tree(Phase phase, const std::vector<std::vector<std::string>>& levels,
                        std::vector<std::string>& done, const ThreadPool::Poll& progress,
                        std::chrono::microseconds poll_every) override {
-    std::atomic<bool> stop{false};
-    SliceResult total;
-    for (Worker& w : workers_) {
-      w.done.files.store(0, std::memory_order_relaxed);
-      w.result.reset();
-    }
-    const bool removing = phase == Phase::TreeRemove;
-    for (std::size_t k = 0; k < levels.size() && !stop.load(); ++k) {
-      const std::vector<std::string>& level = levels[removing ? levels.size() - 1 - k : k];
+    const auto rounds = [&](const auto& round, const std::atomic<bool>& stop) {
+      const bool removing = phase == Phase::TreeRemove;
       const auto threads = static_cast<unsigned>(workers_.size());
-      const std::vector<Progression> parts =
-          thread_parts(Progression{0, level.size(), 1}, threads, Partition::Block);
-      std::vector<std::uint64_t> before(workers_.size());
-      for (std::size_t t = 0; t < workers_.size(); ++t) before[t] = workers_[t].result.files;
-      pool_.run_on_all(
-          [&](unsigned t) {
-            Worker& w = workers_[t];
-            const WriteTarget target{&w.directories, dir_path_, false,
-                                     std::chrono::steady_clock::time_point::max(),
-                                     &w.done.files, w.dir_fd.get()};
-            if (t < parts.size()) w.engine->tree(phase, target, level, parts[t], w.result, stop);
-          },
-          progress, poll_every);
-      for (std::size_t t = 0; t < workers_.size() && t < parts.size(); ++t) {
-        const std::uint64_t did = workers_[t].result.files - before[t];
-        for (std::uint64_t i = 0; i < did; ++i) done.push_back(level[parts[t].at(i)]);
+      for (std::size_t k = 0; k < levels.size() && !stop.load(); ++k) {
+        const std::vector<std::string>& level = levels[removing ? levels.size() - 1 - k : k];
+        const std::vector<Progression> parts =
+            thread_parts(Progression{0, level.size(), 1}, threads, Partition::Block);
+        std::vector<std::uint64_t> before(workers_.size());
+        for (std::size_t t = 0; t < workers_.size(); ++t) before[t] = workers_[t].result.files;
+        round([&](Worker& w, unsigned t, const WriteTarget& target, std::atomic<bool>& stop_all) {
+          if (t < parts.size()) w.engine->tree(phase, target, level, parts[t], w.result, stop_all);
+        });
+        for (std::size_t t = 0; t < workers_.size() && t < parts.size(); ++t) {
+          const std::uint64_t did = workers_[t].result.files - before[t];
+          for (std::uint64_t i = 0; i < did; ++i) done.push_back(level[parts[t].at(i)]);
+        }
       }
-    }
-    for (const Worker& w : workers_) total.merge(w.result);
-    return total;
+    };
+    return run_phase(false, kNoDeadline, progress, poll_every, rounds);
   }
 
   std::vector<std::uint64_t> thread_files() const override {
@@ -161,6 +132,40 @@ class PoolWriter final : public Writer {
   bool private_fd_tables() const override { return private_tables_.load() == pool_.size(); }
 
  private:
+  static constexpr std::chrono::steady_clock::time_point kNoDeadline =
+      std::chrono::steady_clock::time_point::max();
+
+  // What every timed phase of the pool (write, run_files, run_tree) shares: each worker's
+  // --progress counter and result start from zero; `rounds(round, stop)` runs the phase's pool
+  // rounds, one or one per level of a tree, where round(body) runs body(worker, thread, target,
+  // stop) in every worker against the open target while the calling thread runs `progress`,
+  // and `stop` is set once a worker failed; the workers' results are merged once the last
+  // round is joined. A body never throws (FileEngine's entry points record what fails).
+  template <typename Rounds>
+  SliceResult run_phase(bool exclusive, std::chrono::steady_clock::time_point deadline,
+                        const ThreadPool::Poll& progress, std::chrono::microseconds poll_every,
+                        Rounds&& rounds) {
+    std::atomic<bool> stop{false};
+    for (Worker& w : workers_) {
+      w.done.files.store(0, std::memory_order_relaxed);
+      w.result.reset();
+    }
+    const auto round = [&](const auto& body) {
+      pool_.run_on_all(
+          [&](unsigned t) {
+            Worker& w = workers_[t];
+            const WriteTarget target{&w.directories, dir_path_,     exclusive,
+                                     deadline,        &w.done.files, w.dir_fd.get()};
+            body(w, t, target, stop);
+          },
+          progress, poll_every);
+    };
+    rounds(round, std::as_const(stop));
+    SliceResult total;
+    for (const Worker& w : workers_) total.merge(w.result);
+    return total;
+  }
+
   // A writer's --progress counter, alone on its cache line: the writer's store after each
   // file never shares a line with another writer's (or with what the writer reads).
   struct alignas(64) DoneCounter {

@@ -334,12 +334,7 @@ void run_files_of(Phase phase, const FileRecipe& recipe, const WriteTarget& targ
       return files_chunks<Items, Phase::Remove>(recipe, target, source, thread, buffer, result,
                                                 stop);
     default:
-      record_failure(result, stop,
-                     WriteFailure{{},
-                                  0,
-                                  {},
-                                  target.dir_path + ": the " + std::string(phase_name(phase)) +
-                                      " phase has no files (run_files)"});
+      record_failure(result, stop, wrong_phase_failure(target, phase, "run_files"));
   }
 }
 
@@ -352,12 +347,7 @@ void run_tree_of(Phase phase, const FileRecipe& recipe, const WriteTarget& targe
   } else if (phase == Phase::TreeRemove) {
     tree_part<Items, Phase::TreeRemove>(recipe, target, level, part, result, stop);
   } else {
-    record_failure(result, stop,
-                   WriteFailure{{},
-                                0,
-                                {},
-                                target.dir_path + ": the " + std::string(phase_name(phase)) +
-                                    " phase is not a tree phase (run_tree)"});
+    record_failure(result, stop, wrong_phase_failure(target, phase, "run_tree"));
   }
 }
 

@@ -101,7 +101,7 @@ void UringEngine::begin(const WriteTarget& target, SliceResult& result, std::ato
 void UringEngine::run_files(Phase phase, const WriteTarget& target, WorkSource& source,
                             unsigned thread, SliceResult& result, std::atomic<bool>& stop) {
   if (phase != Phase::Stat && phase != Phase::Read && phase != Phase::Remove) {
-    return FileEngine::run_files(phase, target, source, thread, result, stop);  // named failure
+    return record_failure(result, stop, wrong_phase_failure(target, phase, "run_files"));
   }
   begin(target, result, stop);
   if (lacks_operation(phase)) return;

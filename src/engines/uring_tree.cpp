@@ -37,7 +37,7 @@ void UringEngine::run_tree(Phase phase, const WriteTarget& target,
                            const std::vector<std::string>& level, const Progression& part,
                            SliceResult& result, std::atomic<bool>& stop) {
   if (!counts_directories(phase)) {
-    return FileEngine::run_tree(phase, target, level, part, result, stop);  // named failure
+    return record_failure(result, stop, wrong_phase_failure(target, phase, "run_tree"));
   }
   begin(target, result, stop);
   if (lacks_operation(phase)) return;

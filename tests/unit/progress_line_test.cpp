@@ -95,5 +95,25 @@ TEST(ProgressMeter, WarmupsAndRemovalAreNamed) {
   EXPECT_EQ(removal.line(2, 15).substr(0, 30), "removal: 15/30 files (50%), 7.");
 }
 
+// The tree phases make and remove directories, and their lines say so; the file phases of
+// --phases count files.
+TEST(ProgressMeter, TheTreePhasesCountDirectories) {
+  ProgressMeter made({progress_phase_of(Phase::TreeCreate), "4x1", false, 1, 3}, 100, 0);
+  EXPECT_EQ(made.line(2, 40),
+            "tree-create 4x1 rep 1/3: 40/100 directories (40%), 20 directories/s now, "
+            "20 directories/s mean, ETA 3.0 s");
+  ProgressMeter removed({progress_phase_of(Phase::TreeRemove), "4x1", false, 1, 3}, 100, 0);
+  EXPECT_EQ(removed.line(4, 100),
+            "tree-remove 4x1 rep 1/3: 100/100 directories (100%), 25 directories/s mean, "
+            "done in 4.0 s");
+  ProgressMeter stat({progress_phase_of(Phase::Stat), "4x1", false, 1, 3}, 100, 0);
+  EXPECT_EQ(stat.line(4, 100),
+            "stat 4x1 rep 1/3: 100/100 files (100%), 25 files/s mean, done in 4.0 s");
+  for (Phase p : kAllPhases) {
+    EXPECT_EQ(to_string(progress_phase_of(p)), phase_name(p));
+    EXPECT_EQ(items_of(progress_phase_of(p)), counts_directories(p) ? "directories" : "files");
+  }
+}
+
 }  // namespace
 }  // namespace mpiwrite

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <vector>
+
 namespace mpiwrite {
 namespace {
 
@@ -78,6 +80,41 @@ TEST(OperationFigures, OnePerOperationInOrderAndNamed) {
     EXPECT_EQ(operation_name(kWriteOperations[i]), names[i]);
     EXPECT_EQ(static_cast<std::size_t>(kWriteOperations[i]), i);
   }
+}
+
+PhaseFigures figures_of(Phase phase, std::uint64_t items = 0) {
+  PhaseFigures f;
+  f.phase = phase;
+  f.items = items;
+  return f;
+}
+
+// The phases in the order they ran: tree-create before the write phase, the rest after it;
+// indexing and walking the view give the same figures.
+TEST(AllPhases, TheWritePhaseStandsWhereItRan) {
+  RepetitionFigures rep;
+  rep.makespan_s = 2.0;
+  rep.files = 40;
+  for (Phase p : {Phase::Stat, Phase::Remove}) rep.phases.push_back(figures_of(p));
+  const std::vector<Phase> without_tree{Phase::Write, Phase::Stat, Phase::Remove};
+  std::vector<Phase> walked;
+  for (const PhaseFigures& f : rep.all_phases()) walked.push_back(f.phase);
+  EXPECT_EQ(walked, without_tree);
+  EXPECT_EQ(rep.all_phases()[0].items, 40u);
+  EXPECT_EQ(rep.all_phases()[0].makespan_s, 2.0);
+
+  rep.phases.insert(rep.phases.begin(), figures_of(Phase::TreeCreate, 7));
+  rep.phases.push_back(figures_of(Phase::TreeRemove, 7));
+  const AllPhases all = rep.all_phases();
+  ASSERT_EQ(all.size(), 5u);
+  const std::vector<Phase> with_tree{Phase::TreeCreate, Phase::Write, Phase::Stat, Phase::Remove,
+                                     Phase::TreeRemove};
+  walked.clear();
+  for (const PhaseFigures& f : all) walked.push_back(f.phase);
+  EXPECT_EQ(walked, with_tree);
+  for (std::size_t k = 0; k < all.size(); ++k) EXPECT_EQ(all[k].phase, with_tree[k]);
+  EXPECT_EQ(all[0].items, 7u);
+  EXPECT_EQ(all[1].items, 40u);
 }
 
 }  // namespace

@@ -313,14 +313,14 @@ TEST(UringFiles, AReadDoesNotFollowALink) {
   writer->close_target();
 }
 
-// The phases the engine has no loop for stay a named failure.
+// A phase the files loop is not for is a named failure.
 TEST(UringFiles, TheWritePhaseIsNotAFilesPhase) {
   SKIP_WITHOUT_URING();
   TempDir dir;
   const auto writer = written(dir.path(), uring(1, 2));
   const SliceResult r = run(*writer, Phase::Write, 1);
   ASSERT_TRUE(r.failure);
-  EXPECT_NE(r.failure->message().find("the write phase is not in this engine"), std::string::npos);
+  EXPECT_NE(r.failure->message().find("the write phase has no loop in run_files"), std::string::npos);
   writer->close_target();
 }
 

@@ -131,7 +131,9 @@ struct RunConfig {
   // --cleanup, or a remove phase, which has already unlinked every file of every repetition,
   // so that a run asked to remove what it made leaves nothing behind, not an empty --dir.
   bool removes_directory() const { return cleanup || runs(Phase::Remove); }
-  // Whether --phases has `phase`.
+  // Whether --phases has `phase`: for the rules on the configuration itself (validation, the
+  // option dependencies, removes_directory). The run asks RunState::phases, the set derived
+  // once from `phases`.
   bool runs(Phase phase) const {
     for (Phase p : phases) {
       if (p == phase) return true;

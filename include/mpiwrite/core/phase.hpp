@@ -6,6 +6,7 @@
 // split into (operation_latency.hpp).
 
 #include <array>
+#include <initializer_list>
 #include <cstddef>
 #include <optional>
 #include <span>
@@ -43,6 +44,11 @@ class PhaseSet {
  public:
   PhaseSet() = default;
   PhaseSet(std::initializer_list<Phase> phases) {
+    for (Phase p : phases) add(p);
+  }
+  // The set of a list of phases (RunConfig::phases, the user's list): the one conversion,
+  // made once per run (RunState::phases).
+  explicit PhaseSet(std::span<const Phase> phases) {
     for (Phase p : phases) add(p);
   }
   void add(Phase phase) { on_[static_cast<std::size_t>(phase)] = true; }

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "mpiwrite/core/config.hpp"
+#include "mpiwrite/core/phase.hpp"
 
 namespace mpiwrite {
 
@@ -28,6 +29,10 @@ ProgressSettings progress_settings(const RunConfig& config, bool stderr_is_termi
 // final removal.
 enum class ProgressPhase { Write, Verify, Removal, TreeCreate, Stat, Read, Remove, TreeRemove };
 std::string_view to_string(ProgressPhase phase);
+// The progress phase of a timed phase of --phases.
+ProgressPhase progress_phase_of(Phase phase);
+// What a phase's lines count: "directories" for the tree phases, else "files".
+std::string_view items_of(ProgressPhase phase);
 
 // What a phase's lines are about.
 struct ProgressSubject {
@@ -50,7 +55,8 @@ std::string format_rate(double files_per_s);
 class ProgressMeter {
  public:
   ProgressMeter(ProgressSubject subject, std::uint64_t total, double start_s);
-  // "write 4x1 rep 2/3: 4120/10000 files (41%), 1020 files/s now, 980 files/s mean, ETA 6 s".
+  // "write 4x1 rep 2/3: 4120/10000 files (41%), 1020 files/s now, 980 files/s mean, ETA 6 s";
+  // a tree phase counts directories ("tree-create 4x1 rep 1/3: 40/100 directories (40%), ...").
   // "now" is the rate since the previous line (or the start); "mean" since the start; the
   // ETA is the files left at the current rate (the mean when nothing moved since the last).
   // With every file done: "..., 250 files/s mean, done in 4.0 s" (no "now"). Remembers the

@@ -4,6 +4,7 @@
 // reporters that use both. Nothing here prints; reporters format what these compute.
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -81,6 +82,8 @@ PhaseFigures summarize_phase(Phase phase, const std::vector<RankFigures>& ranks,
                              const LatencyHistogram& latency,
                              const OperationHistograms& operations);
 
+class AllPhases;
+
 struct RepetitionFigures {
   unsigned index = 0;  // 1-based, warm-ups not counted
   // The job's write phase: from the common start (the earliest rank start) to the last rank's
@@ -106,9 +109,66 @@ struct RepetitionFigures {
   std::vector<PhaseFigures> phases;
   // The write phase's figures as a phase's, for reporters that walk every phase alike.
   PhaseFigures write_phase() const;
-  // Every phase of the repetition in the order they ran, the write phase among them.
-  std::vector<PhaseFigures> all_phases() const;
+  // Every phase of the repetition in the order they ran, the write phase among them: a view,
+  // cheap to take once per row (AllPhases). Not of a temporary (RepetitionLog's elements are
+  // made on access): the view would outlive it.
+  AllPhases all_phases() const&;
+  AllPhases all_phases() const&& = delete;
 };
+
+// Every phase of one repetition in the order they ran: tree-create (first in `phases` when it
+// ran), the write phase, then the rest of `phases`. A view of the repetition, which must
+// outlive it: taking it copies and allocates nothing, and phase k is one element of `phases`
+// or the write phase's figures assembled on access (write_phase()).
+class AllPhases {
+ public:
+  explicit AllPhases(const RepetitionFigures& rep)
+      : rep_(&rep),
+        write_at_(!rep.phases.empty() && rep.phases.front().phase == Phase::TreeCreate ? 1 : 0) {}
+
+  std::size_t size() const { return rep_->phases.size() + 1; }
+  // Precondition: k < size().
+  PhaseFigures operator[](std::size_t k) const { return at(*rep_, write_at_, k); }
+
+  // Holds what the view holds, so it stays valid when the view itself is gone.
+  class Iterator {
+   public:
+    using value_type = PhaseFigures;
+    using difference_type = std::ptrdiff_t;
+    Iterator() = default;
+    Iterator(const RepetitionFigures& rep, std::size_t write_at, std::size_t k)
+        : rep_(&rep), write_at_(write_at), k_(k) {}
+    PhaseFigures operator*() const { return at(*rep_, write_at_, k_); }
+    Iterator& operator++() {
+      ++k_;
+      return *this;
+    }
+    Iterator operator++(int) {
+      Iterator before = *this;
+      ++k_;
+      return before;
+    }
+    bool operator==(const Iterator& other) const { return k_ == other.k_; }
+
+   private:
+    const RepetitionFigures* rep_ = nullptr;
+    std::size_t write_at_ = 0;
+    std::size_t k_ = 0;
+  };
+  Iterator begin() const { return {*rep_, write_at_, 0}; }
+  Iterator end() const { return {*rep_, write_at_, size()}; }
+
+ private:
+  static PhaseFigures at(const RepetitionFigures& rep, std::size_t write_at, std::size_t k) {
+    if (k == write_at) return rep.write_phase();
+    return rep.phases[k < write_at ? k : k - 1];
+  }
+
+  const RepetitionFigures* rep_;
+  std::size_t write_at_;  // the write phase's position: after tree-create
+};
+
+inline AllPhases RepetitionFigures::all_phases() const& { return AllPhases(*this); }
 
 // The latency figures of the merged histogram of a repetition.
 LatencyFigures latency_figures(const LatencyHistogram& merged);
