@@ -14,7 +14,10 @@
 #      nothing of the run (--cleanup; no scratch root or trash) but the planted file;
 #  (d) a file deleted behind the read phase's back (by the test, while another rank still
 #      writes): exit 1, one line naming that rank, the path and "open: No such file or
-#      directory", no hang.
+#      directory", no hang;
+#  (e) a FIFO put at a file's name before the read phase: posix and uring finish (exit 1,
+#      --verify names the FIFO: read 0 bytes), no hang (uring opened without O_NONBLOCK and
+#      blocked forever).
 # Usage: phases_life.sh RANKS (registered for 2: rank 1 writes slowly while the test changes
 # rank 0's files, and nothing here depends on more ranks).
 # shellcheck source=lib.sh
@@ -238,4 +241,27 @@ grep -qxF "mpiwrite: error: rank $((RANKS - 1)): $D/write2.txt: open: No such fi
   "$WORK/err" || fail "(d): no line for the deleted file: $(cat "$WORK/err")"
 [ "$(error_lines)" -eq 1 ] || fail "(d): $(error_lines) error lines, expected 1"
 
+# (e) ---------------------------------------------------------------------------------------
+for engine in posix uring; do
+  note "(e) $engine: a FIFO at rank 0's write1.txt before the read phase: exit 1, no hang"
+  D=$WORK/fifo-$engine
+  LIMIT=60 start_bg "fifo-$engine" -d "$D" --phases write,read --files-per-rank 4 --verify \
+    --slow-rank 1 --slow-delay-us 300000 --engine "$engine"
+  wait_until 60 test -f "$D/write4.txt" || fail "(e): rank 0 never wrote write4.txt"
+  rm "$D/write1.txt" && mkfifo "$D/write1.txt"
+  set +e
+  wait "$BG"
+  STATUS=$?
+  set -e
+  cp "$OUT" "$WORK/out" && cp "$ERR" "$WORK/err"
+  if [ "$engine" = uring ] && [ "$STATUS" -eq 2 ] && grep -q "cannot run here" "$WORK/err"; then
+    echo "SKIP (uring part only): $(cat "$WORK/err")"
+    continue
+  fi
+  if [ "$STATUS" -eq 124 ] || [ "$STATUS" -eq 137 ]; then fail "(e) $engine: the FIFO hung"; fi
+  expect_status 1
+  grep -qF "rank $((RANKS - 1)): verify: 1 of 4 files read wrong: $D/write1.txt: read 0 bytes" \
+    "$WORK/err" || fail "(e) $engine: no line for the FIFO: $(cat "$WORK/err")"
+  rm -f "$D/write1.txt"
+done
 echo "PASS"
