@@ -128,7 +128,9 @@ bool StepRunner::run_step(const Step& step) {
 
 // --phases stat, read, remove, tree-remove, in that order, each timed over what the write phase
 // created (after a step --time-limit cut short, by the writers' records). A phase removed what it
-// removed on every rank once the world agreed it succeeded: then the ledger says so.
+// removed on every rank once the world agreed it succeeded and no signal cut it short: then the
+// ledger says so (a remove or tree-remove a signal stopped left files or directories, which the
+// interrupt path must still remove).
 bool StepRunner::run_later_phases(const Step& step, PointHandles& h, bool cut_short,
                                   std::vector<PhaseFigures>& later) {
   const CreatedFiles* records = cut_short ? run_.ledger.records_of(step.dir) : nullptr;
@@ -136,16 +138,16 @@ bool StepRunner::run_later_phases(const Step& step, PointHandles& h, bool cut_sh
     if (!run_.phases.has(phase)) continue;
     FilesOutcome done = FilesPhase(run_, phases_, h, step, phase, records).run();
     if (!done.ok) return false;
-    if (phase == Phase::Remove) run_.ledger.step_files_removed();
     if (done.figures) later.push_back(*done.figures);
     if (interrupted_now(run_, phases_)) return true;
+    if (phase == Phase::Remove) run_.ledger.step_files_removed();
   }
   if (run_.phases.has(Phase::TreeRemove)) {
     TreeOutcome done = TreePhase(run_, phases_, h, step, Phase::TreeRemove).run();
     if (!done.ok) return false;
-    run_.ledger.step_tree_removed();
     if (done.figures) later.push_back(*done.figures);
     if (interrupted_now(run_, phases_)) return true;
+    run_.ledger.step_tree_removed();
   }
   return true;
 }

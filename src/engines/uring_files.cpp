@@ -3,7 +3,7 @@
 // its slots, generations, clock reads per batch of completions and failure handling.
 // - stat: one IORING_OP_STATX (AT_SYMLINK_NOFOLLOW) into the slot's statx buffer.
 // - remove: one IORING_OP_UNLINKAT.
-// - read: OPENAT (O_RDONLY | O_NOFOLLOW) into the slot's direct descriptor, linked to READs
+// - read: OPENAT (O_RDONLY | O_NOFOLLOW | O_NONBLOCK) into the slot's direct descriptor, linked to READs
 //   into the slot's buffer (min(file_bytes, 1 MiB), at least 1 byte) until one reads 0 bytes,
 //   then CLOSE. A file that fits the buffer is one chain: open → read → read (the end of file)
 //   → close, the reads and the close hard-linked, because a read that returns fewer bytes than
@@ -199,9 +199,12 @@ void UringEngine::queue_item(Phase phase, std::uint32_t s) {
     slot.pending = 1;
     return;
   }
-  // Read-only, never through a link, into the slot's direct descriptor. Soft-linked: a failed
-  // open cancels the rest of the chain (-ECANCELED completions, which say nothing more).
-  io_uring_prep_openat_direct(sqe, slot.dir.fd, slot.name, O_RDONLY | O_NOFOLLOW, 0, s);
+  // Read-only, never through a link, into the slot's direct descriptor; O_NONBLOCK, as posix,
+  // so that a FIFO put at the name cannot block the open (in an io-wq worker) and the phase
+  // for ever. Soft-linked: a failed open cancels the rest of the chain (-ECANCELED completions,
+  // which say nothing more).
+  io_uring_prep_openat_direct(sqe, slot.dir.fd, slot.name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK, 0,
+                              s);
   sqe->flags |= IOSQE_IO_LINK;
   sqe->user_data = tag(ItemOp::Open, s, gen);
   slot.pending = 1;

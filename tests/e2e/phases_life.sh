@@ -1,0 +1,267 @@
+#!/usr/bin/env bash
+# Issue 23's phases against the disk and against faults, the real binary under mpiexec (the
+# per-call counts are phases_matrix.sh's, the rest of the phases phases.sh's):
+#  (a) what is on disk after tree-create,write (kept: the last repetition writes into --dir) is
+#      exactly the report's directories and files, each of the written size and content, and a
+#      file planted in --dir survives;
+#  (b) after tree-create,write,stat,read,remove: no file of the run, exactly tree-create's
+#      directories (a plain run keeps them), and files planted in --dir and in a tree leaf
+#      during the write phase survive;
+#  (c) a signal inside each phase (SIGINT in tree-create, write, stat, read, remove and
+#      tree-remove, SIGTERM in read; strace -P delays that phase's call on the run's paths so
+#      the signal lands inside it): exit 128 + the signal, the report marked interrupted with
+#      no repetition, the phase begun and not finished (its calls counted), and --dir holds
+#      nothing of the run (--cleanup; no scratch root or trash) but the planted file;
+#  (d) a file deleted behind the read phase's back (by the test, while another rank still
+#      writes): exit 1, one line naming that rank, the path and "open: No such file or
+#      directory", no hang;
+#  (e) a FIFO put at a file's name before the read phase: posix and uring finish (exit 1,
+#      --verify names the FIFO: read 0 bytes), no hang (uring opened without O_NONBLOCK and
+#      blocked forever).
+# Usage: phases_life.sh RANKS (registered for 2: rank 1 writes slowly while the test changes
+# rank 0's files, and nothing here depends on more ranks).
+# shellcheck source=lib.sh
+source "$(dirname "$0")/lib.sh"
+command -v strace >/dev/null || { echo "SKIP: no strace"; exit 77; }
+[ "$RANKS" -ge 2 ] || fail "usage: phases_life.sh RANKS (at least 2)"
+
+# wait_until SECONDS CONDITION...: poll CONDITION every 0.1 s (every window it waits for is
+# 1 s or more; several run side by side on a loaded machine); false when it never held.
+wait_until() {
+  local limit=$1 k
+  shift
+  for ((k = 0; k < limit * 10; k++)); do "$@" && return 0; sleep 0.1; done
+  return 1
+}
+# The run's files directly in DIR, counted (a glob: no process per poll).
+files_in() {
+  local f=("$1"/write*.txt)
+  [ -e "${f[0]}" ] && echo "${#f[@]}" || echo 0
+}
+# Everything below DIR but its planted file, at most 5 names.
+left_in() { (cd "$1" && find . -mindepth 1 ! -name foreign.txt | head -5); }
+
+# (a) ---------------------------------------------------------------------------------------
+note "(a) tree-create,write: the tree and files on disk are the report's"
+D=$WORK/kept
+mkdir "$D" && echo keep >"$D/foreign.txt"
+run_mpiwrite -d "$D" --phases tree-create,write --files-per-rank 7 --file-size 33 \
+  --write-size 10 --layout rank --tree-depth 2 --branch 2 -t 2 --format json
+expect_status 0
+(cd "$D" && find . -mindepth 1 -type d | sort) >"$WORK/dirs"
+(cd "$D" && find . -mindepth 1 -type f ! -name foreign.txt -printf '%P %s\n' | sort) >"$WORK/files"
+python3 - "$WORK/out" "$WORK/dirs" "$WORK/files" "$RANKS" <<'PY' || fail "(a): see above"
+import json, sys
+report = json.load(open(sys.argv[1]))
+dirs = open(sys.argv[2]).read().split()
+files = [l.split() for l in open(sys.argv[3]).read().splitlines()]
+ranks = int(sys.argv[4])
+p = report["points"][0]["repetitions"][0]["phases"]
+# Per rank: rank<r>, 2 subtrees t0, t1 with 2 leaves each: 7 directories.
+want_dirs = sorted(f"./rank{r}" + s for r in range(ranks)
+                   for s in ["", "/t0", "/t1", "/t0/t0", "/t0/t1", "/t1/t0", "/t1/t1"])
+assert dirs == want_dirs and p["tree-create"]["directories"] == len(dirs), (dirs, p)
+# Rank r wrote files 7r + 1 .. 7r + 7 into its leaves, 33 bytes each.
+assert p["write"]["files"] == len(files) == 7 * ranks and p["write"]["bytes"] == 33 * len(files), p
+for path, size in files:
+    n = int(path.rsplit("write", 1)[1][:-4])
+    assert size == "33" and path.startswith(f"rank{(n - 1) // 7}/t"), (path, size)
+    assert path.count("/") == 3, path  # rank<r>/t<a>/t<b>/write<n>.txt: in a leaf
+assert sorted(int(f[0].rsplit("write", 1)[1][:-4]) for f in files) == list(range(1, 7 * ranks + 1))
+PY
+# Every file has the same 33 bytes: the line cut at the size (docs/metrics.md, Workload).
+[ "$(find "$D" -name 'write*.txt' -exec md5sum {} + | awk '{ print $1 }' | sort -u | wc -l)" \
+  -eq 1 ] || fail "(a): the files' contents differ"
+[ "$(cat "$D/foreign.txt")" = keep ] || fail "(a): the planted file changed"
+
+# (b) ---------------------------------------------------------------------------------------
+note "(b) ...,remove without tree-remove: no file, tree-create's directories, planted files stay"
+D=$WORK/removed
+mkdir "$D" && echo keep >"$D/foreign.txt"
+LIMIT=90 start_bg removed -d "$D" --phases tree-create,write,stat,read,remove --files-per-rank 4 \
+  --file-size 33 --layout rank --tree-depth 1 --branch 2 --slow-rank 1 --slow-delay-us 300000 \
+  --format json
+# tree-create is over before the write phase, which rank 1 makes last >= 1.2 s.
+wait_until 60 test -d "$D/rank0/t1" || fail "(b): rank0/t1 never appeared"
+echo mine >"$D/rank0/t1/mine.txt"
+set +e
+wait "$BG"
+STATUS=$?
+set -e
+cp "$OUT" "$WORK/out" && cp "$ERR" "$WORK/err"
+expect_status 0
+left=$(cd "$D" && find . -mindepth 1 | sort | tr '\n' ' ')
+want=$(for ((r = 0; r < RANKS; r++)); do printf './rank%s ./rank%s/t0 ./rank%s/t1 ' $r $r $r; done)
+want=$(echo "./foreign.txt $want./rank0/t1/mine.txt" | tr ' ' '\n' | sort | tr '\n' ' ')
+[ "$left" = "$want" ] || fail "(b): left in --dir: $left, expected $want"
+[ "$(cat "$D/rank0/t1/mine.txt")" = mine ] || fail "(b): the file planted in a leaf changed"
+python3 -c '
+import json, sys
+p = json.load(open(sys.argv[1]))["points"][0]["repetitions"][0]["phases"]
+n = 4 * int(sys.argv[2])
+assert p["tree-create"]["directories"] == 3 * int(sys.argv[2]), p["tree-create"]
+assert [p[k]["files"] for k in ("write", "stat", "read", "remove")] == [n] * 4, p
+assert p["read"]["bytes"] == 33 * n, p["read"]
+' "$WORK/out" "$RANKS" || fail "(b): the report's counts"
+
+# (c) ---------------------------------------------------------------------------------------
+# interrupt NAME SIGNAL CALL PHASES WHEN [ARGS...]: mpiwrite -d $WORK/NAME --cleanup in the
+# background, each rank under strace -P (the paths in $PATHS; each rank's calls into
+# $WORK/NAME.trace.RANK) delaying CALL by 0.5 s, and a watcher that sends SIGNAL to the ranks
+# (not to mpiexec, which would turn it into SIGTERM and kill them 2 s later) once `WHEN NAME`
+# holds (the phase has begun), or leaves $WORK/NAME.missed.
+declare -A LAUNCHED WATCHER
+interrupt() {
+  local name=$1 signal=$2 call=$3 phases=$4 when=$5 p
+  shift 5
+  local d=$WORK/$name
+  local -a only=()
+  for p in $PATHS; do only+=(-P "$p"); done
+  mkdir "$d" && echo keep >"$d/foreign.txt"
+  # shellcheck disable=SC2016,SC2086  # $0/$@ are the inner shell's; MPIEXEC holds flags
+  timeout --kill-after=10 120 $MPIEXEC -n "$RANKS" bash -c \
+    'exec strace -f -qq -o "$0.$OMPI_COMM_WORLD_RANK" "$@"' "$WORK/$name.trace" \
+    "${only[@]}" -e trace="$call" -e inject="$call":delay_enter=500000 \
+    "$MPIWRITE" -d "$d" --phases "$phases" --cleanup -o "$WORK/$name.json" --format json "$@" \
+    >"$WORK/$name.out" 2>"$WORK/$name.err" &
+  LAUNCHED[$name]=$!
+  # shellcheck disable=SC2086  # PIDS: one word per rank
+  {
+    if ! { ranks_of "$d" && wait_until 90 "$when" "$name" && kill "-$signal" $PIDS; }; then
+      touch "$WORK/$name.missed"
+    fi
+  } &
+  WATCHER[$name]=$!
+}
+# ranks_of DIR: the pids of the ranks writing into DIR, into PIDS, looked up before they are
+# needed (pgrep took 3 s on the loaded machine: longer than a phase).
+ranks_of() {
+  local k
+  for ((k = 0; k < 500; k++)); do
+    PIDS=$(pgrep -f -- "^$MPIWRITE -d $1 " | tr '\n' ' ')
+    [ "$(wc -w <<<"$PIDS")" -eq "$RANKS" ] && return 0
+    sleep 0.3
+  done
+  return 1
+}
+# finished NAME SIGNAL CALL MAX: the run's exit, report and trace (the phase's calls, lines
+# matching the regex CALL, made 1 .. MAX - 1 times: the phase began and did not finish; MAX
+# empty: not checked), and nothing left in its --dir.
+finished() {
+  local name=$1 signal=$2 call=$3 max=$4 status n
+  set +e
+  wait "${WATCHER[$name]}"
+  wait "${LAUNCHED[$name]}"
+  status=$?
+  set -e
+  [ ! -e "$WORK/$name.missed" ] || fail "$name: the phase never began, or no rank to signal"
+  local code=130
+  [ "$signal" = INT ] || code=143
+  [ "$status" -eq "$code" ] || fail "$name: exit $status, expected $code: $(cat "$WORK/$name.err")"
+  python3 -c '
+import json, sys
+report = json.load(open(sys.argv[1]))
+assert report["interrupted"] == "SIG" + sys.argv[2], report["interrupted"]
+assert report["points"][0]["repetitions"] == [], "an interrupted repetition was reported"
+' "$WORK/$name.json" "$signal" || fail "$name: the report $(head -c 300 "$WORK/$name.json")"
+  if [ -n "$max" ]; then
+    n=$(cat "$WORK/$name.trace".* | grep -cE "^[0-9]+ +$call" || true)
+    if [ "$n" -lt 1 ] || [ "$n" -ge "$max" ]; then
+      fail "$name: $n calls of $call, not 1 .. $((max - 1))"
+    fi
+  fi
+  # The background rm of the trash (if any) may outlive the ranks by a moment.
+  wait_until 10 test -z "$(left_in "$WORK/$name")" || fail "$name: left $(left_in "$WORK/$name")"
+  [ "$(cat "$WORK/$name/foreign.txt")" = keep ] || fail "$name: the planted file changed"
+}
+# The conditions that a run NAME's phase has begun (each phase then lasts >= 1.5 s more).
+dir_made() { test -d "$WORK/$1/rank0"; }           # tree-create made its first directory
+file_made() { test -f "$WORK/$1/write1.txt"; }     # write created its first file
+all_written() { [ "$(files_in "$WORK/$1")" -eq "$N" ] && sleep 0.6; }  # + the first call
+one_removed() {
+  wait_until 60 all_written "$1" && wait_until 60 test "$(files_in "$WORK/$1")" -lt "$N"
+}
+leaf_removed() {  # rank 0's 4 leaves made, then one of them removed
+  wait_until 60 test -d "$WORK/$1/rank0/t3" && wait_until 60 leaf_gone "$WORK/$1/rank0"
+}
+leaf_gone() { ! { [ -d "$1/t0" ] && [ -d "$1/t1" ] && [ -d "$1/t2" ] && [ -d "$1/t3" ]; }; }
+
+note "(c) a signal inside each phase: exit 128 + signal, report interrupted, nothing left"
+F=8 N=$((8 * RANKS))
+tree=(--layout rank --tree-depth 1 --branch 4)
+# tree-create: the layout's 5 directories per rank (rank<r> made through --dir's descriptor,
+# its leaves through rank<r>'s), each mkdirat 0.5 s.
+PATHS="$WORK/tc $(for ((r = 0; r < RANKS; r++)); do printf '%s ' "$WORK/tc/rank$r"; done)"
+interrupt tc INT mkdirat tree-create,write dir_made --files-per-rank $F "${tree[@]}"
+# write: every creating open (openat of --dir's descriptor) 0.5 s.
+PATHS="$WORK/wr"
+interrupt wr INT openat write file_made --files-per-rank $F
+# stat: every statx 0.5 s, once the files are all written.
+PATHS="$WORK/st"
+interrupt st INT statx write,stat all_written --files-per-rank $F
+# read: every read of a file 0.5 s (the files' own paths: reads elsewhere are not slowed),
+# by SIGINT and, in a second run, by SIGTERM.
+PATHS=$(for ((i = 1; i <= N; i++)); do printf '%s ' "$WORK/rd/write$i.txt"; done)
+interrupt rd INT read write,read all_written --files-per-rank $F
+PATHS=$(for ((i = 1; i <= N; i++)); do printf '%s ' "$WORK/rt/write$i.txt"; done)
+interrupt rt TERM read write,read all_written --files-per-rank $F
+# remove, the run's last phase: every unlinkat in --dir 0.5 s; signalled once a file is gone.
+PATHS="$WORK/rm"
+interrupt rm INT unlinkat write,remove one_removed --files-per-rank $F
+# tree-remove, the last phase: the rmdirs of the leaves (through rank<r>'s descriptor) 0.5 s.
+PATHS=$(for ((r = 0; r < RANKS; r++)); do printf '%s ' "$WORK/tr/rank$r"; done)
+interrupt tr INT unlinkat tree-create,write,remove,tree-remove leaf_removed --files-per-rank 1 \
+  "${tree[@]}"
+
+finished tc INT 'mkdirat\(' $((5 * RANKS))
+finished wr INT 'openat\([0-9]+, "write[0-9]+\.txt", O_WRONLY\|O_CREAT' "$N"
+finished st INT 'statx\([0-9]+, "write' "$N"
+finished rd INT 'read\(' $((2 * N))
+finished rt TERM 'read\(' $((2 * N))
+# remove and tree-remove: the --cleanup after the signal makes the same calls; the signal came
+# once the phase had begun, and it is the last phase: the repetition did not complete.
+finished rm INT '' ''
+finished tr INT '' ''
+
+# (d) ---------------------------------------------------------------------------------------
+note "(d) a file of rank 0 deleted while rank 1 writes: the read phase fails on it, exit 1"
+D=$WORK/deleted
+LIMIT=90 start_bg deleted -d "$D" --phases write,read,remove --files-per-rank 4 \
+  --slow-rank 1 --slow-delay-us 300000
+wait_until 60 test -f "$D/write4.txt" || fail "(d): rank 0 never wrote write4.txt"
+rm "$D/write2.txt"
+set +e
+wait "$BG"
+STATUS=$?
+set -e
+cp "$OUT" "$WORK/out" && cp "$ERR" "$WORK/err"
+expect_status 1
+# Rank r reads rank r + 1's files (--shift 1): rank RANKS - 1 reads rank 0's.
+grep -qxF "mpiwrite: error: rank $((RANKS - 1)): $D/write2.txt: open: No such file or directory" \
+  "$WORK/err" || fail "(d): no line for the deleted file: $(cat "$WORK/err")"
+[ "$(error_lines)" -eq 1 ] || fail "(d): $(error_lines) error lines, expected 1"
+
+# (e) ---------------------------------------------------------------------------------------
+for engine in posix uring; do
+  note "(e) $engine: a FIFO at rank 0's write1.txt before the read phase: exit 1, no hang"
+  D=$WORK/fifo-$engine
+  LIMIT=60 start_bg "fifo-$engine" -d "$D" --phases write,read --files-per-rank 4 --verify \
+    --slow-rank 1 --slow-delay-us 300000 --engine "$engine"
+  wait_until 60 test -f "$D/write4.txt" || fail "(e): rank 0 never wrote write4.txt"
+  rm "$D/write1.txt" && mkfifo "$D/write1.txt"
+  set +e
+  wait "$BG"
+  STATUS=$?
+  set -e
+  cp "$OUT" "$WORK/out" && cp "$ERR" "$WORK/err"
+  if [ "$engine" = uring ] && [ "$STATUS" -eq 2 ] && grep -q "cannot run here" "$WORK/err"; then
+    echo "SKIP (uring part only): $(cat "$WORK/err")"
+    continue
+  fi
+  if [ "$STATUS" -eq 124 ] || [ "$STATUS" -eq 137 ]; then fail "(e) $engine: the FIFO hung"; fi
+  expect_status 1
+  grep -qF "rank $((RANKS - 1)): verify: 1 of 4 files read wrong: $D/write1.txt: read 0 bytes" \
+    "$WORK/err" || fail "(e) $engine: no line for the FIFO: $(cat "$WORK/err")"
+  rm -f "$D/write1.txt"
+done
+echo "PASS"
