@@ -14,6 +14,7 @@
 #include "mpiwrite/core/cli_errors.hpp"
 #include "mpiwrite/core/errors.hpp"
 #include "mpiwrite/core/option_dependencies.hpp"
+#include "mpiwrite/core/report_outputs.hpp"
 #include "mpiwrite/core/version.hpp"
 
 namespace mpiwrite {
@@ -334,15 +335,6 @@ void add_run_options(CLI::App& app, RunConfig& c, EnumText& e) {
   app.add_flag("--cleanup", c.cleanup,
                "Remove the files (and DIR, if mpiwrite created it) "
                "after the last repetition");
-  app.add_option("--format", e.format, "Report format")
-      ->capture_default_str()
-      ->check(choices({Format::Table, Format::Markdown, Format::Csv, Format::Json}));
-  // An empty FILE would silently mean "no copy": refused like an empty --dir.
-  app.add_option("-o,--output", c.output,
-                 "Also write the report to FILE (a regular file atomically; a device, FIFO or "
-                 "/dev/stdout in place)")
-      ->check(CLI::Validator(
-          [](const std::string& v) { return v.empty() ? "must not be empty" : ""; }, "FILE"));
   app.add_flag("--per-rank", c.per_rank, "Add per-rank rows to table, markdown and csv");
   app.add_flag("--dry-run", c.dry_run,
                "Print which rank and thread writes which files; write nothing");
@@ -390,6 +382,33 @@ void add_run_options(CLI::App& app, RunConfig& c, EnumText& e) {
       ->check(whole_number(0, kMaxSlowDelayUs));
 }
 
+// An output file's name: empty would silently mean "no file", refused like an empty --dir.
+CLI::Validator output_file() {
+  return CLI::Validator([](const std::string& v) { return v.empty() ? "must not be empty" : ""; },
+                        "FILE");
+}
+
+// Where the report goes, in which formats (core/report_outputs.hpp): standard output always,
+// -o a copy of it, --json/--csv/--markdown each in its own format beside it.
+void add_output_options(CLI::App& app, RunConfig& c, EnumText& e) {
+  app.add_option("--format", e.format,
+                 "Standard output's (and -o's) format; not given: -o FILE's extension's "
+                 "(.json .csv .md .txt), else table")
+      ->capture_default_str()
+      ->check(choices({Format::Table, Format::Markdown, Format::Csv, Format::Json}));
+  app.add_option("-o,--output", c.output,
+                 "Also write standard output's report to FILE (a regular file atomically; a "
+                 "device, FIFO or /dev/stdout in place)")
+      ->check(output_file());
+  app.add_option("--json", c.json_output, "Also write the report as JSON to FILE, as -o does")
+      ->check(output_file());
+  app.add_option("--csv", c.csv_output, "Also write the report as CSV to FILE, as -o does")
+      ->check(output_file());
+  app.add_option("--markdown", c.markdown_output,
+                 "Also write the report as markdown to FILE, as -o does")
+      ->check(output_file());
+}
+
 // Live progress on rank 0's standard error (docs/metrics.md, "Live progress").
 void add_progress_options(CLI::App& app, RunConfig& c, EnumText& e) {
   app.add_option_function<std::string>(
@@ -421,7 +440,12 @@ void fill_config(const CLI::App& app, const EnumText& text, RunConfig& c) {
       from_name(text.partition, {Partition::Block, Partition::Cyclic, Partition::Dynamic});
   c.write_mode = from_name(text.write_mode, {WriteMode::Line, WriteMode::Whole});
   c.engine = from_name(text.engine, {Engine::Posix, Engine::Uring, Engine::Null});
-  c.format = from_name(text.format, {Format::Table, Format::Markdown, Format::Csv, Format::Json});
+  // -o x.json without --format is JSON (it wrote a table into x.json); with --format, an
+  // extension naming another format is refused.
+  std::optional<Format> asked;
+  if (const CLI::Option* format = app.get_option_no_throw("--format"); format && format->count())
+    asked = from_name(text.format, {Format::Table, Format::Markdown, Format::Csv, Format::Json});
+  c.format = report_format(asked, c.output);
   c.layouts = layout_list(text.layouts);
   c.progress_style = from_name(text.progress_style,
                                {ProgressStyle::Auto, ProgressStyle::Tty, ProgressStyle::Lines});
@@ -431,6 +455,7 @@ void fill_config(const CLI::App& app, const EnumText& text, RunConfig& c) {
       number_list<int>("--slow-rank", text.slow_ranks, 0, 1u << 30, "give ranks like 0,3");
   c.phases = phase_list(text.phases);
   validate(c);
+  report_outputs(c);  // throws for "-", a contradicting extension, or one file named twice
   // Again with what the command line named: `--chunk 8` without dynamic is the default's
   // value, yet given, and does nothing.
   check_option_dependencies(c, [&app](std::string_view option) {
@@ -453,6 +478,7 @@ CliOutcome parse_command_line(int argc, const char* const* argv) {
   add_write_options(app, outcome.config, text);
   add_phase_options(app, outcome.config, text);
   add_run_options(app, outcome.config, text);
+  add_output_options(app, outcome.config, text);
   add_progress_options(app, outcome.config, text);
   const std::optional<CliStop> stop =
       parse_or_stop(app, "mpiwrite", "\nRun 'mpiwrite --help' for the options.", [&] {
