@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "mpiwrite/core/cli_errors.hpp"
+#include "mpiwrite/core/help_format.hpp"
 #include "mpiwrite/core/statistics.hpp"
 #include "mpiwrite/core/verdict.hpp"
 #include "mpiwrite/core/version.hpp"
@@ -71,7 +72,7 @@ CompareCliOutcome parse_compare_command_line(int argc, const char* const* argv) 
       "point by point, with medians, intervals and a test.",
       "mpiwrite-compare"};
   app.set_version_flag("--version", std::string("mpiwrite-compare ") + kVersion);
-  app.get_formatter()->column_width(30);
+  use_wrapping_help(app, 30);  // fits 100 columns (core/help_format.hpp)
   app.footer(footer());
   app.add_option("OLD", o.old_path, "The report to compare against (mpiwrite --format json)")
       ->required();
