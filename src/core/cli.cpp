@@ -438,7 +438,8 @@ void add_progress_options(CLI::App& app, RunConfig& c, EnumText& e) {
 // --help lists the options by what they decide, not in one list of 40 (issue 24 §6). An option
 // missing here stays under OPTIONS with --help and --version (a unit test lists the groups).
 void group_options(CLI::App& app) {
-  const std::initializer_list<std::pair<const char*, std::initializer_list<const char*>>> groups{
+  // Vectors: an initializer_list inside a pair would outlive its array.
+  const std::vector<std::pair<std::string, std::vector<std::string>>> groups{
       {"Workload", {"--files", "--files-per-rank", "--file-size", "--write-size", "--lines",
                     "--text", "--write-mode", "--fsync", "--pattern"}},
       {"Directories", {"--dir", "--layout", "--files-per-dir", "--tree-depth", "--branch"}},
@@ -452,7 +453,7 @@ void group_options(CLI::App& app) {
                   "--dry-run", "--progress", "--progress-style"}},
   };
   for (const auto& [group, names] : groups) {
-    for (const char* name : names) app.get_option(name)->group(group);
+    for (const std::string& name : names) app.get_option(name)->group(group);
   }
 }
 
