@@ -40,6 +40,16 @@ class WrappingFormatter : public CLI::Formatter {
  public:
   explicit WrappingFormatter(int name_width) { column_width(static_cast<std::size_t>(name_width)); }
 
+  // The program's description above the usage line, wrapped like the options'.
+  std::string make_description(const CLI::App* app) const override {
+    std::string out;
+    for (const std::string& line : wrap(CLI::Formatter::make_description(app), std::size_t{kHelpColumns})) {
+      out += line + "\n";
+    }
+    while (out.ends_with("\n\n")) out.pop_back();
+    return out;
+  }
+
   std::string make_option(const CLI::Option* opt, bool is_positional) const override {
     const std::size_t column = get_column_width();
     const std::string name = "  " + make_option_name(opt, is_positional) + make_option_opts(opt);

@@ -19,7 +19,9 @@ std::size_t widest_line(const std::string& text, std::string* which) {
   std::size_t widest = 0;
   for (std::string line; std::getline(lines, line);) {
     std::size_t width = 0;
-    for (unsigned char ch : line) width += (ch & 0xC0) != 0x80;  // UTF-8 continuation bytes
+    for (const char ch : line) {  // UTF-8 continuation bytes do not count
+      width += (static_cast<unsigned char>(ch) & 0xC0u) != 0x80u ? 1u : 0u;
+    }
     if (width > widest) {
       widest = width;
       *which = line;
