@@ -78,7 +78,7 @@ class Coordinator {
     phases_.enter("gathering the peak memory for the report");
     gather_peak_memory(world_, report_);
     const int code = phases_.root_step(
-        [&] { publish_report(report_, run_.config, out_, run_.output_dir); }, "writing the report");
+        [&] { publish_report(report_, run_, out_); }, "writing the report");
     // The point resources are freed (collectively) after run() returns.
     phases_.enter("ending the run");
     return removed && same ? code : kExitIo;
@@ -157,11 +157,16 @@ class Coordinator {
     RunConfig& c = run_.config;
     int code = phases_.root_step(
         [&] {
-          // Before --dir is created: a bad -o costs nothing. -o's directory is held from now on.
-          run_.output_dir = check_output_path(c);
+          // Before --dir is created: a bad output costs nothing. Each output's directory is
+          // held from now on.
+          run_.outputs = report_outputs(c);
+          run_.output_dirs = check_output_paths(c, run_.outputs);
           check_standard_output(c);
           run_.directory = prepare_directory(c, run_.plans);
-          if (run_.output_dir.deferred) run_.output_dir = hold_output_directory(c.output);
+          for (std::size_t i = 0; i < run_.outputs.size(); ++i) {
+            if (run_.output_dirs[i].deferred)
+              run_.output_dirs[i] = hold_output_directory(run_.outputs[i].path);
+          }
           if (c.output.empty() && c.removes_directory() && run_.directory.created) {
             run_.copy_dir = hold_parent_of(run_.directory.path, run_.directory.identity);
           }

@@ -97,10 +97,9 @@ int finish_interrupted(RunState& run, PhaseAgreement& phases, RunReport& report,
     code = phases.root_step(
         [&] {
           if (in_dir) {
-            publish_report(report, run.config, out, run.output_dir, run.directory.fd.get());
+            publish_report(report, run, out, run.directory.fd.get());
           } else {
-            publish_report(report, run.config, out, run.output_dir, run.copy_dir.fd.get(),
-                           &run.copy_dir);
+            publish_report(report, run, out, run.copy_dir.fd.get(), &run.copy_dir);
           }
         },
         "writing the report");

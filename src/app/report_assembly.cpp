@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <filesystem>
 #include <sstream>
 #include <stdexcept>
@@ -86,22 +87,43 @@ std::string interrupted_copy_path(const RunState& run) {
                      report_extension(run.config.format));
 }
 
-void publish_report(const RunReport& report, const RunConfig& config, std::ostream& out,
-                    const HeldOutputDirectory& output_dir, int copy_dir_fd,
-                    const HeldOutputDirectory* copy_beside) {
-  std::ostringstream text;
-  write_report(report, text);
-  // The copy first, like -o (publish_report_text): standard output may block.
+void publish_report(const RunReport& report, const RunState& run, std::ostream& out,
+                    int copy_dir_fd, const HeldOutputDirectory* copy_beside) {
+  const Format terminal = run.config.format;
+  std::map<Format, std::string> texts;  // each format written once, whatever its outputs
+  const auto text_in = [&](Format format) -> const std::string& {
+    auto [at, made] = texts.try_emplace(format);
+    if (made) {
+      std::ostringstream text;
+      write_report(report, format, text);
+      at->second = text.str();
+    }
+    return at->second;
+  };
+  const std::string& standard = text_in(terminal);
+  // The copy first, like the files (publish_report_files): standard output may block.
   std::string copy_failed;
   if (!report.saved_copy.empty()) {
     try {
-      write_new_file(report.saved_copy, text.str(), copy_dir_fd);
+      write_new_file(report.saved_copy, standard, copy_dir_fd);
       if (copy_beside) expect_output_directory(*copy_beside, report.saved_copy);
     } catch (const std::exception& e) {
       copy_failed = e.what();
     }
   }
-  publish_report_text(text.str(), out, config.output, output_dir);
+  std::vector<ReportFile> files;
+  for (std::size_t i = 0; i < run.outputs.size(); ++i) {
+    const ReportOutput& o = run.outputs[i];
+    const std::string option = o.option == "--output" ? "-o" : o.option;
+    files.push_back({o.path, option, &text_in(o.format), &run.output_dirs[i],
+                     o.format == terminal});
+  }
+  try {
+    publish_report_files(files, standard, out);
+  } catch (const std::exception& e) {
+    if (copy_failed.empty()) throw;
+    throw std::runtime_error(fmt::format("{}; {}", e.what(), copy_failed));
+  }
   if (!copy_failed.empty()) throw std::runtime_error(copy_failed);
 }
 

@@ -39,13 +39,13 @@ void gather_peak_memory(const boost::mpi::communicator& world, RunReport& report
 // --dir (or beside it when --cleanup is to remove a --dir mpiwrite made).
 std::string interrupted_copy_path(const RunState& run);
 
-// Rank 0: the report to standard output or -o, and to its saved copy if it has one. Each
-// output is attempted whatever happens to the other; throws the first failure.
-// `output_dir`: -o's directory, held since the check (RunState::output_dir). `copy_dir_fd`:
-// the held directory the interrupted-report copy goes into (-1: by its path); `copy_beside`,
-// when that is --dir's parent: its path must still lead there once the copy is written.
-void publish_report(const RunReport& report, const RunConfig& config, std::ostream& out,
-                    const HeldOutputDirectory& output_dir, int copy_dir_fd = -1,
-                    const HeldOutputDirectory* copy_beside = nullptr);
+// Rank 0: the report to standard output, to each of run.outputs (-o, --json, --csv,
+// --markdown, each in its held directory, RunState::output_dirs) and to its saved copy if it
+// has one; each format is written once. Each output is attempted whatever happens to the
+// others; throws the failures. `copy_dir_fd`: the held directory the interrupted-report copy
+// goes into (-1: by its path); `copy_beside`, when that is --dir's parent: its path must
+// still lead there once the copy is written.
+void publish_report(const RunReport& report, const RunState& run, std::ostream& out,
+                    int copy_dir_fd = -1, const HeldOutputDirectory* copy_beside = nullptr);
 
 }  // namespace mpiwrite

@@ -18,6 +18,7 @@
 #include "mpiwrite/core/points.hpp"
 #include "mpiwrite/core/progress_line.hpp"
 #include "mpiwrite/core/rank_plan.hpp"
+#include "mpiwrite/core/report_outputs.hpp"
 #include "mpiwrite/core/schedule.hpp"
 #include "mpiwrite/sys/output_path.hpp"
 #include "mpiwrite/sys/posix_file.hpp"
@@ -33,10 +34,12 @@ struct RunState {
   // every part of the run asks to know whether it times a phase.
   PhaseSet phases;
   PreparedDirectory directory;
-  // Rank 0: the directory -o's file is replaced in, held from the check before the run to the
-  // report (nothing held when -o is written in place or absent); and, when --cleanup is to
-  // remove a --dir the run made, --dir's parent, which gets the interrupted-report copy.
-  HeldOutputDirectory output_dir;
+  // Rank 0: the report's files (-o, --json, --csv, --markdown: core/report_outputs.hpp), and
+  // the directory each is replaced in, held from the check before the run to the report
+  // (nothing held when it is written in place); and, when --cleanup is to remove a --dir the
+  // run made, --dir's parent, which gets the interrupted-report copy.
+  std::vector<ReportOutput> outputs;
+  std::vector<HeldOutputDirectory> output_dirs;  // output_dirs[i] is outputs[i]'s
   HeldOutputDirectory copy_dir;
   std::string run_id;
   FilePattern pattern;

@@ -180,6 +180,13 @@ void validate(const RunConfig& c) {
   require(c.warmup <= kMaxRepetitions,
           fmt::format("--warmup must be between 0 and {}", kMaxRepetitions));
   require(!(c.dry_run && !c.output.empty()), "--dry-run and --output cannot be combined");
+  for (const auto& [option, file] : {std::pair{"--json", &c.json_output},
+                                     std::pair{"--csv", &c.csv_output},
+                                     std::pair{"--markdown", &c.markdown_output}}) {
+    require(!(c.dry_run && !file->empty()),
+            fmt::format("--dry-run and {} cannot be combined (a dry run writes no report)",
+                        option));
+  }
   require(!(c.compare && !c.sweep_threads.empty()),
           "--compare and --sweep-threads cannot be combined");
   for (unsigned t : c.sweep_threads) {

@@ -1,10 +1,14 @@
-// The format a run asked for (--format) picks its reporter.
+// The format a run asked for (--format, or --json, --csv, --markdown) picks its reporter.
 #include "mpiwrite/report/reporters.hpp"
 
 namespace mpiwrite {
 
 void write_report(const RunReport& report, std::ostream& out) {
-  switch (report.config.format) {
+  write_report(report, report.config.format, out);
+}
+
+void write_report(const RunReport& report, Format format, std::ostream& out) {
+  switch (format) {
     case Format::Table:
       write_table(report, out);
       break;

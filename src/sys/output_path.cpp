@@ -26,8 +26,9 @@ constexpr int kMaxLinks = 40;  // the kernel's limit (ELOOP)
 
 std::string describe(int error) { return std::generic_category().message(error); }
 
-[[noreturn]] void refuse(const std::string& given, const std::string& why) {
-  throw UsageError(fmt::format("--output {}: {}", given, why));
+// `named` is the output as the user gave it, with its option: "--output r.json", "--csv r.csv".
+[[noreturn]] void refuse(const std::string& named, const std::string& why) {
+  throw UsageError(fmt::format("{}: {}", named, why));
 }
 
 std::string parent_of(const std::string& path) {
@@ -235,9 +236,13 @@ void expect_output_directory(const HeldOutputDirectory& held, const std::string&
       what, held.path));
 }
 
-OutputTarget follow_output(const std::string& given) {
+OutputTarget follow_output(const std::string& file) {
+  return follow_output_named(file, "--output " + file);
+}
+
+OutputTarget follow_output_named(const std::string& file, const std::string& given) {
   OutputTarget t;
-  t.file = given;
+  t.file = file;
   for (int hop = 0; hop <= kMaxLinks; ++hop) {
     struct stat info {};
     if (::lstat(t.file.c_str(), &info) != 0) {
@@ -292,13 +297,22 @@ void check_standard_output(const RunConfig& c) {
 
 HeldOutputDirectory check_output_path(const RunConfig& c) {
   if (c.output.empty()) return {};
-  const std::string& given = c.output;
-  const OutputTarget t = follow_output(given);
+  return check_output_path(c, ReportOutput{c.format, c.output, "--output"});
+}
+
+HeldOutputDirectory check_output_path(const RunConfig& c, const ReportOutput& output) {
+  const std::string given = output.option + " " + output.path;
+  const OutputTarget t = follow_output_named(output.path, given);
   // The file standard output already writes to gets the report once, through standard output
-  // (report_output.hpp): nothing to open at the end.
+  // (report_output.hpp): nothing to open at the end. Another format there would be the
+  // replaced file's, while standard output goes on writing the old one: refused.
   struct stat out_info {};
   const auto info = stat_of(t.file);
-  if (info && ::fstat(STDOUT_FILENO, &out_info) == 0 && same_file(*info, out_info)) return {};
+  if (info && ::fstat(STDOUT_FILENO, &out_info) == 0 && same_file(*info, out_info)) {
+    if (output.format == c.format || !S_ISREG(info->st_mode)) return {};
+    refuse(given, fmt::format("is standard output's file, which gets the {} report",
+                              to_string(c.format)));
+  }
 
   // A /proc link (/dev/fd/3) to a regular file is checked as the path the kernel gives for it,
   // so that it cannot name a data file either.

@@ -183,10 +183,10 @@ void write_standard_output(const std::string& text, std::ostream& out) {
 }
 
 void write_output_file(const std::string& file, const std::string& text,
-                       const HeldOutputDirectory& held) {
+                       const HeldOutputDirectory& held, const std::string& option) {
   if (held.held()) {
     write_into_held(file, held, text);
-    expect_output_directory(held, "-o " + file);
+    expect_output_directory(held, option + " " + file);
     return;
   }
   OutputTarget target;
@@ -206,8 +206,8 @@ void write_output_file(const std::string& file, const std::string& text,
   }
 }
 
-void publish_report_text(const std::string& text, std::ostream& out, const std::string& file,
-                         const HeldOutputDirectory& held) {
+void publish_report_files(const std::vector<ReportFile>& files,
+                          const std::string& standard_output_text, std::ostream& out) {
   std::vector<std::string> failures;
   const auto attempt = [&](auto&& write) {
     try {
@@ -216,13 +216,22 @@ void publish_report_text(const std::string& text, std::ostream& out, const std::
       failures.emplace_back(e.what());
     }
   };
-  // The file first: standard output may be a pipe that nobody drains any more (a launcher
+  // The files first: standard output may be a pipe that nobody drains any more (a launcher
   // that got a signal), and a write there can block until the job is killed.
-  if (!file.empty() && !(writes_to_stdout(out) && is_stdout_file(file))) {
-    attempt([&] { write_output_file(file, text, held); });
+  for (const ReportFile& f : files) {
+    if (f.same_as_standard_output && writes_to_stdout(out) && is_stdout_file(f.file)) continue;
+    const HeldOutputDirectory none;
+    attempt([&] { write_output_file(f.file, *f.text, f.held ? *f.held : none, f.option); });
   }
-  attempt([&] { write_standard_output(text, out); });
+  attempt([&] { write_standard_output(standard_output_text, out); });
   if (!failures.empty()) throw std::runtime_error(fmt::format("{}", fmt::join(failures, "; ")));
+}
+
+void publish_report_text(const std::string& text, std::ostream& out, const std::string& file,
+                         const HeldOutputDirectory& held) {
+  std::vector<ReportFile> files;
+  if (!file.empty()) files.push_back({file, "-o", &text, &held, true});
+  publish_report_files(files, text, out);
 }
 
 void write_new_file(const std::string& path, const std::string& text, int dir_fd) {

@@ -44,7 +44,7 @@ TEST(Cli, ReadsEveryOption) {
        "/tmp/x",       "--pattern", "f{}.dat",     "-t",        "3",        "--partition", "cyclic",
        "--write-mode", "WHOLE",     "--engine",    "uring",     "--fsync",  "-r",          "5",
        "--warmup",     "2",         "--overwrite", "--cleanup", "--format", "csv",         "-o",
-       "r.json",       "--per-rank"});
+       "r.csv",        "--per-rank"});
   ASSERT_TRUE(out.run) << out.message;
   const RunConfig& c = out.config;
   EXPECT_EQ(c.files, 7u);
@@ -59,7 +59,7 @@ TEST(Cli, ReadsEveryOption) {
   EXPECT_EQ(c.repetitions, 5u);
   EXPECT_EQ(c.warmup, 2u);
   EXPECT_EQ(c.format, Format::Csv);
-  EXPECT_EQ(c.output, "r.json");
+  EXPECT_EQ(c.output, "r.csv");
   EXPECT_TRUE(c.fsync && c.overwrite && c.cleanup && c.per_rank);
   EXPECT_TRUE(parse({"--dry-run"}).config.dry_run);
 }

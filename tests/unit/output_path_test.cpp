@@ -6,6 +6,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
+
 #include <filesystem>
 
 #include "mpiwrite/core/errors.hpp"
@@ -172,6 +174,55 @@ TEST(CheckOutputPath, AReportInADirStillToBeMadeIsHeldLater) {
   const HeldOutputDirectory later = check_output_path(with(t / "data", t / "data/r.txt"));
   EXPECT_FALSE(later.held());
   EXPECT_TRUE(later.deferred);
+}
+
+}  // namespace
+}  // namespace mpiwrite
+
+namespace mpiwrite {
+namespace {
+
+// The message check_output_paths throws for `outputs`, or "" when it accepts them.
+std::string refusal_of(const RunConfig& config, const std::vector<ReportOutput>& outputs) {
+  try {
+    check_output_paths(config, outputs);
+    return "";
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+}
+
+// Two spellings of one file that no string comparison sees (core/report_outputs.cpp compares
+// paths): a link to it, a linked directory; a new name too. Devices may be named twice.
+TEST(CheckOutputPaths, OneFileUnderTwoNamesIsRefused) {
+  testing::TempDir t;
+  testing::write_text(t / "old.json", "x");
+  ::symlink((t / "old.json").c_str(), (t / "link.json").c_str());
+  ::mkdir((t / "d").c_str(), 0700);
+  ::symlink((t / "d").c_str(), (t / "dlink").c_str());
+  const RunConfig c = with(t / "data", "");
+  const std::string existing = refusal_of(
+      c, {{Format::Json, t / "old.json", "--output"}, {Format::Json, t / "link.json", "--json"}});
+  EXPECT_EQ(existing, fmt::format("--output {0}/old.json and --json {0}/link.json name the same "
+                                  "file; give each output a file of its own",
+                                  t.path()));
+  EXPECT_NE(refusal_of(c, {{Format::Csv, t / "d/new.csv", "--csv"},
+                           {Format::Csv, t / "dlink/new.csv", "--output"}}),
+            "");
+  EXPECT_EQ(refusal_of(c, {{Format::Csv, "/dev/null", "--csv"},
+                           {Format::Json, "/dev/null", "--json"}}),
+            "");
+  // Each is checked as -o is, its own option named.
+  EXPECT_EQ(refusal_of(c, {{Format::Csv, t / "missing/r.csv", "--csv"}}),
+            fmt::format("--csv {0}/missing/r.csv: its directory {0}/missing does not exist "
+                        "(mpiwrite does not create it)",
+                        t.path()));
+  const auto held = check_output_paths(c, {{Format::Csv, t / "d/r.csv", "--csv"},
+                                           {Format::Json, t / "r.json", "--json"}});
+  ASSERT_EQ(held.size(), 2u);
+  EXPECT_TRUE(held[0].held());
+  EXPECT_EQ(held[0].name, "r.csv");
+  EXPECT_EQ(held[1].name, "r.json");
 }
 
 }  // namespace

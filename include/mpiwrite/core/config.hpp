@@ -67,6 +67,11 @@ struct RunConfig {
   bool cleanup = false;
   Format format = Format::Table;
   std::string output;  // empty: the report goes to standard output only
+  // --json, --csv, --markdown FILE: the report in that format too (empty: not written);
+  // core/report_outputs.hpp derives the list of files from these and `output`.
+  std::string json_output;
+  std::string csv_output;
+  std::string markdown_output;
   bool per_rank = false;
   bool dry_run = false;
 

@@ -10,6 +10,7 @@
 namespace mpiwrite {
 
 void write_report(const RunReport& report, std::ostream& out);  // in report.config.format
+void write_report(const RunReport& report, Format format, std::ostream& out);  // --json ...
 void write_table(const RunReport& report, std::ostream& out);
 void write_markdown(const RunReport& report, std::ostream& out);
 void write_csv(const RunReport& report, std::ostream& out);

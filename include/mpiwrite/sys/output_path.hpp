@@ -23,7 +23,10 @@
 
 #include <string>
 
+#include <vector>
+
 #include "mpiwrite/core/config.hpp"
+#include "mpiwrite/core/report_outputs.hpp"
 #include "mpiwrite/sys/held_directory.hpp"
 #include "mpiwrite/sys/posix_file.hpp"
 
@@ -78,6 +81,9 @@ void expect_output_directory(const HeldOutputDirectory& held, const std::string&
 // when a part of the path cannot be looked up (not a directory, permission, loop, too long).
 OutputTarget follow_output(const std::string& file);
 
+// The same, the UsageError starting with `named` ("--json r.json") instead of "--output FILE".
+OutputTarget follow_output_named(const std::string& file, const std::string& named);
+
 // The whole check of --output before the run, as UsageError naming the path the user gave:
 // the target is usable (not a directory or socket; its directory exists, is searchable and
 // writable on a writable file system, or it is itself writable when written in place), and it
@@ -88,6 +94,18 @@ OutputTarget follow_output(const std::string& file);
 // when it is written in place; `deferred` when it is a --dir still to be made: then call
 // hold_output_directory once it is).
 HeldOutputDirectory check_output_path(const RunConfig& config);
+
+// The same for any of the report's files (core/report_outputs.hpp), the message naming its
+// option and FILE as given ("--csv r.csv: ..."). A file in another format than standard
+// output's may not be the regular file standard output writes to (`> r.txt --json r.txt`).
+HeldOutputDirectory check_output_path(const RunConfig& config, const ReportOutput& output);
+
+// Every file of `outputs` checked (the one above), in order, and no two of them the same file
+// by another name (a link, "..", a linked directory): a regular file, or a new name in one
+// directory, named twice is a UsageError naming both. Devices and FIFOs may be named twice
+// (--json /dev/null --csv /dev/null). Returns each output's held directory, in order.
+std::vector<HeldOutputDirectory> check_output_paths(const RunConfig& config,
+                                                    const std::vector<ReportOutput>& outputs);
 
 // Standard output redirected into a file this run writes (`mpiwrite -d D >> D/write3.txt`):
 // UsageError, before the run. Seen only where the process's own standard output is that file
