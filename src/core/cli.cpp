@@ -337,6 +337,7 @@ void add_run_options(CLI::App& app, RunConfig& c, EnumText& e) {
   app.add_option("--format", e.format, "Report format")
       ->capture_default_str()
       ->check(choices({Format::Table, Format::Markdown, Format::Csv, Format::Json}));
+  app.add_flag("--wide", c.wide, "Table: every column (the default fits 100, sweeps 120 columns)");
   // An empty FILE would silently mean "no copy": refused like an empty --dir.
   app.add_option("-o,--output", c.output,
                  "Also write the report to FILE (a regular file atomically; a device, FIFO or "

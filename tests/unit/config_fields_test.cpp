@@ -180,6 +180,7 @@ const std::map<std::string, OptionCase>& option_cases() {
       {"format", {{"--format", "json"}, "json"}},
       {"output", {{"-o", "out.txt"}, "out.txt"}},
       {"per_rank", {{"--per-rank"}, true}},
+      {"wide", {{"--wide"}, true}},
       {"dry_run", {{"--dry-run"}, true}},
       {"sweep_threads", {{"--sweep-threads", "1,2"}, {1, 2}}},
       {"compare", {{"--compare"}, true}},

@@ -167,6 +167,7 @@ TEST(OptionDependencies, EveryFieldIsDecided) {
       {"queue_depth", "--queue-depth"},
       {"overwrite", "--overwrite"},
       {"per_rank", "--per-rank"},
+      {"wide", "--wide"},
       {"max_concurrency", "--max-concurrency"},
       {"seed", "--seed"},
       {"chunk", "--chunk"},

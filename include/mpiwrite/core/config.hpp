@@ -68,6 +68,7 @@ struct RunConfig {
   Format format = Format::Table;
   std::string output;  // empty: the report goes to standard output only
   bool per_rank = false;
+  bool wide = false;  // --wide: the table keeps every column (the default fits 100 / 120)
   bool dry_run = false;
 
   // Sweeps and comparisons (docs/metrics.md, "Points").
