@@ -57,6 +57,7 @@ const std::map<std::string, RowCase>& row_cases() {
       {"--overwrite needs", {{"--overwrite", "--engine", "null"}, {"--overwrite"}}},
       {"--wear-out needs --time-limit", {{"--wear-out"}, {"--wear-out", "--time-limit", "1"}}},
       {"--per-rank needs", {{"--per-rank", "--format", "json"}, {"--per-rank", "--format", "csv"}}},
+      {"--wide needs", {{"--wide", "--format", "markdown"}, {"--wide", "--format", "table"}}},
       {"--progress-style needs",
        {{"--progress-style", "lines", "--progress", "0"}, {"--progress-style", "lines"}}},
       {"--branch needs", {{"--branch", "4"}, {"--branch", "4", "--tree-depth", "2"}}},
