@@ -49,7 +49,7 @@ expect_status 0
 fits "$WORK/out" 100 "-r 6 --per-rank --verify"
 head -n 1 "$WORK/out" | grep -Eq '^files/s [0-9.]+ \[95% CI [0-9.]+-[0-9.]+\], median of 6; makespan ' ||
   fail "no interval in the headline: $(head -n 1 "$WORK/out")"
-[ "$(grep -Ec '^ +rank [0-9]+ +[1-6] ' "$WORK/out")" -eq $((RANKS * 6)) ] ||
+[ "$(grep -Ec '^ *rank [0-9]+ +[1-6] ' "$WORK/out")" -eq $((RANKS * 6)) ] ||
   fail "not one per-rank row per rank and repetition: $(cat "$WORK/out")"
 grep -Eq ' 24 ok$' "$WORK/out" || fail "the verification is not in the rows: $(cat "$WORK/out")"
 
