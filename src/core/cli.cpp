@@ -398,6 +398,7 @@ void add_output_options(CLI::App& app, RunConfig& c, EnumText& e) {
                  "(.json .csv .md .txt), else table")
       ->capture_default_str()
       ->check(choices({Format::Table, Format::Markdown, Format::Csv, Format::Json}));
+  app.add_flag("--wide", c.wide, "Table: every column (the default fits 100, sweeps 120 columns)");
   app.add_option("-o,--output", c.output,
                  "Also write standard output's report to FILE (a regular file atomically; a "
                  "device, FIFO or /dev/stdout in place)")
@@ -449,7 +450,7 @@ void group_options(CLI::App& app) {
       {"Repetitions and timing", {"--repetitions", "--warmup", "--timeout", "--time-limit",
                                   "--wear-out", "--slow-rank", "--slow-delay-us"}},
       {"Sweeps and comparisons", {"--sweep-threads", "--compare", "--max-concurrency", "--seed"}},
-      {"Report", {"--format", "--output", "--json", "--csv", "--markdown", "--per-rank",
+      {"Report", {"--format", "--wide", "--output", "--json", "--csv", "--markdown", "--per-rank",
                   "--dry-run", "--progress", "--progress-style"}},
   };
   for (const auto& [group, names] : groups) {

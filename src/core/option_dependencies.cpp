@@ -138,6 +138,10 @@ const std::array kDependencies{
         "--per-rank needs --format table, markdown or csv: the JSON report always has every "
         "rank's figures"},
     OptionDependency{
+        "--wide", [](const RunConfig& c) { return c.wide; },
+        [](const RunConfig& c) { return c.format == Format::Table; },
+        "--wide needs --format table: markdown, CSV and JSON always have every column"},
+    OptionDependency{
         "--progress-style",
         [](const RunConfig& c) { return c.progress_style != kDefaults.progress_style; },
         [](const RunConfig& c) {

@@ -9,6 +9,7 @@
 #include "mpiwrite/core/text_escape.hpp"
 #include "mpiwrite/report/reporters.hpp"
 #include "point_grids.hpp"
+#include "table_parts.hpp"
 
 namespace mpiwrite {
 
@@ -68,7 +69,9 @@ void write_run(const RunReport& r, std::ostream& out) {
 
 }  // namespace
 
+// --wide: every column of every grid (the default is compact_table.cpp).
 void write_table(const RunReport& report, std::ostream& out) {
+  if (!report.config.wide) return write_compact_table(report, out);
   write_header(report, out);
   if (report.kind == RunKind::Run) {
     write_run(report, out);
@@ -94,6 +97,12 @@ void write_table(const RunReport& report, std::ostream& out) {
       if (point.measured()) print_aligned(repetitions_grid(point, true), out);
     }
   }
+  write_phases(report, out);
+  write_warnings(report, out);
+  write_removal(report, out);
+}
+
+void write_phases(const RunReport& report, std::ostream& out) {
   // --phases: every phase's rate with its interval (write's too, beside the others).
   if (report.config.phases.size() > 1) {
     fmt::print(out,
@@ -111,9 +120,15 @@ void write_table(const RunReport& report, std::ostream& out) {
       print_aligned(phase_verdicts_grid(report), out);
     }
   }
+}
+
+void write_warnings(const RunReport& report, std::ostream& out) {
   const std::vector<std::string> warnings = describe::statistics_warnings(report);
   if (!warnings.empty()) fmt::print(out, "\n");
   for (const std::string& w : warnings) fmt::print(out, "WARNING: {}\n", w);
+}
+
+void write_removal(const RunReport& report, std::ostream& out) {
   if (report.cleanup.ran) {
     fmt::print(out, "removal phase (not in any write time): {} removed in {:.6f} s{}\n",
                describe::plural(report.cleanup.files_removed, "file"), report.cleanup.elapsed_s,

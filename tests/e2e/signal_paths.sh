@@ -230,6 +230,7 @@ python3 -c "import sys; sys.exit(float(sys.argv[2]) - float(sys.argv[1]) > 5)" "
 [ "$(error_lines_in "$WORK/g.err")" -eq 1 ] || fail "(g) not one error line: $(cat "$WORK/g.err")"
 grep -q "^mpiwrite: error: .*g.fifo: open (no reader of the FIFO came before signal 2)" "$WORK/g.err" ||
   fail "(g) the message: $(cat "$WORK/g.err")"
-grep -q '^makespan over 1 repetition' "$WORK/g.out" || fail "(g) no report on standard output"
+grep -Eq '^files/s [0-9.]+ \(1 repetition: no interval\)' "$WORK/g.out" ||
+  fail "(g) no report on standard output"
 [ ! -e "$d" ] || fail "(g) the --dir the run made is left"
 note "ok"

@@ -83,8 +83,14 @@ print("compare json ok")
 PY
 [ -z "$(ls -A "$WORK/compare")" ] || fail "the comparison left files"
 
-note "the table's comparison has the async column"
+note "the table's comparison has the async point (a row of its own; --wide: a column)"
 run_mpiwrite -d "$WORK/compare-table" -n 8 -l 1 --compare --engine uring --max-concurrency 2
+expect_status 0
+grep -Eq '^concurrency +winner +mode +point +files/s ' "$WORK/out" ||
+  fail "no long-form grid: $(cat "$WORK/out")"
+grep -Eq '^( +2 +[a-z]+)? +async +1x1q2 +[0-9.]+ ' "$WORK/out" ||
+  fail "no 1x1q2 row at concurrency 2: $(cat "$WORK/out")"
+run_mpiwrite -d "$WORK/compare-table" -n 8 -l 1 --compare --engine uring --max-concurrency 2 --wide
 expect_status 0
 grep -Eq '^concurrency +processes .* async +median \[s\] +speedup \[95% CI\] +efficiency +winner +test ' "$WORK/out" ||
   fail "no async column: $(cat "$WORK/out")"

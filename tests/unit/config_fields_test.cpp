@@ -183,6 +183,7 @@ const std::map<std::string, OptionCase>& option_cases() {
       {"csv_output", {{"--csv", "out.csv"}, "out.csv"}},
       {"markdown_output", {{"--markdown", "out.md"}, "out.md"}},
       {"per_rank", {{"--per-rank"}, true}},
+      {"wide", {{"--wide"}, true}},
       {"dry_run", {{"--dry-run"}, true}},
       {"sweep_threads", {{"--sweep-threads", "1,2"}, {1, 2}}},
       {"compare", {{"--compare"}, true}},

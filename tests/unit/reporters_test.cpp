@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -234,9 +235,21 @@ std::string render(const RunReport& report) {
   return out.str();
 }
 
+// --wide: every column, the full grids (the default table keeps the columns that matter).
+RunReport wide(RunReport r) {
+  r.config.wide = true;
+  return r;
+}
+
 TEST(Reporters, Table) { expect_golden("table.txt", render(sample_report(Format::Table, false))); }
 TEST(Reporters, TablePerRank) {
   expect_golden("table_per_rank.txt", render(sample_report(Format::Table, true)));
+}
+TEST(Reporters, TableWide) {
+  expect_golden("table_wide.txt", render(wide(sample_report(Format::Table, false))));
+}
+TEST(Reporters, TablePerRankWide) {
+  expect_golden("table_per_rank_wide.txt", render(wide(sample_report(Format::Table, true))));
 }
 TEST(Reporters, Markdown) {
   expect_golden("markdown.md", render(sample_report(Format::Markdown, true)));
@@ -246,6 +259,9 @@ TEST(Reporters, Json) { expect_golden("report.json", render(sample_report(Format
 
 TEST(Reporters, CompareTable) {
   expect_golden("compare.txt", render(sample_comparison(Format::Table)));
+}
+TEST(Reporters, CompareTableWide) {
+  expect_golden("compare_wide.txt", render(wide(sample_comparison(Format::Table))));
 }
 TEST(Reporters, CompareMarkdown) {
   expect_golden("compare.md", render(sample_comparison(Format::Markdown)));
@@ -271,6 +287,9 @@ TEST(Reporters, CompareInterruptedJson) {
 }
 TEST(Reporters, CompareTwoLayoutsTable) {
   expect_golden("compare_layouts.txt", render(two_layout_comparison(Format::Table)));
+}
+TEST(Reporters, CompareTwoLayoutsTableWide) {
+  expect_golden("compare_layouts_wide.txt", render(wide(two_layout_comparison(Format::Table))));
 }
 TEST(Reporters, CompareTwoLayoutsMarkdown) {
   expect_golden("compare_layouts.md", render(two_layout_comparison(Format::Markdown)));
@@ -356,9 +375,18 @@ TEST(Reporters, ComparePerRankMarkdown) {
 // The class: in every format an unmeasured point shows no figure (no 0.000000, no 0 speedup),
 // a partly measured one says how many repetitions it rests on, and neither wins.
 TEST(Reporters, UnmeasuredPointsShowNoFiguresInAnyFormat) {
+  for (const bool wide_table : {false, true}) {  // the default table, long form, says it too
+    RunReport r = interrupted_comparison(Format::Table, false);
+    r.config.wide = wide_table;
+    const std::string text = render(r);
+    const std::regex partly(wide_table ? "2x1 \\(1 of 6\\)" : "\n.* 2x1 .* 1 of 6\n");
+    EXPECT_TRUE(std::regex_search(text, partly)) << text;
+  }
   for (Format f : {Format::Table, Format::Markdown}) {
     const std::string text = render(interrupted_comparison(f, false));
-    EXPECT_NE(text.find("2x1 (1 of 6)"), std::string::npos) << text;
+    if (f == Format::Markdown) {
+      EXPECT_NE(text.find("2x1 (1 of 6)"), std::string::npos) << text;
+    }
     std::istringstream lines(text);
     for (std::string line; std::getline(lines, line);) {
       // The rows of 1x1 and 1x4 (never measured) hold no number but their shape.
@@ -410,12 +438,21 @@ TEST(Reporters, AnUnmeasuredRunSaysSoInsteadOfZeros) {
   r.interrupted_by = 2;
   summarize_points(r.points);
   const std::string text = render(r);
-  EXPECT_NE(text.find("makespan: not measured"), std::string::npos) << text;
+  EXPECT_EQ(text.rfind("files/s: not measured (no timed repetition of 2 completed)\n", 0), 0u)
+      << text;
   EXPECT_EQ(text.find("0.000000"), std::string::npos) << text;
+  const std::string wide_text = render(wide(r));
+  EXPECT_NE(wide_text.find("makespan: not measured"), std::string::npos) << wide_text;
+  EXPECT_EQ(wide_text.find("0.000000"), std::string::npos) << wide_text;
   r.points.front().repetitions.push_back(
       sample_report(Format::Table, false).points[0].repetitions[0]);
   summarize_points(r.points);
-  EXPECT_NE(render(r).find("makespan over 1 of 2 repetitions"), std::string::npos);
+  EXPECT_NE(render(wide(r)).find("makespan over 1 of 2 repetitions"), std::string::npos);
+  EXPECT_EQ(render(r).rfind("files/s 20000.0 (1 of 2 repetitions: no interval); makespan "
+                            "0.005000 s\n",
+                            0),
+            0u)
+      << render(r);
 }
 
 // A sweep whose fewest-threads point (the baseline) is unmeasured: no speedups at all.
@@ -445,6 +482,8 @@ TEST(Reporters, PerRankIsHonouredByEveryFormatOfAComparison) {
   const std::string table = render(interrupted_comparison(Format::Table, true));
   EXPECT_NE(table.find("per rank, point 2x2 (hybrid): 6"), std::string::npos) << table;
   EXPECT_NE(table.find("\nrank 1 "), std::string::npos) << table;
+  EXPECT_NE(render(wide(interrupted_comparison(Format::Table, true))).find("\nrank 1 "),
+            std::string::npos);
   const std::string md = render(interrupted_comparison(Format::Markdown, true));
   EXPECT_NE(md.find("| rank 1 |"), std::string::npos) << md;
   const std::string csv = render(interrupted_comparison(Format::Csv, true));

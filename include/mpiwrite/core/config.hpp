@@ -73,6 +73,7 @@ struct RunConfig {
   std::string csv_output;
   std::string markdown_output;
   bool per_rank = false;
+  bool wide = false;  // --wide: the table keeps every column (the default fits 100 / 120)
   bool dry_run = false;
 
   // Sweeps and comparisons (docs/metrics.md, "Points").

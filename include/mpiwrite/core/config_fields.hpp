@@ -20,9 +20,10 @@ struct ConfigField {
   std::string_view name;
   // False for the fields the report leaves out: `dry_run` (a dry run prints its plan, never a
   // report), `seed` (the report's top-level seed is the one used, also when none was given and
-  // the clock chose), `progress_s` and `progress_style` (live progress measures nothing), and
-  // the extra outputs (`json_output` ...: where copies went, not what was run; `output` stays
-  // for the readers of schema 4 that have it).
+  // the clock chose), `progress_s` and `progress_style` (live progress measures nothing), the
+  // extra outputs (`json_output` ...: where copies went, not what was run; `output` stays for
+  // the readers of schema 4 that have it), and `wide` (how the table is laid out, not what was
+  // measured).
   bool in_report = true;
 };
 
@@ -55,6 +56,7 @@ void visit_config_fields(Config& c, Visitor&& visit) {
   visit(ConfigField{"csv_output", false}, c.csv_output);
   visit(ConfigField{"markdown_output", false}, c.markdown_output);
   visit(ConfigField{"per_rank"}, c.per_rank);
+  visit(ConfigField{"wide", false}, c.wide);
   visit(ConfigField{"dry_run", false}, c.dry_run);
   visit(ConfigField{"sweep_threads"}, c.sweep_threads);
   visit(ConfigField{"compare"}, c.compare);
@@ -77,7 +79,7 @@ void visit_config_fields(Config& c, Visitor&& visit) {
   visit(ConfigField{"progress_s", false}, c.progress_s);
   visit(ConfigField{"progress_style", false}, c.progress_style);
 }
-inline constexpr std::size_t kConfigFieldCount = 45;  // the calls above (a test counts them)
+inline constexpr std::size_t kConfigFieldCount = 46;  // the calls above (a test counts them)
 
 namespace detail {
 
