@@ -149,10 +149,12 @@ std::vector<double> phase_series(const PointReport& p, Phase phase, std::uint64_
   std::vector<double> times;
   times.reserve(p.repetitions.size());
   for (const RepetitionFigures& rep : p.repetitions) {
-    const std::vector<PhaseFigures> all = rep.all_phases();
-    const auto f = std::find_if(all.begin(), all.end(),
-                                [phase](const PhaseFigures& g) { return g.phase == phase; });
-    if (f == all.end() || f->items == 0) return {};
+    const AllPhases all = rep.all_phases();
+    std::optional<PhaseFigures> f;
+    for (std::size_t k = 0; k < all.size() && !f; ++k) {
+      if (all[k].phase == phase) f = all[k];
+    }
+    if (!f || f->items == 0) return {};
     times.push_back(f->items == items ? f->makespan_s
                                       : f->makespan_s * static_cast<double>(items) /
                                             static_cast<double>(f->items));

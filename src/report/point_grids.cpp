@@ -210,11 +210,10 @@ std::string rate(double per_s) { return fmt::format("{:.1f}", per_s); }
 
 }  // namespace
 
-Grid phases_grid(const RunReport& report) {
+Grid phases_grid(const RunReport& report, bool latency) {
   const bool points = report.points.size() > 1;
-  Grid g{{"phase", "items", "makespan [s]", "rate [/s]", "rate 95% CI [/s]", "imbalance",
-          "mean [us]", "per operation: mean [us]"},
-         {}};
+  Grid g{{"phase", "items", "makespan [s]", "rate [/s]", "rate 95% CI [/s]", "imbalance"}, {}};
+  if (latency) g.header.insert(g.header.end(), {"mean [us]", "per operation: mean [us]"});
   // A sweep or comparison: each phase's speedup against the baseline's same phase, placed as
   // the comparison table places the write phase's ("-" where the phase timed nothing).
   constexpr std::ptrdiff_t kAfterRateCi = 6;  // point, phase, items, makespan, rate, its CI
@@ -254,9 +253,8 @@ Grid phases_grid(const RunReport& report) {
           s.rate_ci ? fmt::format("{} - {}", rate(s.rate_ci->low), rate(s.rate_ci->high))
                     : fmt::format("range {} - {}", rate(s.items_per_s.at_max),
                                   rate(s.items_per_s.at_min)),
-          fmt::format("{:.2f}x", median_of(imbalance)),
-          fmt::format("{:.1f}", median_of(mean_us)),
-          ops};
+          fmt::format("{:.2f}x", median_of(imbalance))};
+      if (latency) row.insert(row.end(), {fmt::format("{:.1f}", median_of(mean_us)), ops});
       if (points) {
         row.insert(row.begin(), point.spec.label());
         row.insert(row.begin() + kAfterRateCi,

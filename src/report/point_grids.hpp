@@ -21,7 +21,9 @@ Grid comparison_grid(const RunReport& report);
 // interval) and efficiency against the baseline's same phase, the median over the repetitions
 // of the phase's imbalance and of its per-item mean latency, and each operation's median mean
 // latency.
-Grid phases_grid(const RunReport& report);
+// `latency`: with each phase's mean latency and its per-operation split (markdown and the
+// --wide table); the default table leaves them out to fit 120 columns.
+Grid phases_grid(const RunReport& report, bool latency = true);
 // --compare --phases: per row (layout, concurrency) and phase other than write, the fastest
 // mode and the runner-up by that phase's median makespan, the ratio of their medians, the
 // test's p-value and the winner (none unless significant: the write phase's rule).

@@ -10,6 +10,7 @@
 #include "mpiwrite/report/reporters.hpp"
 #include "point_grids.hpp"
 #include "table_parts.hpp"
+#include "text_wrap.hpp"
 
 namespace mpiwrite {
 
@@ -105,13 +106,24 @@ void write_table(const RunReport& report, std::ostream& out) {
 void write_phases(const RunReport& report, std::ostream& out) {
   // --phases: every phase's rate with its interval (write's too, beside the others).
   if (report.config.phases.size() > 1) {
-    fmt::print(out,
-               "\nphases (medians over the repetitions; rate = items / the phase's makespan, "
-               "each phase from its own barrier{}; docs/metrics.md, \"Phases\"):\n",
-               report.points.size() > 1
-                   ? fmt::format("; speedup against {}'s same phase", describe::baseline(report))
-                   : std::string());
-    print_aligned(phases_grid(report), out);
+    const std::string heading = fmt::format(
+        "medians over the repetitions; rate = items / the phase's makespan, each phase from "
+        "its own barrier{}; docs/metrics.md, \"Phases\"{}):",
+        report.points.size() > 1
+            ? fmt::format("; speedup against {}'s same phase", describe::baseline(report))
+            : std::string(),
+        report.config.wide ? "" : "; latencies: --wide");
+    // The default table fits 100 columns (a sweep's 120): the heading wrapped, the latencies left
+    // to --wide and markdown.
+    if (report.config.wide) {
+      fmt::print(out, "\nphases ({}\n", heading);
+    } else {
+      fmt::print(out, "\n");
+      for (const std::string& line : wrap_clauses("phases (", heading, report.points.size() > 1 ? 120 : 100, 2)) {
+        fmt::print(out, "{}\n", line);
+      }
+    }
+    print_aligned(phases_grid(report, report.config.wide), out);
     if (report.kind == RunKind::Compare) {
       fmt::print(out,
                  "\nat equal concurrency, by phase (each phase's own medians and test; a winner "
