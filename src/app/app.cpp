@@ -167,7 +167,7 @@ class Coordinator {
             if (run_.output_dirs[i].deferred)
               run_.output_dirs[i] = hold_output_directory(run_.outputs[i].path);
           }
-          if (c.output.empty() && c.removes_directory() && run_.directory.created) {
+          if (c.output.empty() && c.cleanup && run_.directory.created) {
             run_.copy_dir = hold_parent_of(run_.directory.path, run_.directory.identity);
           }
           run_.run_id = fmt::format("{:x}-{:x}", ::getpid(), ticks);
@@ -184,7 +184,7 @@ class Coordinator {
     run_.schedule.emplace(c, run_.points, run_.directory.path, run_.scratch_root, run_.seed);
     run_.ledger =
         CreationLedger(*run_.schedule, run_.directory.path, creates_files(c.engine),
-                       c.removes_directory());
+                       c.cleanup);
     run_.ledger.removes_in_every_step(run_.phases.has(Phase::Remove),
                                       run_.phases.has(Phase::TreeRemove));
     if (run_.directory.created) run_.ledger.run_directory_made();

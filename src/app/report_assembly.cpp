@@ -79,7 +79,7 @@ void gather_peak_memory(const boost::mpi::communicator& world, RunReport& report
 }
 
 std::string interrupted_copy_path(const RunState& run) {
-  const bool dir_goes = run.config.removes_directory() && run.directory.created;
+  const bool dir_goes = run.config.cleanup && run.directory.created;
   const std::string where = dir_goes
                                 ? std::filesystem::path(run.directory.path).parent_path().string()
                                 : run.directory.path;

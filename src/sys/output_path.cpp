@@ -336,10 +336,10 @@ HeldOutputDirectory check_output_path(const RunConfig& c, const ReportOutput& ou
     const auto at = resolved(file), inside = resolved(dir->path);
     if (at && inside && at->starts_with(*inside + "/"))
       refuse_layout_directory(c, given, *at, *inside);
-    if (dir->created && c.removes_directory() && at && inside && at->starts_with(*inside + "/")) {
-      refuse(given, fmt::format("is inside --dir {}, which mpiwrite creates and {} removes "
-                                "before the report is written",
-                                c.dir, c.cleanup ? "--cleanup" : "the remove phase"));
+    if (dir->created && c.cleanup && at && inside && at->starts_with(*inside + "/")) {
+      refuse(given, fmt::format("is inside --dir {}, which mpiwrite creates and --cleanup "
+                                "removes before the report is written",
+                                c.dir));
     }
     if (dir->created && in_dir) {  // mpiwrite creates --dir (writable) before the report
       HeldOutputDirectory later;

@@ -61,18 +61,4 @@ run_mpiwrite -d "$WORK/kept" -n "$FILES" --tree-depth 2 --branch 3 --verify --cl
 expect_status 0
 [ -z "$(ls -A "$WORK/kept")" ] || fail "--cleanup left $(ls -A "$WORK/kept")"
 
-note "the done-means run of issue 23, small: every phase, no --cleanup, leaves nothing"
-# The remove phase unlinks every file of every repetition and tree-remove every directory; a
-# run that removes what it made removes the --dir it made too (RunConfig::removes_directory),
-# and a --dir that was there stays, with what was planted in it.
-run_mpiwrite -d "$WORK/all" --phases tree-create,write,stat,read,remove,tree-remove \
-  --files-per-rank 7 --file-size 0 --layout rank --tree-depth 2 --branch 3 -r 2
-expect_status 0
-[ ! -e "$WORK/all" ] || fail "every phase left $(find "$WORK/all" | head)"
-mkdir "$WORK/all2" && echo mine >"$WORK/all2/planted"
-run_mpiwrite -d "$WORK/all2" --phases tree-create,write,remove,tree-remove --files-per-rank 7 \
-  --layout rank --tree-depth 1 --branch 2
-expect_status 0
-[ "$(ls -A "$WORK/all2")" = planted ] || fail "the existing --dir holds $(ls -A "$WORK/all2")"
-
 echo "PASS"

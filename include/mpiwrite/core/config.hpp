@@ -133,13 +133,8 @@ struct RunConfig {
   std::uint64_t file_size_bytes() const { return bytes().file; }
   std::uint64_t write_size_bytes() const { return bytes().write; }
   std::uint64_t writes_per_file() const { return bytes().writes(); }
-  // Whether the run's end removes --dir when mpiwrite made it (and the files the run left):
-  // --cleanup, or a remove phase, which has already unlinked every file of every repetition,
-  // so that a run asked to remove what it made leaves nothing behind, not an empty --dir.
-  bool removes_directory() const { return cleanup || runs(Phase::Remove); }
   // Whether --phases has `phase`: for the rules on the configuration itself (validation, the
-  // option dependencies, removes_directory). The run asks RunState::phases, the set derived
-  // once from `phases`.
+  // option dependencies). The run asks RunState::phases, the set derived once from `phases`.
   bool runs(Phase phase) const {
     for (Phase p : phases) {
       if (p == phase) return true;
