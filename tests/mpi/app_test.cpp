@@ -69,7 +69,7 @@ TEST(Run, NullEngineCountsEveryFileAndWritesNothing) {
   ASSERT_EQ(doc.at("points").at(0).at("repetitions").size(), 3u);
   for (const auto& rep : doc.at("points").at(0).at("repetitions")) {
     EXPECT_EQ(rep.at("files"), 1001);
-    EXPECT_EQ(rep.at("ranks").size(), static_cast<std::size_t>(world.size()));
+    EXPECT_EQ(rep.at("per_rank").size(), static_cast<std::size_t>(world.size()));
   }
   EXPECT_EQ(doc.at("context").at("ranks"), world.size());
   // Scratch directories of the first two repetitions were made and removed; no file exists.
@@ -98,7 +98,7 @@ std::vector<std::vector<int>> files_per_rank(const nlohmann::json& point) {
   std::vector<std::vector<int>> result;
   for (const auto& rep : point.at("repetitions")) {
     std::vector<int> files;
-    for (const auto& rank : rep.at("ranks")) files.push_back(rank.at("files"));
+    for (const auto& rank : rep.at("per_rank")) files.push_back(rank.at("files"));
     result.push_back(files);
   }
   return result;
