@@ -1,22 +1,9 @@
 #include "mpiwrite/core/histogram.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 
 namespace mpiwrite {
-
-namespace {
-constexpr std::uint64_t kSubBuckets = std::uint64_t{1} << LatencyHistogram::kSubBucketBits;
-}
-
-std::size_t LatencyHistogram::bucket_of(std::uint64_t value) {
-  if (value < kSubBuckets) return static_cast<std::size_t>(value);
-  const unsigned msb = 63u - static_cast<unsigned>(std::countl_zero(value));  // >= 4
-  const unsigned shift = msb - kSubBucketBits;
-  const std::uint64_t sub = (value >> shift) & (kSubBuckets - 1);
-  return static_cast<std::size_t>((msb - kSubBucketBits + 1) * kSubBuckets + sub);
-}
 
 std::uint64_t LatencyHistogram::bucket_upper_ns(std::size_t bucket) {
   if (bucket < kSubBuckets) return bucket;

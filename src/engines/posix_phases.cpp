@@ -37,23 +37,47 @@ struct ItemTimes {
   Clock::time_point start, opened, read, end;
 };
 
-// Records an item that counts: its latency (start → end) and its operations' (operations_of).
+// The one operation of a phase whose item is a single call (stat, remove, mkdir, rmdir): its
+// histogram is the item's latency histogram, value for value, so the loop records the latency
+// only and OperationMirror copies it once per call of the loop. The read phase has three.
+template <Phase P>
+constexpr bool kSingleOperation = P != Phase::Read;
+
+template <Phase P>
+constexpr Operation single_operation() {
+  if constexpr (P == Phase::Stat) return Operation::Stat;
+  if constexpr (P == Phase::Remove) return Operation::Unlink;
+  if constexpr (P == Phase::TreeCreate) return Operation::Mkdir;
+  if constexpr (P == Phase::TreeRemove) return Operation::Rmdir;
+  static_assert(kSingleOperation<P>);
+}
+
+// Sets the single operation's histogram to the latency histogram when the loop leaves, also by
+// an exception (a directory that cannot be opened). Exact because a worker's result holds one
+// phase's items only (PoolWriter resets it before each phase).
+template <Phase P>
+class OperationMirror {
+ public:
+  explicit OperationMirror(SliceResult& result) : result_(result) {}
+  ~OperationMirror() {
+    if constexpr (kSingleOperation<P>) result_.operations[single_operation<P>()] = result_.latency;
+  }
+  OperationMirror(const OperationMirror&) = delete;
+  OperationMirror& operator=(const OperationMirror&) = delete;
+
+ private:
+  SliceResult& result_;
+};
+
+// Records an item that counts: its latency (start → end) and, for the read phase, its three
+// operations (a single operation's comes from OperationMirror).
 template <Phase P>
 void record_item(SliceResult& result, const ItemTimes& t) {
   result.latency.record(nanoseconds(t.end - t.start));
-  if constexpr (P == Phase::Stat) {
-    result.operations.record(Operation::Stat, nanoseconds(t.end - t.start));
-  } else if constexpr (P == Phase::Read) {
+  if constexpr (P == Phase::Read) {
     result.operations.record(Operation::Open, nanoseconds(t.opened - t.start));
     result.operations.record(Operation::Reads, nanoseconds(t.read - t.opened));
     result.operations.record(Operation::Close, nanoseconds(t.end - t.read));
-  } else if constexpr (P == Phase::Remove) {
-    result.operations.record(Operation::Unlink, nanoseconds(t.end - t.start));
-  } else if constexpr (P == Phase::TreeCreate) {
-    result.operations.record(Operation::Mkdir, nanoseconds(t.end - t.start));
-  } else {
-    static_assert(P == Phase::TreeRemove);
-    result.operations.record(Operation::Rmdir, nanoseconds(t.end - t.start));
   }
 }
 
@@ -295,6 +319,7 @@ void files_chunks(const FileRecipe& recipe, const WriteTarget& target, WorkSourc
                   std::atomic<bool>& stop) {
   Items items(recipe, target, buffer);
   FileNamer namer(recipe.pattern);
+  const OperationMirror<P> mirror(result);
   Progression chunk;
   while (!stop.load(std::memory_order_relaxed) && source.next(thread, chunk)) {
     files_part<Items, P>(items, recipe, target, chunk, namer, result, stop);
@@ -307,6 +332,7 @@ void tree_part(const FileRecipe& recipe, const WriteTarget& target,
                const std::vector<std::string>& level, const Progression& part, SliceResult& result,
                std::atomic<bool>& stop) {
   Items items(recipe, target, {});
+  const OperationMirror<P> mirror(result);
   for (std::uint64_t i = 0; i < part.count; ++i) {
     if (stop.load(std::memory_order_relaxed) || recipe.interrupted()) return;
     const std::string& path = level[part.at(i)];

@@ -59,6 +59,14 @@ void expect_counts(const SliceResult& r, Phase phase, std::uint64_t items) {
         << phase_name(phase) << " " << operation_name(operation);
   }
   EXPECT_LE(r.operations.total_ns(), r.latency.total_ns());
+  // A phase of one call per item: that call's histogram is the items' histogram, value for
+  // value (the engine records the latency and copies it once).
+  if (own.size() == 1) {
+    const LatencyHistogram& op = r.operations[own.front()];
+    EXPECT_EQ(op.total_ns(), r.latency.total_ns()) << phase_name(phase);
+    EXPECT_EQ(op.max_ns(), r.latency.max_ns()) << phase_name(phase);
+    EXPECT_EQ(op.percentile_ns(0.5), r.latency.percentile_ns(0.5)) << phase_name(phase);
+  }
 }
 
 SliceResult run_phase(Writer& writer, Phase phase, const std::string& dir, unsigned threads,
