@@ -15,6 +15,7 @@
 #include <string_view>
 
 #include "directory_in_use.hpp"
+#include "mpiwrite/core/phase.hpp"
 #include "posix_engine.hpp"
 #include "tree_parents.hpp"
 
@@ -37,30 +38,20 @@ struct ItemTimes {
   Clock::time_point start, opened, read, end;
 };
 
-// The one operation of a phase whose item is a single call (stat, remove, mkdir, rmdir): its
-// histogram is the item's latency histogram, value for value, so the loop records the latency
-// only and OperationMirror copies it once per call of the loop. The read phase has three.
-template <Phase P>
-constexpr bool kSingleOperation = P != Phase::Read;
-
-template <Phase P>
-constexpr Operation single_operation() {
-  if constexpr (P == Phase::Stat) return Operation::Stat;
-  if constexpr (P == Phase::Remove) return Operation::Unlink;
-  if constexpr (P == Phase::TreeCreate) return Operation::Mkdir;
-  if constexpr (P == Phase::TreeRemove) return Operation::Rmdir;
-  static_assert(kSingleOperation<P>);
-}
-
-// Sets the single operation's histogram to the latency histogram when the loop leaves, also by
-// an exception (a directory that cannot be opened). Exact because a worker's result holds one
-// phase's items only (PoolWriter resets it before each phase).
+// A phase whose item is a single call (stat, remove, mkdir, rmdir: operations_of gives one):
+// that call's histogram is the item's latency histogram, value for value, so the loop records
+// the latency only, and OperationMirror sets the call's histogram to it when the loop leaves,
+// also by an exception (a directory that cannot be opened). Exact because a worker's result
+// holds one phase's items only (PoolWriter resets it before each phase). The read phase has
+// three operations, recorded per item.
 template <Phase P>
 class OperationMirror {
  public:
   explicit OperationMirror(SliceResult& result) : result_(result) {}
   ~OperationMirror() {
-    if constexpr (kSingleOperation<P>) result_.operations[single_operation<P>()] = result_.latency;
+    if (const auto own = operations_of(P); own.size() == 1) {
+      result_.operations[own.front()] = result_.latency;
+    }
   }
   OperationMirror(const OperationMirror&) = delete;
   OperationMirror& operator=(const OperationMirror&) = delete;
