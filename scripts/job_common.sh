@@ -6,10 +6,16 @@
 # Sets job_scripts: this folder, where job_summary.py and mpiwrite_report.py are.
 job_scripts=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
-# job_binary SUBMIT_DIR: sets binary to $MPIWRITE, else mpiwrite on PATH, else
+# job_binary SUBMIT_DIR: sets binary to $MPIWRITE, else the installed mpiwrite beside these
+# scripts (PREFIX/bin when they are PREFIX/share/mpiwrite: a package's or a module's scripts
+# run their own binary, not whichever is first on PATH), else mpiwrite on PATH, else
 # SUBMIT_DIR/build/mpiwrite; dies when that is no executable.
 job_binary() {
   binary=${MPIWRITE:-}
+  case $job_scripts in
+    */share/mpiwrite) [ -n "$binary" ] || [ ! -x "$job_scripts/../../bin/mpiwrite" ] ||
+      binary=$(cd "$job_scripts/../../bin" && pwd)/mpiwrite ;;
+  esac
   [ -n "$binary" ] || binary=$(command -v mpiwrite || true)
   [ -n "$binary" ] || binary=$1/build/mpiwrite
   [ -x "$binary" ] || die "no mpiwrite binary at '$binary': set MPIWRITE=/path/to/mpiwrite"

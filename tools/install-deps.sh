@@ -25,6 +25,8 @@ if [ "${1:-}" = --test ]; then
     python3-pytest
     # tests/tools/make_statistics_golden.py --check: the statistics golden file against SciPy
     python3-scipy
+    # tests/install: the Debian package (tools/package.sh: dpkg-shlibdeps) and the man pages
+    dpkg-dev groff-base
     # tests/cluster: a one-node Slurm (srun --mpi=pmix needs libpmix-dev's libpmix.so), its
     # PBS-style qsub, and network namespaces for two emulated hosts
     slurmctld slurmd slurm-client munge slurm-wlm-torque libpmix-dev iproute2

@@ -76,9 +76,9 @@ bool parse_seed(const std::string& text, std::uint64_t& value) {
   return !text.empty() && error == std::errc{} && stop == end;
 }
 
-}  // namespace
-
-CompareCliOutcome parse_compare_command_line(int argc, const char* const* argv) {
+// The one definition of the command line: parse_compare_command_line parses with it, and
+// describe_compare_command_line hands it to `read` instead (the man page and the completion).
+CompareCliOutcome parse_or_describe(int argc, const char* const* argv, const CliReader* read) {
   CompareCliOutcome outcome;
   CompareOptions& o = outcome.options;
   CLI::App app{help("mpiwrite-compare: is NEW faster than OLD? Compares two mpiwrite JSON reports "
@@ -122,6 +122,10 @@ CompareCliOutcome parse_compare_command_line(int argc, const char* const* argv) 
             return parse_seed(text, value) ? "" : text + " is not a whole number from 0 to 2^64-1";
           },
           "UINT64"));
+  if (read != nullptr) {
+    (*read)(app);
+    return outcome;
+  }
   const std::optional<CliStop> stop =
       parse_or_stop(app, "mpiwrite-compare", " (see mpiwrite-compare --help)", [&] {
         app.parse(argc, argv);
@@ -144,5 +148,13 @@ CompareCliOutcome parse_compare_command_line(int argc, const char* const* argv) 
   }
   return outcome;
 }
+
+}  // namespace
+
+CompareCliOutcome parse_compare_command_line(int argc, const char* const* argv) {
+  return parse_or_describe(argc, argv, nullptr);
+}
+
+void describe_compare_command_line(const CliReader& read) { parse_or_describe(0, nullptr, &read); }
 
 }  // namespace mpiwrite

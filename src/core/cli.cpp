@@ -495,7 +495,11 @@ void fill_config(const CLI::App& app, const EnumText& text, RunConfig& c) {
 // ("--partition TEXT:{block,cyclic,dynamic}=block") get a line of their own.
 constexpr int kNameColumn = 32;
 
-CliOutcome parse_command_line(int argc, const char* const* argv) {
+namespace {
+
+// The one definition of the command line: parse_command_line parses with it, and
+// describe_command_line hands it to `read` instead (the man page and the completion).
+CliOutcome parse_or_describe(int argc, const char* const* argv, const CliReader* read) {
   CliOutcome outcome;
   CLI::App app{
       "mpiwrite: create many small files from MPI ranks and threads, and time it.\n"
@@ -510,6 +514,10 @@ CliOutcome parse_command_line(int argc, const char* const* argv) {
   add_output_options(app, outcome.config, text);
   add_progress_options(app, outcome.config, text);
   group_options(app);
+  if (read != nullptr) {
+    (*read)(app);
+    return outcome;
+  }
   const std::optional<CliStop> stop =
       parse_or_stop(app, "mpiwrite", "\nRun 'mpiwrite --help' for the options.", [&] {
         app.parse(argc, argv);
@@ -523,5 +531,13 @@ CliOutcome parse_command_line(int argc, const char* const* argv) {
   }
   return outcome;
 }
+
+}  // namespace
+
+CliOutcome parse_command_line(int argc, const char* const* argv) {
+  return parse_or_describe(argc, argv, nullptr);
+}
+
+void describe_command_line(const CliReader& read) { parse_or_describe(0, nullptr, &read); }
 
 }  // namespace mpiwrite

@@ -19,6 +19,8 @@ MAY_USE = {
     "mpi": {"core", "mpi"},
     "app": {"core", "report", "sys", "engines", "mpi", "app"},
     "compare": {"core", "report", "compare"},
+    # The build-time generator of the man pages and completions: reads the two programs' CLI.
+    "manual": {"core", "compare", "manual"},
 }
 PURE = {"core", "report"}
 # Headers that mean a system call, MPI or io_uring (C and C++ spellings).

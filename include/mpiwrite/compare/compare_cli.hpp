@@ -7,6 +7,7 @@
 #include "mpiwrite/compare/compare_format.hpp"
 #include "mpiwrite/compare/compare_gate.hpp"
 #include "mpiwrite/compare/report_comparison.hpp"
+#include "mpiwrite/core/cli.hpp"
 
 namespace mpiwrite {
 
@@ -28,5 +29,9 @@ struct CompareCliOutcome {
 };
 
 CompareCliOutcome parse_compare_command_line(int argc, const char* const* argv);
+
+// The same CLI11 app parse_compare_command_line parses with, for the man page and the
+// completion (src/manual; cli.hpp's describe_command_line is mpiwrite's).
+void describe_compare_command_line(const CliReader& read);
 
 }  // namespace mpiwrite

@@ -1,9 +1,14 @@
 #pragma once
 // Command line → RunConfig (CLI11). Pure: no MPI, no file system, nothing printed.
 
+#include <functional>
 #include <string>
 
 #include "mpiwrite/core/config.hpp"
+
+namespace CLI {
+class App;
+}  // namespace CLI
 
 namespace mpiwrite {
 
@@ -17,5 +22,11 @@ struct CliOutcome {
 };
 
 CliOutcome parse_command_line(int argc, const char* const* argv);
+
+// Reads the command line's definition, the same CLI11 app parse_command_line parses with:
+// the man page and the bash completion are made from it (src/manual), so an option added
+// here cannot be missing from them.
+using CliReader = std::function<void(const CLI::App&)>;
+void describe_command_line(const CliReader& read);
 
 }  // namespace mpiwrite
