@@ -496,12 +496,16 @@ void fill_config(const CLI::App& app, const EnumText& text, RunConfig& c) {
 constexpr int kNameColumn = 32;
 
 CliOutcome parse_command_line(int argc, const char* const* argv) {
+  return parse_command_line(argc, argv, std::string("mpiwrite ") + kVersion);
+}
+
+CliOutcome parse_command_line(int argc, const char* const* argv, const std::string& version) {
   CliOutcome outcome;
   CLI::App app{
       "mpiwrite: create many small files from MPI ranks and threads, and time it.\n"
       "Run it under mpirun (mpirun -np 4 mpiwrite) or as a plain process.",
       "mpiwrite"};
-  app.set_version_flag("--version", std::string("mpiwrite ") + kVersion);
+  app.set_version_flag("--version", version);
   use_wrapping_help(app, kNameColumn);
   EnumText text;
   add_write_options(app, outcome.config, text);

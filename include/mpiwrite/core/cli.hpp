@@ -17,5 +17,7 @@ struct CliOutcome {
 };
 
 CliOutcome parse_command_line(int argc, const char* const* argv);
+// The same, with what --version prints (core/version_text.hpp; the other: "mpiwrite 0.4.0").
+CliOutcome parse_command_line(int argc, const char* const* argv, const std::string& version);
 
 }  // namespace mpiwrite
