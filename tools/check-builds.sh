@@ -24,16 +24,18 @@ fi
 # shellcheck source=mpi-env.sh
 source "$root/tools/mpi-env.sh"
 failed=()
+ctest_runs=0
 
-# build NAME [cmake args]: configure and build into ${prefix}NAME; its log in ${prefix}NAME.log.
+# build NAME [cmake args]: configure and build into ${prefix}NAME, its log there (check-build.log).
 build() {
   local name=$1
   shift
-  echo "== $name: configure and build (log: ${prefix}$name.log)"
+  echo "== $name: configure and build (log: ${prefix}$name/check-build.log)"
+  mkdir -p "${prefix}$name"
   if ! { cmake -S "$root" -B "${prefix}$name" -DCMAKE_BUILD_TYPE=Release -DMPIWRITE_WERROR=ON \
            "${launcher[@]}" "$@" && cmake --build "${prefix}$name" -j"$(nproc)"; } \
-         >"${prefix}$name.log" 2>&1; then
-    tail -30 "${prefix}$name.log"
+         >"${prefix}$name/check-build.log" 2>&1; then
+    tail -30 "${prefix}$name/check-build.log"
     echo "== $name: BUILD FAILED"
     failed+=("$name")
     return 1
@@ -44,15 +46,15 @@ build() {
 run_ctest() {
   local name=$1
   shift
-  (cd "${prefix}$name" && ctest --output-on-failure "$@") >"${prefix}$name.ctest.log" 2>&1
+  ctest_runs=$((ctest_runs + 1))
+  local log="${prefix}$name/check-ctest-$ctest_runs.log"
+  (cd "${prefix}$name" && ctest --output-on-failure "$@") >"$log" 2>&1
   local status=$?
-  grep -E "tests passed" "${prefix}$name.ctest.log" | sed 's/^/   /'
-  echo "   skipped: $(grep -c '^[[:space:]]*[0-9]* - .*(Skipped)' "${prefix}$name.ctest.log")" \
-       "(each with its reason in ${prefix}$name.ctest.log)"
-  grep -E '^[[:space:]]*[0-9]+ - .*(Failed|Not Run|Timeout)' "${prefix}$name.ctest.log" |
-    sed 's/^/   /'
+  grep -E "tests passed" "$log" | sed 's/^/   /'
+  echo "   skipped: $(grep -c '^[[:space:]]*[0-9]* - .*(Skipped)' "$log") (the reasons: $log)"
+  grep -E '^[[:space:]]*[0-9]+ - .*(Failed|Not Run|Timeout)' "$log" | sed 's/^/   /'
   if [ $status -ne 0 ]; then
-    echo "== $name: TESTS FAILED (log: ${prefix}$name.ctest.log)"
+    echo "== $name: TESTS FAILED (log: $log)"
     failed+=("$name")
   fi
 }
@@ -62,7 +64,7 @@ for config in "${configs[@]}"; do
   case $config in
     no-uring)
       build no-uring -DMPIWRITE_WITH_URING=OFF || continue
-      grep -q "uring engine is NOT built" "${prefix}no-uring.log" ||
+      grep -q "uring engine is NOT built" "${prefix}no-uring/check-build.log" ||
         { echo "== no-uring: configure did not say the engine is left out"; failed+=(no-uring); }
       ! nm -C "${prefix}no-uring/mpiwrite" | grep -q "io_uring_queue_init" ||
         { echo "== no-uring: mpiwrite links liburing"; failed+=(no-uring); }
