@@ -18,10 +18,13 @@
 #include "mpiwrite/core/cli.hpp"
 #include "mpiwrite/core/cli_errors.hpp"
 #include "mpiwrite/core/dry_run.hpp"
+#include "mpiwrite/core/mpi_mismatch.hpp"
 #include "mpiwrite/core/point_plan.hpp"
+#include "mpiwrite/core/version_text.hpp"
 #include "mpiwrite/engines/uring_support.hpp"
 #include "mpiwrite/engines/writer.hpp"
 #include "mpiwrite/mpi/comm.hpp"
+#include "mpiwrite/mpi/mpi_library.hpp"
 #include "mpiwrite/sys/held_directory.hpp"
 #include "mpiwrite/sys/interrupt.hpp"
 #include "mpiwrite/sys/output_path.hpp"
@@ -90,9 +93,15 @@ class Coordinator {
   int configure(int argc, const char* const* argv) {
     CliOutcome cli;
     if (root_) {
-      cli = parse_command_line(argc, argv);
+      const MpiLibraries mpi{comm::mpi_library_built(), comm::mpi_library_running()};
+      cli = parse_command_line(argc, argv, version_text(build_facts(), mpi));
       if (cli.run) {
-        guarded([&] { resolve_for_world(cli.config, world_.size()); }, cli.message);
+        guarded(
+            [&] {
+              require_engine_built(cli.config.engine);
+              resolve_for_world(cli.config, world_.size());
+            },
+            cli.message);
         if (!cli.message.empty()) {
           cli = {false, cli.config, kExitUsage, usage_message("mpiwrite", cli.message)};
         }
@@ -102,6 +111,12 @@ class Coordinator {
     if (code != kContinue) {
       if (root_) (code == kExitOk ? out_ : err_) << cli.message << std::flush;
       return code;
+    }
+    // Once, before the run: a site build against another MPI than the one it runs on.
+    if (root_) {
+      const std::string warning =
+          mpi_mismatch_warning(comm::mpi_library_built(), comm::mpi_library_running());
+      if (!warning.empty()) err_ << warning << '\n' << std::flush;
     }
     run_.config = cli.config;
     comm::broadcast_config(world_, run_.config);

@@ -13,7 +13,7 @@
 #include "mpiwrite/core/errors.hpp"
 #include "mpiwrite/core/statistics.hpp"
 #include "mpiwrite/core/verdict.hpp"
-#include "mpiwrite/core/version.hpp"
+#include "mpiwrite/core/version_text.hpp"
 
 namespace mpiwrite {
 
@@ -85,7 +85,7 @@ CompareCliOutcome parse_or_describe(int argc, const char* const* argv, const Cli
                      "point by point, with medians, intervals and a test.",
                      0),
                "mpiwrite-compare"};
-  app.set_version_flag("--version", std::string("mpiwrite-compare ") + kVersion);
+  app.set_version_flag("--version", compare_version_text(build_facts()));
   app.get_formatter()->column_width(kHelpColumn);
   app.footer(footer());
   app.add_option("OLD", o.old_path, help("The report to compare against (mpiwrite --format json)"))

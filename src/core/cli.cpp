@@ -499,13 +499,14 @@ namespace {
 
 // The one definition of the command line: parse_command_line parses with it, and
 // describe_command_line hands it to `read` instead (the man page and the completion).
-CliOutcome parse_or_describe(int argc, const char* const* argv, const CliReader* read) {
+CliOutcome parse_or_describe(int argc, const char* const* argv, const std::string& version,
+                             const CliReader* read) {
   CliOutcome outcome;
   CLI::App app{
       "mpiwrite: create many small files from MPI ranks and threads, and time it.\n"
       "Run it under mpirun (mpirun -np 4 mpiwrite) or as a plain process.",
       "mpiwrite"};
-  app.set_version_flag("--version", std::string("mpiwrite ") + kVersion);
+  app.set_version_flag("--version", version);
   use_wrapping_help(app, kNameColumn);
   EnumText text;
   add_write_options(app, outcome.config, text);
@@ -535,9 +536,15 @@ CliOutcome parse_or_describe(int argc, const char* const* argv, const CliReader*
 }  // namespace
 
 CliOutcome parse_command_line(int argc, const char* const* argv) {
-  return parse_or_describe(argc, argv, nullptr);
+  return parse_command_line(argc, argv, std::string("mpiwrite ") + kVersion);
 }
 
-void describe_command_line(const CliReader& read) { parse_or_describe(0, nullptr, &read); }
+CliOutcome parse_command_line(int argc, const char* const* argv, const std::string& version) {
+  return parse_or_describe(argc, argv, version, nullptr);
+}
+
+void describe_command_line(const CliReader& read) {
+  parse_or_describe(0, nullptr, std::string("mpiwrite ") + kVersion, &read);
+}
 
 }  // namespace mpiwrite

@@ -368,8 +368,11 @@ void decide_row(ComparisonRow& row, const std::vector<PointReport>& points, std:
   std::vector<std::pair<std::string, const ModeCell*>> measured;
   for (const auto& [name, slot] : modes) {
     if (!*slot || !(*slot)->median_s) continue;  // never measured: cannot win
+    // Captured by name, not as the binding: clang before 16 cannot capture a structured
+    // binding in a lambda (Debian 12's clang 14; docs/site-build.md).
+    const std::optional<ModeCell>* cell = slot;
     const bool same_point = std::any_of(measured.begin(), measured.end(), [&](const auto& m) {
-      return m.second->point == (*slot)->point;
+      return m.second->point == (*cell)->point;
     });
     if (!same_point) measured.emplace_back(name, &**slot);
   }

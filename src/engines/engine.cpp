@@ -11,7 +11,6 @@
 #include <utility>
 
 #include "posix_engine.hpp"
-#include "uring_engine.hpp"
 
 namespace mpiwrite {
 
@@ -81,7 +80,7 @@ std::unique_ptr<FileEngine> make_engine(const WriteOptions& options, const FileR
     case Engine::Null:
       return std::make_unique<NullEngine>(recipe);
     case Engine::Uring:
-      return std::make_unique<UringEngine>(recipe, options.queue_depth, options.verify_reads);
+      return make_uring_engine(recipe, options.queue_depth, options.verify_reads);
   }
   throw std::logic_error("make_engine: unknown engine");
 }

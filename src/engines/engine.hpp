@@ -162,6 +162,10 @@ class FileEngine {
 // engine (the uring engine's ring belongs to it). `recipe` must outlive the engine. Throws IoError
 // if the engine cannot start.
 std::unique_ptr<FileEngine> make_engine(const WriteOptions& options, const FileRecipe& recipe);
+// The uring engine, for make_engine: defined in uring_engine.cpp, or in uring_absent.cpp (which
+// throws std::logic_error: validate() refuses --engine uring first) in a build without io_uring.
+std::unique_ptr<FileEngine> make_uring_engine(const FileRecipe& recipe, unsigned queue_depth,
+                                              bool verify_reads);
 
 // Keeps the thread's first failure, and tells the other threads to stop at their next file.
 void record_failure(SliceResult& result, std::atomic<bool>& stop, WriteFailure failure);

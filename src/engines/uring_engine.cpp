@@ -65,6 +65,11 @@ void init_ring(io_uring& ring, unsigned entries) {
 
 }  // namespace
 
+std::unique_ptr<FileEngine> make_uring_engine(const FileRecipe& recipe, unsigned queue_depth,
+                                              bool verify_reads) {
+  return std::make_unique<UringEngine>(recipe, queue_depth, verify_reads);
+}
+
 UringEngine::UringEngine(const FileRecipe& recipe, unsigned queue_depth, bool verify_reads)
     : recipe_(recipe), verify_reads_(verify_reads) {
   const unsigned depth = std::max(1u, queue_depth);

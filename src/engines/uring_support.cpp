@@ -8,7 +8,6 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
-#include <map>
 #include <memory>
 
 #include <fmt/format.h>
@@ -130,32 +129,6 @@ std::string fixed_file_limit_problem(unsigned table) {
       "ring registers (one per file in flight: --queue-depth, or fewer when the "
       "thread has fewer files); raise ulimit -n or lower --queue-depth",
       files.rlim_cur, table);
-}
-
-std::string describe_uring_unavailable(const std::vector<std::string>& reasons,
-                                       const std::vector<std::string>& hosts) {
-  std::map<std::string, std::vector<std::size_t>> ranks_by_reason;
-  for (std::size_t rank = 0; rank < reasons.size(); ++rank) {
-    if (!reasons[rank].empty()) ranks_by_reason[reasons[rank]].push_back(rank);
-  }
-  if (ranks_by_reason.empty()) return {};
-  std::string message = "--engine uring cannot run here:";
-  for (const auto& [reason, ranks] : ranks_by_reason) {
-    std::string where;
-    if (ranks.size() == reasons.size()) {
-      where = reasons.size() == 1 ? "" : "on every rank";
-    } else {
-      where = fmt::format("on {} {}", ranks.size() == 1 ? "rank" : "ranks", ranks.front());
-      for (std::size_t i = 1; i < ranks.size() && i < 8; ++i) where += fmt::format(",{}", ranks[i]);
-      if (ranks.size() > 8) where += fmt::format(" and {} more", ranks.size() - 8);
-      if (ranks.front() < hosts.size()) where += fmt::format(" (host {})", hosts[ranks.front()]);
-    }
-    message += where.empty() ? fmt::format(" {}", reason) : fmt::format(" {}: {}", where, reason);
-    message += ';';
-  }
-  message.back() = '.';
-  message += " Use --engine posix.";
-  return message;
 }
 
 }  // namespace mpiwrite

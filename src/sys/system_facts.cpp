@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "mpiwrite/core/errors.hpp"
+#include "mpiwrite/core/launcher_binding.hpp"
 
 namespace mpiwrite {
 
@@ -81,11 +82,7 @@ std::string kernel_boot_id() {
 }
 
 int launcher_binding() {
-  const char* policy = std::getenv("OMPI_MCA_hwloc_base_binding_policy");
-  if (policy && std::string_view(policy) == "none") return 0;
-  const char* bound = std::getenv("OMPI_MCA_orte_bound_at_launch");
-  if ((bound && std::string_view(bound) == "1") || policy) return 1;
-  return -1;
+  return launcher_binding([](const char* name) -> const char* { return std::getenv(name); });
 }
 
 int usable_cpus() {

@@ -78,5 +78,9 @@ note "$RANKS ranks x $THREADS threads, $SMALL and $BIG files, in $root"
 check posix-block --engine posix --partition block
 check null --engine null
 check posix-dynamic --engine posix --partition dynamic --chunk 8
-check uring-block --engine uring --queue-depth 8 --partition block
+if uring_built; then
+  check uring-block --engine uring --queue-depth 8 --partition block
+else
+  skip_uring_case "uring-block"
+fi
 echo "PASS"

@@ -12,6 +12,10 @@ cleanup_work() { rm -rf "$WORK"; }
 trap cleanup_work EXIT
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
+# Whether this mpiwrite has the uring engine (CTest sets MPIWRITE_URING_BUILT from the build's
+# MPIWRITE_WITH_URING; by hand it is assumed). A case that needs it says SKIP when not.
+uring_built() { [ "${MPIWRITE_URING_BUILT:-1}" != 0 ]; }
+skip_uring_case() { echo "SKIP (this case only): built without io_uring: $*"; }
 note() { echo "-- $*"; }
 
 # mpiwrite under mpiexec with RANKS ranks; a hang is a failure, not a stuck CI job.

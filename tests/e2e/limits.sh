@@ -51,7 +51,7 @@ note "(b) uring -t $threads -q 4096 -n 100: the rings sized by the work"
 run_mpiwrite --engine uring -t "$threads" -q 4096 -n 100 -l 1 -d "$WORK/uring" --cleanup \
   --format json
 uring=yes
-if [ "$STATUS" -eq 2 ] && grep -q "cannot run here" "$WORK/err"; then
+if [ "$STATUS" -eq 2 ] && grep -Eq "cannot run here|built without io_uring" "$WORK/err"; then
   note "io_uring is not usable here: (b) and (f) skipped: $(cat "$WORK/err")"
   uring=no
 else

@@ -42,7 +42,7 @@ PY
 
 URING=1
 run_mpiwrite -d "$WORK/probe" -n 1 --engine uring
-if [ "$STATUS" -eq 2 ] && grep -q "cannot run here" "$WORK/err"; then
+if [ "$STATUS" -eq 2 ] && grep -Eq "cannot run here|built without io_uring" "$WORK/err"; then
   echo "note: io_uring is not usable here, the uring runs are skipped: $(cat "$WORK/err")"
   URING=0
 fi

@@ -254,7 +254,7 @@ for engine in posix uring; do
   STATUS=$?
   set -e
   cp "$OUT" "$WORK/out" && cp "$ERR" "$WORK/err"
-  if [ "$engine" = uring ] && [ "$STATUS" -eq 2 ] && grep -q "cannot run here" "$WORK/err"; then
+  if [ "$engine" = uring ] && [ "$STATUS" -eq 2 ] && grep -Eq "cannot run here|built without io_uring" "$WORK/err"; then
     echo "SKIP (uring part only): $(cat "$WORK/err")"
     continue
   fi

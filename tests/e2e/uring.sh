@@ -30,7 +30,7 @@ MPIEXEC=$MPIEXEC_PLAIN
 
 # The rest needs io_uring on this machine.
 run_mpiwrite -d "$WORK/probe" -n 1 --engine uring
-if [ "$STATUS" -eq 2 ] && grep -q "cannot run here" "$WORK/err"; then
+if [ "$STATUS" -eq 2 ] && grep -Eq "cannot run here|built without io_uring" "$WORK/err"; then
   echo "SKIP: io_uring is not usable here: $(cat "$WORK/err")"
   exit 77
 fi

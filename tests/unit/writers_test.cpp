@@ -15,6 +15,7 @@
 #include "mpiwrite/sys/posix_file.hpp"
 #include "mpiwrite/sys/system_facts.hpp"
 #include "temp_dir.hpp"
+#include "uring_skip.hpp"
 
 namespace mpiwrite {
 namespace {
@@ -65,6 +66,7 @@ class WritersWrite : public ::testing::TestWithParam<std::tuple<unsigned, WriteM
 
 TEST_P(WritersWrite, ExactlyTheSliceWithExactContent) {
   const auto [threads, mode, depth] = GetParam();
+  if (depth != 0) MPIWRITE_SKIP_WITHOUT_URING();
   TempDir dir;
   const Progression slice{5, 20, 3};  // 5, 8, ..., 62
   const WriteOptions o =
@@ -95,6 +97,7 @@ INSTANTIATE_TEST_SUITE_P(ThreadsAndModes, WritersWrite,
 // The uring engine on files longer than one linked chain (256 operations): the file
 // continues in further chains from the offset the kernel confirmed.
 TEST(UringWriter, FilesLongerThanOneChainAreComplete) {
+  MPIWRITE_SKIP_WITHOUT_URING();
   TempDir dir;
   WriteOptions o = options(2, WriteMode::Line, Engine::Uring, 3);
   o.lines = 700;
@@ -112,6 +115,7 @@ TEST(UringWriter, FilesLongerThanOneChainAreComplete) {
 // As with posix: an existing name is never clobbered, never counted, never removed, and
 // the failure names the path and the open.
 TEST(UringWriter, AnExistingFileStopsTheRunAndIsLeftAlone) {
+  MPIWRITE_SKIP_WITHOUT_URING();
   TempDir dir;
   { std::ofstream(dir / "write4.txt") << "precious"; }
   const SliceResult result =
@@ -127,6 +131,7 @@ TEST(UringWriter, AnExistingFileStopsTheRunAndIsLeftAlone) {
 
 // A write that fails (here: the file-size limit, EFBIG) leaves no incomplete file behind.
 TEST(UringWriter, AFailedWriteRemovesItsIncompleteFile) {
+  MPIWRITE_SKIP_WITHOUT_URING();
   TempDir dir;
   WriteOptions o = options(1, WriteMode::Line, Engine::Uring, 4);
   o.lines = 400;  // 5600 B per file, over the 4096 B limit below
@@ -276,6 +281,7 @@ TEST(Writers, ASlowWriterSleepsInsideTheFile) {
 }
 
 TEST(UringWriter, ASlowWriterSleepsInsideTheFileOutsideEveryOperation) {
+  MPIWRITE_SKIP_WITHOUT_URING();
   TempDir dir;
   WriteOptions o = options(1, WriteMode::Whole, Engine::Uring, 1);
   o.per_file_delay_us = 2000;

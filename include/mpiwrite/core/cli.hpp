@@ -22,6 +22,8 @@ struct CliOutcome {
 };
 
 CliOutcome parse_command_line(int argc, const char* const* argv);
+// The same, with what --version prints (core/version_text.hpp; the other: "mpiwrite 0.4.0").
+CliOutcome parse_command_line(int argc, const char* const* argv, const std::string& version);
 
 // Reads the command line's definition, the same CLI11 app parse_command_line parses with:
 // the man page and the bash completion are made from it (src/manual), so an option added

@@ -14,9 +14,8 @@ std::string filesystem_name(unsigned long magic);  // pure mapping, unit-tested
 // The number of CPUs the calling thread may run on (its affinity mask); 0 if unknown.
 int usable_cpus();
 
-// Whether the launcher bound this process to CPUs, from what Open MPI's mpirun exports to its
-// ranks: OMPI_MCA_hwloc_base_binding_policy (=none with --bind-to none, else the policy when
-// one was given) and OMPI_MCA_orte_bound_at_launch (=1 when it bound the rank).
+// Whether the launcher bound this process to CPUs, from what Open MPI's mpirun (4 or 5)
+// exports to its ranks: core/launcher_binding.hpp over this process's environment.
 // 1 bound, 0 not bound (--bind-to none), -1 unknown (another launcher, or no mpirun).
 int launcher_binding();
 
