@@ -33,6 +33,10 @@ bool StepRunner::run_all() {
   StepSchedule& schedule = *run_.schedule;
   std::optional<StoppedBy> stopped;
   if (!run_.config.auto_repetitions) stopped = StoppedBy::Fixed;
+  // --progress of the first round: no precision yet, the whole budget left.
+  if (run_.config.auto_repetitions && phases_.root()) {
+    run_.auto_note = auto_progress_note(run_.config, report_.points);
+  }
   while (schedule.next(step)) {
     if (interrupted_now(run_, phases_)) break;
     if (step.scratch && !make_step_directory(step)) return false;
