@@ -405,6 +405,26 @@ def time_title(reports, series, reps):
     return "(a) write-phase makespan: mean (no min–max in the report)"
 
 
+def verdict_marks(reports):
+    """Each comparison row's three-way verdict at its concurrency (issue 26): the winner's
+    name, "≈" (equivalent within ±D, --equivalence) or "?" (undecided); one report only, as
+    the rows of two reports would overlap. Reports before the verdict classes have none."""
+    if len(reports) != 1 or not isinstance(reports[0].doc.get("comparison"), list):
+        return [], None
+    marks = []
+    for row in reports[0].doc["comparison"]:
+        verdict = row.get("verdict") if isinstance(row, dict) else None
+        if not isinstance(verdict, dict) or "verdict" not in verdict:
+            continue
+        text = {"equivalent": "≈", "undecided": "?"}.get(verdict["verdict"])
+        if text is None:
+            text = row.get("winner") or "?"
+        marks.append((row.get("concurrency"), text))
+    stats = reports[0].doc.get("statistics")
+    d = stats.get("equivalence") if isinstance(stats, dict) else None
+    return marks, d
+
+
 def time_unit(series):
     top = max(max(p.hi, p.center) for s in series for p in s.points)
     if top >= 1.0:
@@ -551,6 +571,15 @@ def build_figure(reports, kind, argv=()):
                      above=[p.hi * scale for p in s.points],
                      below=[p.lo * scale for p in s.points])
     ax_t.set_title(time_title(reports, series, reps), fontsize=10)
+    marks, d = verdict_marks(reports) if kind == "compare" else ([], None)
+    for x, text in marks:
+        if isinstance(x, (int, float)) and x > 0:
+            ax_t.annotate(text, (x, 0), xytext=(0, 3), textcoords="offset points", ha="center",
+                          va="bottom", fontsize=7, color="0.25")
+    if marks and isinstance(d, (int, float)):
+        ax_t.text(0.98, 0.02, f"verdict at each c: winner, ≈ equivalent within ±{100 * d:g} %, "
+                  "? undecided", transform=ax_t.transAxes, ha="right", va="bottom",
+                  fontsize=7, color="0.3")
     unmeasured = [label for r in reports for label, _, _, _ in r.unmeasured if label]
     if unmeasured:  # an interrupted run: say what is missing rather than leave it out silently
         ax_t.text(0.02, 0.98, "not measured (interrupted): " + ", ".join(unmeasured).replace("x", "×"),

@@ -70,6 +70,8 @@ struct RunState {
   // rank 0's; rank 0 prints through progress_out (null elsewhere and when off).
   ProgressSettings progress;
   std::unique_ptr<ProgressOutput> progress_out;
+  // -r auto, rank 0: the precision reached and the budget left, for --progress's lines.
+  std::string auto_note;
 
   // Where a step's directory `dir` (as the schedule names it) is reached: --dir itself through
   // its held descriptor, a scratch step's directory from the held scratch root.

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -29,17 +30,51 @@ StepRunner::StepRunner(RunState& run, PhaseAgreement& phases, PointResources& re
 
 bool StepRunner::run_all() {
   Step step;
-  while (run_.schedule->next(step)) {
+  StepSchedule& schedule = *run_.schedule;
+  std::optional<StoppedBy> stopped;
+  if (!run_.config.auto_repetitions) stopped = StoppedBy::Fixed;
+  // --progress of the first round: no precision yet, the whole budget left.
+  if (run_.config.auto_repetitions && phases_.root()) {
+    run_.auto_note = auto_progress_note(run_.config, report_.points);
+  }
+  while (schedule.next(step)) {
     if (interrupted_now(run_, phases_)) break;
     if (step.scratch && !make_step_directory(step)) return false;
     if (!run_step(step)) return false;
     if (run_.interrupted) break;
+    if (run_.config.auto_repetitions && step.timed && schedule.at_round_end()) {
+      stopped = enough_rounds(schedule.rounds_begun() - run_.config.warmup);
+      if (stopped) break;
+    }
   }
   if (phases_.root()) {
+    // -r auto: the schedule's end is the maximum (decided after its last round already).
+    report_.stopped_by = run_.interrupted ? StoppedBy::Interrupted
+                                          : stopped.value_or(StoppedBy::Maximum);
+    // The repetitions asked are those begun: "3 of 4" then means a round cut short.
+    if (run_.config.auto_repetitions) {
+      report_.config.repetitions = std::max(1u, schedule.rounds_begun() - std::min(
+                                                    schedule.rounds_begun(), run_.config.warmup));
+    }
     summarize_report(report_);
     report_.interrupted_by = run_.interrupted;
   }
   return true;
+}
+
+// -r auto, after a round: rank 0 decides (it alone holds the figures) and every rank learns
+// the same answer, so all leave the loop at the same step.
+std::optional<StoppedBy> StepRunner::enough_rounds(unsigned rounds) {
+  int code = 0;  // 0: go on; else 1 + the StoppedBy
+  if (phases_.root()) {
+    const std::optional<StoppedBy> why = stop_repeating(run_.config, report_.points, rounds);
+    if (why) code = 1 + static_cast<int>(*why);
+    run_.auto_note = auto_progress_note(run_.config, report_.points);
+  }
+  phases_.enter("deciding whether -r auto repeats");
+  code = comm::broadcast_int(phases_.world(), code);
+  if (code == 0) return std::nullopt;
+  return static_cast<StoppedBy>(code - 1);
 }
 
 // Every rank: rank 0 makes a scratch step's directory (and the scratch root with the first);

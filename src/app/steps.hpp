@@ -30,6 +30,7 @@ class StepRunner {
   bool run_all();
 
  private:
+  std::optional<StoppedBy> enough_rounds(unsigned rounds);
   bool make_step_directory(const Step& step);
   void make_scratch_directory(const std::string& dir);
   bool hold_scratch_root();

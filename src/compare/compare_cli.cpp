@@ -12,6 +12,7 @@
 #include "mpiwrite/core/cli_errors.hpp"
 #include "mpiwrite/core/errors.hpp"
 #include "mpiwrite/core/statistics.hpp"
+#include "mpiwrite/core/stopping_rule.hpp"
 #include "mpiwrite/core/verdict.hpp"
 #include "mpiwrite/core/version_text.hpp"
 
@@ -43,11 +44,13 @@ Per point: the repetitions of each report, the medians with their {0:g} % interv
 statistics; none below 6 repetitions), new/old = median new / median old with its {0:g} %
 percentile-bootstrap interval ({1} resamples, seeded by --seed), the p-value of a two-sided
 Mann-Whitney U test of new against old, and the verdict:
-  faster                     p < {2:g} and old/new above 1 + {3:g}: new is faster
-  slower                     p < {2:g} and old/new below 1 - {3:g}: new is slower
-  no significant difference  p >= {2:g}: the two series cannot be told apart
-  below noise threshold      p < {2:g}, but old/new within 1 +- {3:g}: real but negligible
+  faster                     p < {2:g} and old/new above 1 + D: new is faster
+  slower                     p < {2:g} and old/new below 1 - D: new is slower
+  equivalent                 the interval of new/old lies inside 1 +- D: the same within D
+  no significant difference  p >= {2:g}: the two series cannot be told apart (undecided)
+  below noise threshold      p < {2:g}, old/new within 1 +- D, interval wider (undecided)
   too few repetitions        no outcome could reach p < {2:g} with these counts (need N each)
+D is --equivalence (default {3:g}).
 Workloads that differ (config files, lines, text, write_mode, engine, fsync, partition) are
 warned about and still compared; different file systems or hosts are stated.
 
@@ -111,6 +114,18 @@ CompareCliOutcome parse_or_describe(int argc, const char* const* argv, const Cli
                       "faster or slower (a list: slower,different). For CI jobs"))
       ->delimiter(',')
       ->check(CLI::IsMember({"slower", "different"}));
+  std::string equivalence = "2%";
+  app.add_option("--equivalence", equivalence,
+                 help("D: equivalent when the 95% interval of new/old lies inside 1 +- D; faster "
+                      "or slower only beyond D. A fraction (0.02) or a percentage (2%)"))
+      ->capture_default_str()
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            return parse_fraction(text) ? ""
+                                        : text + " is not a fraction above 0 and below 1 (like "
+                                                 "0.02 or 2%)";
+          },
+          "FRACTION"));
   std::string seed = std::to_string(kDefaultCompareSeed);
   app.add_option("--seed", seed,
                  help(fmt::format("Seed of the bootstrap intervals; printed with the results, "
@@ -130,6 +145,7 @@ CompareCliOutcome parse_or_describe(int argc, const char* const* argv, const Cli
       parse_or_stop(app, "mpiwrite-compare", " (see mpiwrite-compare --help)", [&] {
         app.parse(argc, argv);
         parse_seed(seed, o.seed);
+        o.equivalence = *parse_fraction(equivalence);
         o.format = format_named(format);
         for (const std::string& name : fail_on) {
           if (name == "slower") o.fail_on.slower = true;

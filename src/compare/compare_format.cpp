@@ -79,8 +79,9 @@ std::string statistics_text(const ReportComparison& c) {
       "medians of the repetitions with {0:g} % intervals (order statistics; none below 6 "
       "repetitions); new/old = median new / median old with a {0:g} % percentile-bootstrap "
       "interval ({1} resamples, seed {2}); p: Mann-Whitney U of new against old, two-sided; "
-      "faster or slower needs p < {3:g} and old/new beyond 1 +- {4:g}",
-      kConfidenceLevel * 100, kBootstrapResamples, c.seed, kSignificanceLevel, kNoiseThreshold);
+      "faster or slower needs p < {3:g} and old/new beyond 1 +- {4:g}; equivalent: the interval "
+      "of new/old inside 1 +- {4:g}",
+      kConfidenceLevel * 100, kBootstrapResamples, c.seed, kSignificanceLevel, c.equivalence);
 }
 
 // Which phase's makespans the figures below are (--phase), and where they were read.
@@ -384,7 +385,8 @@ void write_json(const ReportComparison& c, std::ostream& out) {
       {"statistics",
        {{"confidence_level", kConfidenceLevel},
         {"alpha", kSignificanceLevel},
-        {"noise_threshold", kNoiseThreshold},
+        {"noise_threshold", c.equivalence},
+        {"equivalence", c.equivalence},
         {"median_ci", "order statistics"},
         {"ratio", "median new / median old"},
         {"ratio_ci",

@@ -73,7 +73,7 @@ int main(int argc, char** argv) {
   try {
     const ReportInput old_report = read_report(read_file(o.old_path), o.old_path, o.phase);
     const ReportInput new_report = read_report(read_file(o.new_path), o.new_path, o.phase);
-    const ReportComparison comparison = compare_reports(old_report, new_report, o.seed);
+    const ReportComparison comparison = compare_reports(old_report, new_report, o.seed, o.equivalence);
     write_comparison(comparison, o.format, std::cout);
     std::cout.flush();
     // An output that did not arrive is the failure to report first: the gate's verdict would

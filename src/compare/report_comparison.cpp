@@ -32,6 +32,8 @@ CompareVerdict from_outcome(Outcome outcome) {
       return CompareVerdict::BelowNoise;
     case Outcome::TooFewRepetitions:
       return CompareVerdict::TooFewRepetitions;
+    case Outcome::Equivalent:
+      return CompareVerdict::Equivalent;
   }
   return CompareVerdict::NoDifference;
 }
@@ -69,7 +71,7 @@ PointComparison not_comparable(PointComparison c, std::string why) {
 }
 
 PointComparison compare_point(const ReportPoint& old_point, const ReportPoint& new_point,
-                              std::uint64_t seed) {
+                              std::uint64_t seed, double equivalence) {
   PointComparison c;
   c.old_side = side_figures(old_point);
   c.new_side = side_figures(new_point);
@@ -102,7 +104,8 @@ PointComparison compare_point(const ReportPoint& old_point, const ReportPoint& n
     c.repetitions_needed = repetitions_for_significance();
     return c;
   }
-  const Verdict v = decide(new_point.times, old_point.times, seed);
+  const Verdict v =
+      decide(new_point.times, old_point.times, seed, kSignificanceLevel, equivalence);
   c.p_value = v.test.p_value;
   c.exact = v.test.exact;
   c.prob_new_faster = v.test.prob_x_smaller;
@@ -148,16 +151,19 @@ const char* verdict_name(CompareVerdict verdict) {
       return "too few repetitions";
     case CompareVerdict::NotComparable:
       return "not comparable";
+    case CompareVerdict::Equivalent:
+      return "equivalent";
   }
   return "?";
 }
 
 ReportComparison compare_reports(const ReportInput& old_report, const ReportInput& new_report,
-                                 std::uint64_t seed) {
+                                 std::uint64_t seed, double equivalence) {
   ReportComparison result;
   result.old_report = old_report.about;
   result.new_report = new_report.about;
   result.seed = seed;
+  result.equivalence = equivalence;
 
   const auto& olds = old_report.points;
   const auto& news = new_report.points;
@@ -165,7 +171,7 @@ ReportComparison compare_reports(const ReportInput& old_report, const ReportInpu
   // comparison asked for, though the labels differ.
   result.single_points = olds.size() == 1 && news.size() == 1;
   if (result.single_points) {
-    result.points.push_back(compare_point(olds.front(), news.front(), seed));
+    result.points.push_back(compare_point(olds.front(), news.front(), seed, equivalence));
   } else {
     std::vector<bool> new_matched(news.size(), false);
     for (const ReportPoint& o : olds) {
@@ -177,7 +183,7 @@ ReportComparison compare_reports(const ReportInput& old_report, const ReportInpu
         continue;
       }
       new_matched[static_cast<std::size_t>(it - news.begin())] = true;
-      result.points.push_back(compare_point(o, *it, seed));
+      result.points.push_back(compare_point(o, *it, seed, equivalence));
     }
     for (std::size_t i = 0; i < news.size(); ++i) {
       if (!new_matched[i]) result.unmatched.push_back(unmatched(news[i], false));

@@ -17,6 +17,7 @@
 #include "mpiwrite/core/help_format.hpp"
 #include "mpiwrite/core/option_dependencies.hpp"
 #include "mpiwrite/core/report_outputs.hpp"
+#include "mpiwrite/core/stopping_rule.hpp"
 #include "mpiwrite/core/version.hpp"
 
 namespace mpiwrite {
@@ -122,6 +123,59 @@ CLI::Option* add_size_option(CLI::App& app, const std::string& name,
           },
           help)
       ->type_name("BYTES");
+}
+
+// -r: a whole number of repetitions, or "auto" (core/stopping_rule.hpp).
+CLI::Option* add_repetitions_option(CLI::App& app, RunConfig& c) {
+  return app
+      .add_option_function<std::string>(
+          "-r,--repetitions",
+          [&c](const std::string& text) {
+            c.auto_repetitions = text == "auto";
+            if (c.auto_repetitions) return;
+            std::uint64_t value = 0;
+            if (std::string problem = whole_number_problem(text, 1, kMaxRepetitions, value);
+                !problem.empty()) {
+              throw CLI::ValidationError("--repetitions", problem);
+            }
+            c.repetitions = static_cast<unsigned>(value);
+          },
+          "Timed repetitions, or auto: until every point's median is --precision precise")
+      ->type_name("N|auto")
+      ->default_str("1");
+}
+
+// --precision and --equivalence: a fraction (0.02) or a percentage (2%).
+CLI::Option* add_fraction_option(CLI::App& app, const std::string& name, double& target,
+                                 const std::string& help) {
+  return app
+      .add_option_function<std::string>(
+          name,
+          [&target, name](const std::string& text) {
+            const std::optional<double> value = parse_fraction(text);
+            if (!value) {
+              throw CLI::ValidationError(
+                  name, text + " is not a fraction above 0 and below 1 (like 0.02 or 2%)");
+            }
+            target = *value;
+          },
+          help)
+      ->type_name("FRACTION")
+      ->default_str("2%");
+}
+
+// A number of seconds in (0, max]: decimals, no hex, no inf.
+CLI::Validator seconds_up_to(double max) {
+  return CLI::Validator(
+      [max](const std::string& v) {
+        double s = 0;
+        const auto [stop, error] = std::from_chars(v.data(), v.data() + v.size(), s);
+        return error == std::errc{} && stop == v.data() + v.size() && std::isfinite(s) &&
+                       s > 0 && s <= max
+                   ? std::string()
+                   : fmt::format("must be a number of seconds above 0, at most {:.0f}", max);
+      },
+      "SECONDS");
 }
 
 // A whole number in [min, max], with a message that says which rule the text broke (CLI11's
@@ -325,9 +379,23 @@ void add_phase_options(CLI::App& app, RunConfig& c, EnumText& e) {
 
 // What to repeat, report, compare and check.
 void add_run_options(CLI::App& app, RunConfig& c, EnumText& e) {
-  app.add_option("-r,--repetitions", c.repetitions, "Timed repetitions")
+  add_repetitions_option(app, c);
+  add_fraction_option(app, "--precision", c.precision,
+                      "-r auto: stop when every point's median is this precise (half-width of "
+                      "its 95% interval over it)");
+  app.add_option("--min-repetitions", c.min_repetitions, "-r auto: at least this many")
       ->capture_default_str()
       ->check(whole_number(1, kMaxRepetitions));
+  app.add_option("--max-repetitions", c.max_repetitions, "-r auto: at most this many")
+      ->capture_default_str()
+      ->check(whole_number(1, kMaxRepetitions));
+  app.add_option("--max-time", c.max_time_s,
+                 "-r auto: seconds of timed phases to spend at most (all points)")
+      ->capture_default_str()
+      ->check(seconds_up_to(kMaxTimeLimitS));
+  add_fraction_option(app, "--equivalence", c.equivalence,
+                      "Points whose ratio of medians has its 95% interval within 1 +- D are "
+                      "equivalent; faster means beyond D");
   app.add_option("--warmup", c.warmup, "Untimed repetitions before the timed ones")
       ->capture_default_str()
       ->check(whole_number(0, kMaxRepetitions));
@@ -447,9 +515,12 @@ void group_options(CLI::App& app) {
       {"Parallelism", {"--threads", "--partition", "--chunk", "--engine", "--queue-depth"}},
       {"Phases", {"--phases", "--shift", "--random-order", "--verify", "--overwrite",
                   "--cleanup"}},
-      {"Repetitions and timing", {"--repetitions", "--warmup", "--timeout", "--time-limit",
-                                  "--wear-out", "--slow-rank", "--slow-delay-us"}},
-      {"Sweeps and comparisons", {"--sweep-threads", "--compare", "--max-concurrency", "--seed"}},
+      {"Repetitions and timing", {"--repetitions", "--precision", "--min-repetitions",
+                                  "--max-repetitions", "--max-time", "--warmup", "--timeout",
+                                  "--time-limit", "--wear-out", "--slow-rank",
+                                  "--slow-delay-us"}},
+      {"Sweeps and comparisons", {"--sweep-threads", "--compare", "--max-concurrency", "--seed",
+                                  "--equivalence"}},
       {"Report", {"--format", "--wide", "--output", "--json", "--csv", "--markdown", "--per-rank",
                   "--dry-run", "--progress", "--progress-style"}},
   };

@@ -254,6 +254,7 @@ void summarize_points(std::vector<PointReport>& points, std::uint64_t seed) {
     }
     summarize_rates(p);
     summarize_phases(p);
+    p.precision = median_precision(p.compared_times());
   }
   if (points.empty()) return;
   // points[0] is scaled against itself too: only its speedups change, never what they are
@@ -324,7 +325,7 @@ std::vector<double> phase_times(const PointReport& p, std::size_t k) {
 // cells, each phase sorted by its own median (a mode may win one phase and lose another).
 void decide_phases(ComparisonRow& row, const std::vector<PointReport>& points,
                    const std::vector<std::pair<std::string, const ModeCell*>>& measured,
-                   std::uint64_t seed) {
+                   std::uint64_t seed, double equivalence) {
   const PointReport& first = points[measured[0].second->point];
   if (first.phases.size() < 2) return;
   for (std::size_t k = 0; k < first.phases.size(); ++k) {
@@ -345,7 +346,8 @@ void decide_phases(ComparisonRow& row, const std::vector<PointReport>& points,
         phase,
         RowVerdict{fast_name, next_name,
                    decide(phase_times(points[fast->point], k), phase_times(points[next->point], k),
-                          stream(seed, row_stream(row) + 7919 * (k + 1)))},
+                          stream(seed, row_stream(row) + 7919 * (k + 1)), kSignificanceLevel,
+                          equivalence)},
         {},
         {}};
     if (v.verdict.verdict.outcome == Outcome::AFaster) v.winner = fast_name;
@@ -359,7 +361,8 @@ void decide_phases(ComparisonRow& row, const std::vector<PointReport>& points,
 
 // The row's measured cells, one per point (1x1 fills two columns), fastest median first, and
 // the test of the fastest against the runner-up.
-void decide_row(ComparisonRow& row, const std::vector<PointReport>& points, std::uint64_t seed) {
+void decide_row(ComparisonRow& row, const std::vector<PointReport>& points, std::uint64_t seed,
+                double equivalence) {
   const std::pair<const char*, const std::optional<ModeCell>*> modes[] = {
       {"processes", &row.processes},
       {"threads", &row.threads},
@@ -384,16 +387,17 @@ void decide_row(ComparisonRow& row, const std::vector<PointReport>& points, std:
   const ModeCell& runner_up = *measured[1].second;
   RowVerdict v{measured[0].first, measured[1].first,
                decide(points[fastest.point].compared_times(),
-                      points[runner_up.point].compared_times(), stream(seed, row_stream(row)))};
+                      points[runner_up.point].compared_times(), stream(seed, row_stream(row)),
+                      kSignificanceLevel, equivalence)};
   if (v.verdict.outcome == Outcome::AFaster) row.winner = v.fastest;
   row.verdict = std::move(v);
-  decide_phases(row, points, measured, seed);
+  decide_phases(row, points, measured, seed, equivalence);
 }
 
 }  // namespace
 
 std::vector<ComparisonRow> compare_rows(const std::vector<PointReport>& points,
-                                        std::uint64_t seed) {
+                                        std::uint64_t seed, double equivalence) {
   // Keyed by (the layout's rank in order of first appearance, concurrency).
   std::vector<Layout> layouts;
   std::map<std::pair<std::size_t, std::uint64_t>, ComparisonRow> rows;
@@ -420,7 +424,7 @@ std::vector<ComparisonRow> compare_rows(const std::vector<PointReport>& points,
   }
   std::vector<ComparisonRow> result;
   for (auto& [key, row] : rows) {
-    decide_row(row, points, seed);
+    decide_row(row, points, seed, equivalence);
     result.push_back(std::move(row));
   }
   return result;

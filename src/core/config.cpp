@@ -177,6 +177,9 @@ void validate(const RunConfig& c) {
           fmt::format("--threads must be between 1 and {}", kMaxThreads));
   require(c.repetitions >= 1 && c.repetitions <= kMaxRepetitions,
           fmt::format("--repetitions must be between 1 and {}", kMaxRepetitions));
+  require(!c.auto_repetitions || c.min_repetitions <= c.max_repetitions,
+          fmt::format("--min-repetitions {} is more than --max-repetitions {}", c.min_repetitions,
+                      c.max_repetitions));
   require(c.warmup <= kMaxRepetitions,
           fmt::format("--warmup must be between 0 and {}", kMaxRepetitions));
   require(!(c.dry_run && !c.output.empty()), "--dry-run and --output cannot be combined");

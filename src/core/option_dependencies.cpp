@@ -138,6 +138,26 @@ const std::array kDependencies{
         "--per-rank needs --format table, markdown or csv: the JSON report always has every "
         "rank's figures"},
     OptionDependency{
+        "--precision", [](const RunConfig&) { return false; },
+        [](const RunConfig& c) { return c.auto_repetitions; },
+        "--precision needs -r auto: it is the precision at which it stops"},
+    OptionDependency{
+        "--min-repetitions", [](const RunConfig&) { return false; },
+        [](const RunConfig& c) { return c.auto_repetitions; },
+        "--min-repetitions needs -r auto: it is the fewest it runs"},
+    OptionDependency{
+        "--max-repetitions", [](const RunConfig&) { return false; },
+        [](const RunConfig& c) { return c.auto_repetitions; },
+        "--max-repetitions needs -r auto: it is the most it runs"},
+    OptionDependency{
+        "--max-time", [](const RunConfig&) { return false; },
+        [](const RunConfig& c) { return c.auto_repetitions; },
+        "--max-time needs -r auto: it is the seconds of timed phases it may spend"},
+    OptionDependency{
+        "--equivalence", [](const RunConfig& c) { return c.equivalence != kDefaults.equivalence; },
+        [](const RunConfig& c) { return c.compare; },
+        "--equivalence needs --compare: only a comparison gives a verdict"},
+    OptionDependency{
         "--wide", [](const RunConfig& c) { return c.wide; },
         [](const RunConfig& c) { return c.format == Format::Table; },
         "--wide needs --format table: markdown, CSV and JSON always have every column"},

@@ -91,6 +91,8 @@ std::string ProgressMeter::line(double now_s, std::uint64_t files, bool last) {
   if (subject_.repetitions != 0) {
     text += fmt::format(" {} {}/{}", subject_.warmup ? "warm-up" : "rep", subject_.repetition,
                         subject_.repetitions);
+  } else if (!subject_.note.empty()) {  // -r auto: how many is not known yet
+    text += fmt::format(" rep {} [{}]", subject_.repetition, subject_.note);
   }
   const double since_start = now_s - start_s_;
   const double since_last = now_s - last_s_;

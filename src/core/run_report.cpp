@@ -6,14 +6,62 @@
 #include <map>
 #include <ostream>
 
+#include "mpiwrite/core/progress_line.hpp"
+
 namespace mpiwrite {
 
 void summarize_report(RunReport& report) {
   summarize_points(report.points, report.seed);
-  if (report.kind == RunKind::Compare) report.comparison = compare_rows(report.points, report.seed);
+  for (PointReport& p : report.points) p.stopped_by = report.stopped_by;
+  if (report.kind == RunKind::Compare) {
+    report.comparison = compare_rows(report.points, report.seed, report.config.equivalence);
+  }
   report.warnings = comparison_warnings(report.points, report.config.repetitions);
   for (PointReport& p : report.points)
     p.hosts = summarize_hosts(p.repetitions, report.context.hosts);
+}
+
+namespace {
+
+// The seconds of every timed phase of every repetition so far: what --max-time budgets.
+double timed_seconds(const std::vector<PointReport>& points) {
+  double spent = 0;
+  for (const PointReport& p : points) {
+    for (const RepetitionFigures& rep : p.repetitions) {
+      spent += rep.makespan_s;
+      for (const PhaseFigures& phase : rep.phases) spent += phase.makespan_s;
+    }
+  }
+  return spent;
+}
+
+StoppingRule rule_of(const RunConfig& c) {
+  return {c.precision, c.min_repetitions, c.max_repetitions, c.max_time_s};
+}
+
+}  // namespace
+
+std::optional<StoppedBy> stop_repeating(const RunConfig& config,
+                                        const std::vector<PointReport>& points, unsigned rounds) {
+  std::vector<std::vector<double>> times;
+  times.reserve(points.size());
+  for (const PointReport& p : points) times.push_back(p.compared_times());
+  return should_stop(rule_of(config), times, rounds, timed_seconds(points));
+}
+
+std::string auto_progress_note(const RunConfig& config, const std::vector<PointReport>& points) {
+  std::optional<double> worst;
+  bool all = true;
+  for (const PointReport& p : points) {
+    const std::optional<double> precision = median_precision(p.compared_times());
+    if (!precision) all = false;
+    if (precision && (!worst || *precision > *worst)) worst = precision;
+  }
+  const std::string reached = all && worst ? fmt::format("{:.1f}%", 100 * *worst) : "none yet";
+  const double left = std::max(0.0, config.max_time_s - timed_seconds(points));
+  return fmt::format("precision {} (goal {:g}%), {} of {} left", reached,
+                     100 * config.precision, format_seconds(left),
+                     format_seconds(config.max_time_s));
 }
 
 std::optional<PeakMemory> largest_peak_rss(const RunContext& x) {

@@ -17,7 +17,8 @@ StepSchedule::StepSchedule(const RunConfig& config, const std::vector<PointSpec>
     : dir_(std::move(dir)),
       scratch_root_(std::move(scratch_root)),
       warmup_(config.warmup),
-      rounds_(config.warmup + config.repetitions),
+      rounds_(config.warmup + config.rounds_asked()),
+      auto_(config.auto_repetitions),
       single_(run_kind(config) == RunKind::Run),
       overwrite_(config.overwrite),
       order_(points.size()),
@@ -41,7 +42,8 @@ bool StepSchedule::next(Step& step) {
   step.timed = round >= warmup_;
   step.number = step.timed ? round - warmup_ + 1 : round + 1;
   const char kind = step.timed ? 'r' : 'w';
-  step.scratch = !single_ || (!overwrite_ && round + 1 < rounds_);
+  // -r auto: which repetition is the last is known only after it, so none writes into --dir.
+  step.scratch = !single_ || (!overwrite_ && (auto_ || round + 1 < rounds_));
   step.dir.clear();  // keeps its capacity: no allocation per step once it is long enough
   if (!step.scratch) {
     step.dir.append(dir_);

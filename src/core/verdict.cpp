@@ -26,15 +26,50 @@ Verdict decide(const std::vector<double>& a, const std::vector<double>& b, std::
   if (smallest_p_value(a.size(), b.size()) >= alpha) {
     v.outcome = Outcome::TooFewRepetitions;
     v.repetitions_needed = repetitions_for_significance(alpha);
+  } else if (v.test.p_value < alpha && std::abs(v.ratio - 1) > noise && median_a != median_b) {
+    // (Equal medians with a significant test, the spreads differing, make neither faster.)
+    v.outcome = median_a < median_b ? Outcome::AFaster : Outcome::BFaster;
+  } else if (within_equivalence(v.ratio_ci, noise)) {
+    // Asked of the interval, not of the test: "not significant" is absence of evidence, and
+    // only a narrow interval around 1 is evidence of equality (two one-sided tests, TOST).
+    v.outcome = Outcome::Equivalent;
   } else if (v.test.p_value >= alpha) {
     v.outcome = Outcome::NoDifference;
-  } else if (std::abs(v.ratio - 1) <= noise || median_a == median_b) {
-    // Equal medians with a significant test (the spreads differ): neither is the faster.
-    v.outcome = Outcome::BelowNoise;
   } else {
-    v.outcome = median_a < median_b ? Outcome::AFaster : Outcome::BFaster;
+    v.outcome = Outcome::BelowNoise;
   }
   return v;
+}
+
+bool within_equivalence(const std::optional<Interval>& ratio_ci, double d) {
+  return ratio_ci && ratio_ci->low >= 1 - d && ratio_ci->high <= 1 + d;
+}
+
+VerdictClass verdict_class(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::AFaster:
+    case Outcome::BFaster:
+      return VerdictClass::Faster;
+    case Outcome::Equivalent:
+      return VerdictClass::Equivalent;
+    case Outcome::NoDifference:
+    case Outcome::BelowNoise:
+    case Outcome::TooFewRepetitions:
+      break;
+  }
+  return VerdictClass::Undecided;
+}
+
+const char* verdict_class_name(VerdictClass c) {
+  switch (c) {
+    case VerdictClass::Faster:
+      return "faster";
+    case VerdictClass::Equivalent:
+      return "equivalent";
+    case VerdictClass::Undecided:
+      break;
+  }
+  return "undecided";
 }
 
 const char* outcome_name(Outcome outcome) {
@@ -49,6 +84,8 @@ const char* outcome_name(Outcome outcome) {
       return "below noise threshold";
     case Outcome::TooFewRepetitions:
       return "too few repetitions";
+    case Outcome::Equivalent:
+      return "equivalent";
   }
   return "unknown outcome";  // only for a value outside the enum
 }

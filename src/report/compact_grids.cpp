@@ -100,7 +100,7 @@ Grid points_long_grid(const RunReport& r) {
       if (p.spec.layout != c.layout || p.spec.concurrency() != c.concurrency) continue;
       std::vector<std::string> row = row_of(p);
       row.insert(row.begin(), {first ? fmt::format("{}", c.concurrency) : "",
-                               first ? (c.winner.empty() ? "none" : c.winner) : ""});
+                               first ? describe::winner(c) : ""});
       g.rows.push_back(std::move(row));
       shown[i] = true;
       first = false;

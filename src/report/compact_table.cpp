@@ -111,11 +111,11 @@ void write_verdicts(const RunReport& r, std::ostream& out) {
                                    });
   fmt::print(out,
              "\nverdicts (Mann-Whitney U, fastest vs runner-up, alpha {}; a winner's lead split "
-             "by operation):\n",
-             kSignificanceLevel);
+             "by operation;\n  equivalent: the ratio's 95% CI within 1 +- {:g}):\n",
+             kSignificanceLevel, r.config.equivalence);
   for (const ComparisonRow& row : r.comparison) {
     if (!row.verdict) continue;
-    std::string line = describe::verdict(row);
+    std::string line = describe::verdict(row, r.config.equivalence);
     if (!row.winner.empty()) {
       const PointReport* a = point_of(r, row, row.verdict->fastest);
       const PointReport* b = point_of(r, row, row.verdict->runner_up);

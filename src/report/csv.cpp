@@ -182,6 +182,8 @@ void write_summary(const PointReport& p, std::ostream& out) {
       row.speedup_ci_high = high(p.speedup_ci);
       row.efficiency_ci_low = low(p.efficiency_ci);
       row.efficiency_ci_high = high(p.efficiency_ci);
+      row.precision = optional_cell(p.precision);
+      row.stopped_by = stopped_by_name(p.stopped_by);
     }
     print_row(out, row);
   }

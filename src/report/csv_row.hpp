@@ -40,6 +40,9 @@ struct CsvRow {
   std::string concurrency;  // every point's row and every `verdict` row
   // The `verdict` rows: a comparison row's (or one of its phases') fastest against runner-up.
   std::string fastest, runner_up, outcome, ratio, ratio_ci_low, ratio_ci_high, p_value, winner;
+  // -r auto (issue 26): the median row's precision and why the repetitions stopped; a
+  // verdict row's three-way verdict (faster, equivalent, undecided).
+  std::string precision, stopped_by, verdict;
 };
 
 struct Column {
@@ -54,7 +57,8 @@ struct Column {
 // would give rows that cannot be told apart). The per-operation columns came after it, with
 // per-operation latency (empty fsync cells without --fsync), and then `time_limited` and
 // `files_at_limit` (repetition rows under --time-limit, else empty), each later phase's
-// figures, and with issue 24 the verify, removal, per-phase summary and verdict columns.
+// figures, and with issue 24 the verify, removal, per-phase summary and verdict columns; with
+// issue 26 precision, stopped_by and the three-way verdict.
 inline constexpr Column kColumns[] = {
     {"row", &CsvRow::row},
     {"mode", &CsvRow::mode},
@@ -148,6 +152,9 @@ inline constexpr Column kColumns[] = {
     {"ratio_ci_high", &CsvRow::ratio_ci_high},
     {"p_value", &CsvRow::p_value},
     {"winner", &CsvRow::winner},
+    {"precision", &CsvRow::precision},
+    {"stopped_by", &CsvRow::stopped_by},
+    {"verdict", &CsvRow::verdict},
 };
 static_assert(std::size(kColumns) * sizeof(std::string) == sizeof(CsvRow),
               "every CsvRow cell has its column");

@@ -25,6 +25,7 @@ void write_verdict(const ComparisonRow& r, Phase phase, const RowVerdict* verdic
     row.fastest = verdict->fastest;
     row.runner_up = verdict->runner_up;
     row.outcome = outcome_name(v.outcome);
+    row.verdict = verdict_class_name(verdict_class(v.outcome));
     row.ratio = cell(v.ratio);
     row.ratio_ci_low = low(v.ratio_ci);
     row.ratio_ci_high = high(v.ratio_ci);

@@ -90,6 +90,40 @@ inline std::string workload(const RunConfig& c) {
                      slow);
 }
 
+// -r auto: why the repetitions ended and the worst precision any point reached: "(-r auto:
+// stopped on precision, every median within 1.8% (goal 2%))".
+inline std::string auto_repetitions(const RunReport& r) {
+  const RunConfig& c = r.config;
+  std::optional<double> worst;
+  bool every = !r.points.empty();
+  for (const PointReport& p : r.points) {
+    if (!p.precision) every = false;
+    if (p.precision && (!worst || *p.precision > *worst)) worst = p.precision;
+  }
+  const std::string reached =
+      every && worst ? fmt::format("every median within {:.1f}%", 100 * *worst)
+                     : std::string("no median with a 95% interval yet");
+  std::string why;
+  switch (r.stopped_by) {
+    case StoppedBy::Precision:
+      why = "stopped on precision";
+      break;
+    case StoppedBy::Budget:
+      why = fmt::format("stopped by the budget of {:g} s (--max-time)", c.max_time_s);
+      break;
+    case StoppedBy::Maximum:
+      why = fmt::format("stopped at the maximum of {} (--max-repetitions)", c.max_repetitions);
+      break;
+    case StoppedBy::Interrupted:
+      why = "interrupted";
+      break;
+    case StoppedBy::Fixed:
+      why = "fixed";
+      break;
+  }
+  return fmt::format("(-r auto: {}, {} (goal {:g}%))", why, reached, 100 * c.precision);
+}
+
 inline std::string repetitions(const RunReport& r) {
   const RunConfig& c = r.config;
   const std::string each = r.kind == RunKind::Run ? "" : " per point";
@@ -101,7 +135,8 @@ inline std::string repetitions(const RunReport& r) {
                 r.seed)
       : c.overwrite ? std::string("files truncated and rewritten in place (--overwrite)")
                     : std::string("every repetition creates fresh files");
-  return fmt::format("{} timed + {} warm-up{}; {}", plural(c.repetitions, "repetition"), c.warmup,
+  return fmt::format("{} timed{} + {} warm-up{}; {}", plural(c.repetitions, "repetition"),
+                     c.auto_repetitions ? " " + auto_repetitions(r) : std::string(), c.warmup,
                      each, how);
 }
 
@@ -172,24 +207,36 @@ inline std::string interval(const std::optional<Interval>& ci, const char* forma
                      fmt::format(fmt::runtime(format), ci->high));
 }
 
-// The comparison's verdict for a row: "p = 0.0022", and why no winner was named.
-inline std::string verdict(const ComparisonRow& row) {
+// The winner cell of a row: the winner, else "equivalent" or "undecided" (none measured: "-").
+inline std::string winner(const ComparisonRow& row) {
+  if (!row.winner.empty()) return row.winner;
+  if (!row.verdict) return "none";
+  return verdict_class_name(verdict_class(row.verdict->verdict.outcome));
+}
+
+// The comparison's verdict for a row: "p = 0.0022", and why no winner was named. `d`:
+// --equivalence.
+inline std::string verdict(const ComparisonRow& row, double d) {
   if (!row.verdict) return "-";
   const Verdict& v = row.verdict->verdict;
   const std::string p = fmt::format("p = {:.2g}", v.test.p_value);
   switch (v.outcome) {
+    case Outcome::Equivalent:
+      return fmt::format("equivalent within +-{:g} %: {} vs {} ratio {:.3f} [95% CI {}]",
+                         100 * d, row.verdict->fastest, row.verdict->runner_up, v.ratio,
+                         interval(v.ratio_ci, "{:.3f}"));
     case Outcome::AFaster:
       return fmt::format("{:.2f}x faster than {}, {}", v.ratio, row.verdict->runner_up, p);
     case Outcome::BFaster:  // cannot happen for the fastest by median; said plainly if it does
       return fmt::format("slower than {}, {}", row.verdict->runner_up, p);
     case Outcome::NoDifference:
-      return fmt::format("no clear winner: {} vs {} not significant, {}", row.verdict->fastest,
+      return fmt::format("undecided: {} vs {} not significant, {}", row.verdict->fastest,
                          row.verdict->runner_up, p);
     case Outcome::BelowNoise:
-      return fmt::format("no clear winner: {} vs {} within {:.0f} % noise, {}",
-                         row.verdict->fastest, row.verdict->runner_up, 100 * kNoiseThreshold, p);
+      return fmt::format("undecided: {} vs {} within {:g} % but not provably equivalent, {}",
+                         row.verdict->fastest, row.verdict->runner_up, 100 * d, p);
     case Outcome::TooFewRepetitions:
-      return fmt::format("no clear winner: too few repetitions (-r {} needed)",
+      return fmt::format("undecided: too few repetitions (-r {} needed)",
                          v.repetitions_needed);
   }
   return {};

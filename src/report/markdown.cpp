@@ -34,8 +34,9 @@ void write_markdown(const RunReport& r, std::ostream& out) {
   if (r.kind == RunKind::Compare) {
     fmt::print(out,
                "\nAt equal concurrency (speedup and efficiency of the medians against {}; a "
-               "winner only when significantly faster, alpha {}):\n\n",
-               describe::baseline(r), kSignificanceLevel);
+               "winner only when significantly faster, alpha {}; equivalent when the ratio's 95% "
+               "CI is within 1 +- {:g}):\n\n",
+               describe::baseline(r), kSignificanceLevel, r.config.equivalence);
     print_markdown(comparison_grid(r), out);
   }
   for (const PointReport& point : r.points) {  // --per-rank, as in the table and the CSV

@@ -186,8 +186,8 @@ Grid comparison_grid(const RunReport& r) {
                       speedup_text(cell->speedup, cell->speedup_ci), ratio(cell->efficiency)});
       }
     }
-    cells.push_back(row.winner.empty() ? "none" : row.winner);
-    cells.push_back(describe::verdict(row));
+    cells.push_back(describe::winner(row));
+    cells.push_back(describe::verdict(row, r.config.equivalence));
     g.rows.push_back(std::move(cells));
   }
   return g;

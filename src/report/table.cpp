@@ -85,8 +85,9 @@ void write_table(const RunReport& report, std::ostream& out) {
     if (report.kind == RunKind::Compare) {
       fmt::print(out,
                  "\nat equal concurrency (speedup and efficiency of the medians against {}; a "
-                 "winner only when significantly faster, alpha {}):\n",
-                 describe::baseline(report), kSignificanceLevel);
+                 "winner only when significantly faster, alpha {};\n  equivalent when the "
+                 "ratio's 95% CI is within 1 +- {:g}):\n",
+                 describe::baseline(report), kSignificanceLevel, report.config.equivalence);
       print_aligned(comparison_grid(report), out);
     }
     // --per-rank: every point's repetitions with their ranks, the rows the CSV has.

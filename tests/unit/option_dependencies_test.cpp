@@ -64,6 +64,13 @@ const std::map<std::string, RowCase>& row_cases() {
       {"--shift needs", {{"--shift", "0"}, {"--shift", "0", "--phases", "write,stat"}}},
       {"--random-order needs",
        {{"--random-order"}, {"--random-order", "--phases", "write,remove"}}},
+      {"--precision needs", {{"--precision", "1%"}, {"--precision", "1%", "-r", "auto"}}},
+      {"--min-repetitions needs",
+       {{"--min-repetitions", "6"}, {"--min-repetitions", "6", "-r", "auto"}}},
+      {"--max-repetitions needs",
+       {{"--max-repetitions", "9"}, {"--max-repetitions", "9", "-r", "auto"}}},
+      {"--max-time needs", {{"--max-time", "5"}, {"--max-time", "5", "-r", "auto"}}},
+      {"--equivalence needs", {{"--equivalence", "5%"}, {"--equivalence", "5%", "--compare"}}},
       {"--tree-depth and --files-per-dir",
        {{"--tree-depth", "2", "--files-per-dir", "5"}, {"--tree-depth", "2"}}},
   };
@@ -144,6 +151,7 @@ TEST(OptionDependencies, EveryFieldIsDecided) {
       {"fsync", "the sync's time; the null engine times a clock read where posix syncs"},
       {"repetitions", "every run repeats"},
       {"warmup", "every run can warm up"},
+      {"auto_repetitions", "every run repeats: -r auto"},
       {"cleanup", "removes the files, and --dir when this run made it"},
       {"format", "every run reports"},
       {"output", "every run reports"},
@@ -183,6 +191,11 @@ TEST(OptionDependencies, EveryFieldIsDecided) {
       {"tree_depth", "--tree-depth"},
       {"shift", "--shift"},
       {"random_order", "--random-order"},
+      {"precision", "--precision"},
+      {"min_repetitions", "--min-repetitions"},
+      {"max_repetitions", "--max-repetitions"},
+      {"max_time_s", "--max-time"},
+      {"equivalence", "--equivalence"},
   };
   std::set<std::string> in_table;
   for (const OptionDependency& row : option_dependencies()) in_table.emplace(row.option);

@@ -32,8 +32,7 @@ TEST(Decide, SameDistributionIsNoClearDifferenceInAtLeast93Percent) {
     const auto a = draw.series(20, 1.0, kSpread), b = draw.series(20, 1.0, kSpread);
     const Verdict v = decide(a, b, static_cast<std::uint64_t>(trial));
     ASSERT_NE(v.outcome, Outcome::TooFewRepetitions);
-    if (v.outcome == Outcome::NoDifference || v.outcome == Outcome::BelowNoise)
-      ++no_clear_difference;
+    if (verdict_class(v.outcome) != VerdictClass::Faster) ++no_clear_difference;
   }
   std::cout << "[ verdict  ] same distribution: no clear difference in " << no_clear_difference
             << " of " << kTrials << " trials\n";
@@ -86,15 +85,69 @@ TEST(Decide, FourAgainstFourCanDecide) {
   EXPECT_EQ(decide({2.0, 2.02, 1.98, 2.01}, {1.0, 1.01, 0.99, 1.02}, 1).outcome, Outcome::BFaster);
 }
 
-TEST(Decide, SignificantButWithinTheNoiseThreshold) {
-  // Every b 1 % above its a: the test rejects, the ratio is within 2 %.
+TEST(Decide, SignificantButWithinTheEquivalenceMarginIsEquivalent) {
+  // Every b 1 % above its a: the test rejects, the ratio and its whole interval are within 2 %:
+  // a real difference, but smaller than the margin the user said does not matter.
   const std::vector<double> a{1.00, 1.001, 1.002, 1.003, 1.004, 1.005, 1.006, 1.007, 1.008, 1.009};
   std::vector<double> b;
   for (double v : a) b.push_back(v * 1.01);
   const Verdict v = decide(a, b, 1);
   EXPECT_LT(v.test.p_value, kSignificanceLevel);
-  EXPECT_EQ(v.outcome, Outcome::BelowNoise);
+  EXPECT_EQ(v.outcome, Outcome::Equivalent);
   EXPECT_EQ(decide(a, b, 1, kSignificanceLevel, 0.001).outcome, Outcome::AFaster);
+}
+
+// Equivalence is the interval inside [1 - D, 1 + D], checked at both ends.
+TEST(WithinEquivalence, BothEndsInsideTheMargin) {
+  EXPECT_TRUE(within_equivalence(Interval{0.98, 1.02}, 0.02));
+  EXPECT_TRUE(within_equivalence(Interval{0.99, 1.01}, 0.02));
+  EXPECT_FALSE(within_equivalence(Interval{0.97, 1.01}, 0.02));
+  EXPECT_FALSE(within_equivalence(Interval{0.99, 1.03}, 0.02));
+  EXPECT_FALSE(within_equivalence(std::nullopt, 0.02));
+}
+
+// Same distribution, 1 % spread, 30 against 30: each median is known to about 0.5 %, the
+// ratio's interval is about +-1 %, inside +-2 %: equivalent in nearly every trial (the 95 %
+// interval misses 1 by more than 2 % far less than once in 100). At 20 % spread and 10
+// repetitions the interval is far wider than +-2 %: never equivalent, undecided instead (not
+// enough data), which is the distinction the three-way verdict exists for.
+TEST(Decide, SameDistributionPreciselyMeasuredIsEquivalent) {
+  testing::SeededLognormal draw(14);
+  int equivalent = 0, wide_equivalent = 0, wide_undecided = 0;
+  for (int trial = 0; trial < 100; ++trial) {
+    const auto seed = static_cast<std::uint64_t>(trial);
+    const auto a = draw.series(30, 1.0, 0.01), b = draw.series(30, 1.0, 0.01);
+    if (decide(a, b, seed).outcome == Outcome::Equivalent) ++equivalent;
+    const auto c = draw.series(10, 1.0, 0.2), d = draw.series(10, 1.0, 0.2);
+    const Outcome wide = decide(c, d, seed).outcome;
+    if (wide == Outcome::Equivalent) ++wide_equivalent;
+    if (verdict_class(wide) == VerdictClass::Undecided) ++wide_undecided;
+  }
+  EXPECT_GE(equivalent, 95);
+  EXPECT_EQ(wide_equivalent, 0);
+  EXPECT_GE(wide_undecided, 90);
+}
+
+// Twice as slow is never equivalent, whatever the margin below 100 %.
+TEST(Decide, TwiceAsSlowIsFasterNeverEquivalent) {
+  testing::SeededLognormal draw(15);
+  for (int trial = 0; trial < 50; ++trial) {
+    const auto a = draw.series(8, 1.0, 0.05), b = draw.series(8, 2.0, 0.05);
+    const Verdict v = decide(a, b, static_cast<std::uint64_t>(trial), kSignificanceLevel, 0.5);
+    EXPECT_EQ(v.outcome, Outcome::AFaster);
+  }
+}
+
+TEST(VerdictClass, ThreeAnswers) {
+  EXPECT_EQ(verdict_class(Outcome::AFaster), VerdictClass::Faster);
+  EXPECT_EQ(verdict_class(Outcome::BFaster), VerdictClass::Faster);
+  EXPECT_EQ(verdict_class(Outcome::Equivalent), VerdictClass::Equivalent);
+  EXPECT_EQ(verdict_class(Outcome::NoDifference), VerdictClass::Undecided);
+  EXPECT_EQ(verdict_class(Outcome::BelowNoise), VerdictClass::Undecided);
+  EXPECT_EQ(verdict_class(Outcome::TooFewRepetitions), VerdictClass::Undecided);
+  EXPECT_EQ(std::string(verdict_class_name(VerdictClass::Equivalent)), "equivalent");
+  EXPECT_EQ(std::string(verdict_class_name(VerdictClass::Undecided)), "undecided");
+  EXPECT_EQ(std::string(verdict_class_name(VerdictClass::Faster)), "faster");
 }
 
 TEST(Decide, ZeroMediansGiveNoNaN) {
@@ -115,6 +168,7 @@ TEST(OutcomeName, EveryOutcome) {
   EXPECT_EQ(std::string(outcome_name(Outcome::NoDifference)), "no significant difference");
   EXPECT_EQ(std::string(outcome_name(Outcome::BelowNoise)), "below noise threshold");
   EXPECT_EQ(std::string(outcome_name(Outcome::TooFewRepetitions)), "too few repetitions");
+  EXPECT_EQ(std::string(outcome_name(Outcome::Equivalent)), "equivalent");
 }
 
 }  // namespace

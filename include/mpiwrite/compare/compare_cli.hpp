@@ -15,6 +15,7 @@ struct CompareOptions {
   std::string old_path, new_path;
   CompareFormat format = CompareFormat::Table;
   std::uint64_t seed = kDefaultCompareSeed;
+  double equivalence = kNoiseThreshold;  // --equivalence D
   std::string phase = "write";  // --phase: whose makespans are compared (core/phase.hpp names)
   FailOn fail_on;               // --fail-on slower,different: exit kExitGate on those verdicts
 };

@@ -12,6 +12,7 @@
 #include "mpiwrite/compare/operation_change.hpp"
 #include "mpiwrite/compare/report_reading.hpp"
 #include "mpiwrite/core/statistics.hpp"
+#include "mpiwrite/core/verdict.hpp"
 
 namespace mpiwrite {
 
@@ -26,10 +27,11 @@ enum class CompareVerdict {
   BelowNoise,         // p < alpha, but the ratio of medians is within 1 +- the noise threshold
   TooFewRepetitions,  // no outcome could reach alpha with these counts (or a side has none)
   NotComparable,      // a figure cannot be formed: PointComparison::not_comparable says why
+  Equivalent,         // the ratio's 95 % interval lies inside 1 +- D (--equivalence)
 };
 
 // "faster", "slower", "no significant difference", "below noise threshold",
-// "too few repetitions", "not comparable".
+// "too few repetitions", "not comparable", "equivalent".
 const char* verdict_name(CompareVerdict verdict);
 
 // One report's side of a matched point.
@@ -75,6 +77,7 @@ struct WorkloadDifference {
 struct ReportComparison {
   ReportAbout old_report, new_report;
   std::uint64_t seed = kDefaultCompareSeed;
+  double equivalence = kNoiseThreshold;  // D of --equivalence
   // Each report has exactly one point: those two were compared whatever their labels.
   bool single_points = false;
   std::vector<PointComparison> points;    // in the old report's order
@@ -85,6 +88,7 @@ struct ReportComparison {
 };
 
 ReportComparison compare_reports(const ReportInput& old_report, const ReportInput& new_report,
-                                 std::uint64_t seed = kDefaultCompareSeed);
+                                 std::uint64_t seed = kDefaultCompareSeed,
+                                 double equivalence = kNoiseThreshold);
 
 }  // namespace mpiwrite

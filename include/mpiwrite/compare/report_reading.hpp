@@ -82,11 +82,13 @@ inline constexpr std::array<WorkloadKey, 23> kWorkloadKeys = {{
 // file_size_bytes and write_size_bytes are derived from the keys above; files_per_rank is
 // how `files` was given; `phases` says which phases were timed, and two reports are compared
 // phase by phase over the phases both have.
-inline constexpr std::array<const char*, 17> kNotWorkloadKeys = {
+// -r auto's settings and --equivalence decide how long and how a run decides, not what it writes.
+inline constexpr std::array<const char*, 23> kNotWorkloadKeys = {
     "dir",           "threads",   "repetitions",     "warmup",          "cleanup",
     "format",        "output",    "per_rank",        "sweep_threads",   "compare",
     "verify",        "timeout_s", "max_concurrency", "file_size_bytes", "write_size_bytes",
-    "files_per_rank", "phases"};
+    "files_per_rank", "phases",   "auto_repetitions", "precision",      "min_repetitions",
+    "max_repetitions", "max_time_s", "equivalence"};
 
 // One workload key of a report: config's value, or the fallback when the report lacks it.
 struct WorkloadValue {

@@ -13,6 +13,7 @@
 #include "mpiwrite/core/points.hpp"
 #include "mpiwrite/core/repetition_figures.hpp"
 #include "mpiwrite/core/repetition_log.hpp"
+#include "mpiwrite/core/stopping_rule.hpp"
 #include "mpiwrite/core/verdict.hpp"
 
 namespace mpiwrite {
@@ -69,6 +70,11 @@ struct PointReport {
   std::optional<double> efficiency = 1.0;
   std::optional<Interval> speedup_ci, efficiency_ci;
   std::vector<std::string> warnings;  // about this point's series (high variation, slow first)
+  // median_precision of compared_times(): the half-width of the median's 95 % interval over
+  // the median (absent below 6 repetitions), what -r auto stops on; and why the repetitions
+  // ended (the run's reason, summarize_report).
+  std::optional<double> precision;
+  StoppedBy stopped_by = StoppedBy::Fixed;
   // The files and bytes of one repetition (the last measured; 0 when not measured) over each
   // statistic of the makespans: files_per_s.at_median = files / makespan.median. Absent when
   // not measured; 0 for a time of 0.
@@ -148,7 +154,9 @@ struct ComparisonRow {
 // --layout), each with its concurrencies in increasing order. A winner is decided inside a
 // row, so never across layouts. The 1x1 point fills both processes and threads at
 // concurrency 1 (one point: nothing to decide there unless async was measured too).
+// `equivalence`: D of decide() (--equivalence).
 std::vector<ComparisonRow> compare_rows(const std::vector<PointReport>& points,
-                                        std::uint64_t seed = 0);
+                                        std::uint64_t seed = 0,
+                                        double equivalence = kNoiseThreshold);
 
 }  // namespace mpiwrite

@@ -63,6 +63,18 @@ struct RunConfig {
   bool fsync = false;
   unsigned repetitions = 1;
   unsigned warmup = 0;
+  // -r auto (core/stopping_rule.hpp, docs/metrics.md "How many repetitions"): rounds of every
+  // point until each point's median is `precision` precise (half-width of its 95 % interval
+  // over it), after at least min_repetitions, at most max_repetitions, within max_time_s of
+  // timed phases. The report's copy of `repetitions` then holds the rounds begun.
+  bool auto_repetitions = false;
+  double precision = 0.02;  // --precision: a fraction in (0, 1)
+  unsigned min_repetitions = 6;
+  unsigned max_repetitions = 1000;
+  double max_time_s = 60;
+  // --equivalence D: two points are equivalent when the 95 % interval of the ratio of their
+  // medians lies inside [1 - D, 1 + D]; a faster one must be beyond D (verdict.hpp).
+  double equivalence = 0.02;
   bool overwrite = false;
   bool cleanup = false;
   Format format = Format::Table;
@@ -135,6 +147,8 @@ struct RunConfig {
   std::uint64_t writes_per_file() const { return bytes().writes(); }
   // Whether --phases has `phase`: for the rules on the configuration itself (validation, the
   // option dependencies). The run asks RunState::phases, the set derived once from `phases`.
+  // The timed rounds the schedule may run: -r, or -r auto's most.
+  unsigned rounds_asked() const { return auto_repetitions ? max_repetitions : repetitions; }
   bool runs(Phase phase) const {
     for (Phase p : phases) {
       if (p == phase) return true;

@@ -48,6 +48,12 @@ void visit_config_fields(Config& c, Visitor&& visit) {
   visit(ConfigField{"fsync"}, c.fsync);
   visit(ConfigField{"repetitions"}, c.repetitions);
   visit(ConfigField{"warmup"}, c.warmup);
+  visit(ConfigField{"auto_repetitions"}, c.auto_repetitions);
+  visit(ConfigField{"precision"}, c.precision);
+  visit(ConfigField{"min_repetitions"}, c.min_repetitions);
+  visit(ConfigField{"max_repetitions"}, c.max_repetitions);
+  visit(ConfigField{"max_time_s"}, c.max_time_s);
+  visit(ConfigField{"equivalence"}, c.equivalence);
   visit(ConfigField{"overwrite"}, c.overwrite);
   visit(ConfigField{"cleanup"}, c.cleanup);
   visit(ConfigField{"format"}, c.format);
@@ -79,7 +85,7 @@ void visit_config_fields(Config& c, Visitor&& visit) {
   visit(ConfigField{"progress_s", false}, c.progress_s);
   visit(ConfigField{"progress_style", false}, c.progress_style);
 }
-inline constexpr std::size_t kConfigFieldCount = 46;  // the calls above (a test counts them)
+inline constexpr std::size_t kConfigFieldCount = 52;  // the calls above (a test counts them)
 
 namespace detail {
 

@@ -43,6 +43,9 @@ struct ProgressSubject {
   unsigned repetitions = 0;  // of this many; 0: no repetition (removal)
   // --time-limit on this phase (0: none): no ETA is later than the limit, whatever is left.
   double time_limit_s = 0;
+  // -r auto: the precision reached and the budget left, after the repetition ("rep 7
+  // [precision 3.1% (goal 2%), 41 s of 1:00 left]"); empty: none. `repetitions` is then 0.
+  std::string note = {};
 };
 
 // "1.2 s", "42 s", "3:05", "1:02:03": an ETA or elapsed time, whole seconds from 10 s on.

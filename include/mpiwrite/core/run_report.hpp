@@ -12,6 +12,7 @@
 #include "mpiwrite/core/host_figures.hpp"
 #include "mpiwrite/core/points.hpp"
 #include "mpiwrite/core/repetition_figures.hpp"
+#include "mpiwrite/core/stopping_rule.hpp"
 
 namespace mpiwrite {
 
@@ -62,6 +63,8 @@ struct RunReport {
   std::vector<ComparisonRow> comparison;  // --compare only
   CleanupFigures cleanup;
   int interrupted_by = 0;  // SIGINT or SIGTERM stopped the run; 0: it ran to the end
+  // Why the repetitions ended (every point's summary.stopped_by): Fixed for a numeric -r.
+  StoppedBy stopped_by = StoppedBy::Fixed;
   // About the run's statistics as a whole (comparison_warnings); each point has its own.
   std::vector<std::string> warnings;
   // An interrupted run without -o also saves its report here (DIR/mpiwrite-interrupted-<run
@@ -73,6 +76,14 @@ struct RunReport {
 // comparison rows (--compare) and the run's warnings, from the repetitions; the bootstrap is
 // seeded with report.seed. Every figure a reporter prints is computed here. Pure.
 void summarize_report(RunReport& report);
+
+// -r auto, after `rounds` timed rounds of every point: why to stop, or empty to go on
+// (should_stop over each point's compared times and the seconds of the timed phases so far).
+std::optional<StoppedBy> stop_repeating(const RunConfig& config,
+                                        const std::vector<PointReport>& points, unsigned rounds);
+// -r auto: the worst precision of any point and the seconds of the budget left, for
+// --progress: "precision 3.1% (goal 2%), 41 s of 60 s left".
+std::string auto_progress_note(const RunConfig& config, const std::vector<PointReport>& points);
 
 // The rank with the largest peak resident set size and that size in MiB; none when unknown.
 struct PeakMemory {

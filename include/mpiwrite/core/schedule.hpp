@@ -32,7 +32,9 @@ std::string scratch_root_path(const std::string& dir,
 
 // A plain run: warm-ups and repetitions in order; all but the last write into scratch
 // subdirectories {w,r}<k> of the scratch root, the last into --dir (with --overwrite all into
-// --dir). Sweeps and comparisons: round k measures every point once, in an order shuffled by
+// --dir; with -r auto none, as the last is not known in advance). -r auto schedules
+// --max-repetitions rounds and the run stops at a round's end (StepRunner): the steps begun are
+// the same as a schedule of fewer rounds would give, so the ledger's walk again still holds. Sweeps and comparisons: round k measures every point once, in an order shuffled by
 // the seed, each step into the scratch subdirectory <label>-{w,r}<k>, so no point starts from
 // another's files and drift of the machine favours no point.
 class StepSchedule {
@@ -42,6 +44,9 @@ class StepSchedule {
                std::string scratch_root, std::uint64_t seed);
   // Fills `step` with the next step (reusing its string's capacity); false after the last one.
   bool next(Step& step);
+  // Whether the next step begins a round (or there is none): -r auto decides between rounds.
+  bool at_round_end() const { return position_ == order_.size(); }
+  unsigned rounds_begun() const { return begun_; }
   std::uint64_t size() const;  // total steps: (warmup + repetitions) * points
 
  private:
@@ -50,6 +55,7 @@ class StepSchedule {
   std::string scratch_root_;
   unsigned warmup_ = 0;
   unsigned rounds_ = 0;
+  bool auto_ = false;   // -r auto
   bool single_ = true;  // a plain run: one point, no shuffle
   bool overwrite_ = false;
   std::vector<std::size_t> order_;  // of the current round
