@@ -104,8 +104,11 @@ v = row["verdict"]
 print(f"-- concurrency 2: winner {row['winner']}, p = {v['p_value']:.4f}, ratio {v['ratio']['estimate']:.2f}")
 if row["winner"] != "threads" or v["runner_up"] != "processes" or not v["p_value"] < 0.05:
     sys.exit(f"FAIL: the slowed processes point did not lose significantly: {json.dumps(row)}")
-if not v["ratio"]["estimate"] > 1.5 or v["prob_faster"] != 1.0:
-    sys.exit("FAIL: the effect size")
+# prob_faster: of the 36 pairs of repetitions, the share where threads were faster. Not all
+# of them: one repetition caught by a load spike on a shared CI machine failed the test
+# (ratio 3.99, p = 0.004).
+if not v["ratio"]["estimate"] > 1.5 or not v["prob_faster"] >= 0.9:
+    sys.exit(f"FAIL: the effect size: ratio {v['ratio']['estimate']}, prob_faster {v['prob_faster']}")
 PY
 fi
 
