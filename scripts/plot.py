@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Plot mpiwrite JSON reports (schema_version 2 to 5) of kind "sweep" or "compare".
 
-Usage: scripts/plot.py REPORT.json [REPORT2.json ...] [-o out.png] [--layout NAME]
+Usage: scripts/plot.py REPORT.json [REPORT2.json ...] [-o out.png] [--layout NAME] [--dpi N]
 
 Two panels side by side: (a) the write phase's makespan against concurrency; (b) the
 speedup with the ideal line dashed; and, for reports with per-operation latency
@@ -23,7 +23,9 @@ io_uring, from --compare --engine uring); a "sweep" report gives one line agains
 threads per rank. Several reports of the same kind (e.g. from several cluster jobs) are
 drawn together, one line per report and mode, labelled by the report's hosts and ranks.
 A report of several directory layouts (--layout shared,rank) is drawn one layout at a time:
---layout NAME picks it (without it such a report is refused, exit 2).
+--layout NAME picks it (without it such a report is refused, exit 2). --dpi N sets the
+image's resolution (default 120 dots per inch; the figure's size in inches is fixed, so the
+width in pixels scales with N).
 
 Exit status: 0 written; 1 the output could not be written; 2 bad usage or an input that
 is missing, not JSON, of another schema_version, a single-point "run", or of mixed kinds;
@@ -499,10 +501,14 @@ def set_log2_y(ax, ticker, lo, hi):
     ax.set_ylim(lo, hi)
 
 
-def draw(reports, kind, output, argv):
+DEFAULT_DPI = 120
+MAX_DPI = 1200  # beyond this a two-row figure is gigapixels: a typo, not a wish
+
+
+def draw(reports, kind, output, argv, dpi=DEFAULT_DPI):
     plt, _ = import_pyplot(argv)
     fig = build_figure(reports, kind, argv)
-    save_figure(plt, fig, output)
+    save_figure(plt, fig, output, dpi)
 
 
 def build_figure(reports, kind, argv=()):
@@ -541,9 +547,9 @@ def build_figure(reports, kind, argv=()):
         columns = max(panels, len(phases))
         size = (max(size[0], 6.4 * columns), 10.8)
     try:
-        fig = plt.figure(figsize=size, dpi=120, layout="constrained")
+        fig = plt.figure(figsize=size, dpi=DEFAULT_DPI, layout="constrained")
     except TypeError:  # matplotlib < 3.5
-        fig = plt.figure(figsize=size, dpi=120, constrained_layout=True)
+        fig = plt.figure(figsize=size, dpi=DEFAULT_DPI, constrained_layout=True)
     if phases:
         grid = fig.add_gridspec(2, columns)
         axes = [fig.add_subplot(grid[0, i]) for i in range(panels)]
@@ -733,12 +739,12 @@ def draw_operations(ax, reports, with_ops):
     ax.grid(True, axis="y", alpha=0.3)
 
 
-def save_figure(plt, fig, output):
+def save_figure(plt, fig, output, dpi=DEFAULT_DPI):
     fmt = os.path.splitext(output)[1].lstrip(".").lower() or "png"
     directory = os.path.dirname(os.path.abspath(output))
     tmp = os.path.join(directory, f".{os.path.basename(output)}.tmp-{os.getpid()}")
     try:
-        fig.savefig(tmp, format=fmt, bbox_inches="tight", pad_inches=0.25)
+        fig.savefig(tmp, format=fmt, bbox_inches="tight", pad_inches=0.25, dpi=dpi)
         os.replace(tmp, output)
     except ValueError as e:
         _remove(tmp)
@@ -773,7 +779,12 @@ def main(argv):
                              "needed for a report of several (--layout A,B); speedups of a "
                              "layout other than the report's first are against its own 1 x 1, "
                              "without intervals")
+    parser.add_argument("--dpi", metavar="N", type=int, default=DEFAULT_DPI,
+                        help=f"the image's resolution in dots per inch, 1 to {MAX_DPI} "
+                             f"(default {DEFAULT_DPI})")
     args = parser.parse_args(argv)
+    if not 1 <= args.dpi <= MAX_DPI:
+        parser.error(f"--dpi {args.dpi}: must be 1 to {MAX_DPI}")
     output = args.output or os.path.splitext(args.reports[0])[0] + ".png"
     try:
         reports = [load(path, args.layout) for path in args.reports]
@@ -781,7 +792,7 @@ def main(argv):
         if len(kinds) > 1:
             raise InputError("cannot plot reports of different kinds together: " +
                              ", ".join(f"{r.path} is {r.kind}" for r in reports))
-        draw(reports, kinds[0], output, argv)
+        draw(reports, kinds[0], output, argv, args.dpi)
     except InputError as e:
         die(str(e), 2)
     return 0

@@ -3,6 +3,9 @@
 # nothing clobbered.
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
+# The runs fail (exit 2), after which mpirun waits odls_base_sigkill_timeout (1 s) twice though
+# every rank has exited (1.6 s a launch -> 0.6 s): waiting that tests nothing of mpiwrite's.
+export OMPI_MCA_odls_base_sigkill_timeout=0
 
 check_rejected() {
   run_mpiwrite -d "$WORK/never" "$@"

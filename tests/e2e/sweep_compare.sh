@@ -4,9 +4,10 @@
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
 
-note "sweep of 1 and 3 threads per rank on $RANKS ranks"
+note "sweep of 1 and 3 threads per rank on $RANKS ranks (JSON, and the seed's markdown table)"
+# One launch for both formats (--markdown beside -o): each mpirun costs seconds on a loaded CI.
 run_mpiwrite -d "$WORK/sweep" -n 30 -l 3 -r 2 --warmup 1 --sweep-threads 3,1 --format json \
-  --output "$WORK/sweep.json"
+  --output "$WORK/sweep.json" --markdown "$WORK/sweep.md"
 expect_status 0
 [ -z "$(ls -A "$WORK/sweep")" ] || fail "the sweep left files: $(ls -A "$WORK/sweep")"
 python3 - "$WORK/sweep.json" "$RANKS" <<'PY'
@@ -36,13 +37,13 @@ print("sweep json ok")
 PY
 
 note "sweep as markdown: the seed's table"
-run_mpiwrite -d "$WORK/md" -n 10 -l 1 --sweep-threads 1,2 --format markdown
-expect_status 0
-grep -q '^| mode | ranks x threads | concurrency | median \[s\] | 95% CI \[s\] | mean \[s\] | stddev \[s\] | CV | min \[s\] | max \[s\] | speedup | 95% CI | efficiency |' "$WORK/out" ||
-  fail "no markdown table: $(cat "$WORK/out")"
+grep -q '^| mode | ranks x threads | concurrency | median \[s\] | 95% CI \[s\] | mean \[s\] | stddev \[s\] | CV | min \[s\] | max \[s\] | speedup | 95% CI | efficiency |' "$WORK/sweep.md" ||
+  fail "no markdown table: $(cat "$WORK/sweep.md")"
 
-note "compare processes, threads and hybrids up to $RANKS ranks x 2 threads"
-run_mpiwrite -d "$WORK/compare" -n 16 -l 2 -r 2 --compare -t 2 --format csv --output "$WORK/compare.csv"
+note "compare processes, threads and hybrids up to $RANKS ranks x 2 threads (CSV, and JSON)"
+# 3 repetitions: too few for a verdict, which the JSON report of the same run must say (below).
+run_mpiwrite -d "$WORK/compare" -n 16 -l 2 -r 3 --compare -t 2 --format csv --output "$WORK/compare.csv" \
+  --json "$WORK/few.json"
 expect_status 0
 [ -z "$(ls -A "$WORK/compare")" ] || fail "the comparison left files"
 python3 - "$WORK/compare.csv" "$RANKS" <<'PY'
@@ -73,8 +74,6 @@ check(all(r["speedup_ci_low"] != "" for r in medians if (r["ranks"], r["threads"
 print("compare csv ok")
 PY
 note "compare with 3 repetitions: no winner can be named, and the report says why"
-run_mpiwrite -d "$WORK/few" -n 8 -l 2 -r 3 --compare -t 2 --format json --output "$WORK/few.json"
-expect_status 0
 python3 - "$WORK/few.json" <<'PY'
 import json, sys
 doc = json.load(open(sys.argv[1]))
@@ -105,8 +104,11 @@ v = row["verdict"]
 print(f"-- concurrency 2: winner {row['winner']}, p = {v['p_value']:.4f}, ratio {v['ratio']['estimate']:.2f}")
 if row["winner"] != "threads" or v["runner_up"] != "processes" or not v["p_value"] < 0.05:
     sys.exit(f"FAIL: the slowed processes point did not lose significantly: {json.dumps(row)}")
-if not v["ratio"]["estimate"] > 1.5 or v["prob_faster"] != 1.0:
-    sys.exit("FAIL: the effect size")
+# prob_faster: of the 36 pairs of repetitions, the share where threads were faster. Not all
+# of them: one repetition caught by a load spike on a shared CI machine failed the test
+# (ratio 3.99, p = 0.004).
+if not v["ratio"]["estimate"] > 1.5 or not v["prob_faster"] >= 0.9:
+    sys.exit(f"FAIL: the effect size: ratio {v['ratio']['estimate']}, prob_faster {v['prob_faster']}")
 PY
 fi
 
@@ -203,9 +205,11 @@ expect_empty "$WORK/lay-sweep" 0
 if command -v strace >/dev/null && strace -qq -o /dev/null true 2>/dev/null; then
   note "compare --layout shared,rank,thread under strace: each step makes its layout's directories"
   set +e
+  # --seccomp-bpf: only mkdir and mkdirat stop the rank; without it every syscall did (Open
+  # MPI's progress threads poll), and this run took 16 s of a loaded CI instead of ~3.
   # shellcheck disable=SC2016,SC2086  # expanded by the rank's shell; MPIEXEC holds flags
   timeout --kill-after=10 90 $MPIEXEC -n "$RANKS" sh -c \
-    'exec strace -f -qq -y -e trace=mkdir,mkdirat -o "$0.$OMPI_COMM_WORLD_RANK" "$@"' \
+    'exec strace -f -qq --seccomp-bpf -y -e trace=mkdir,mkdirat -o "$0.$OMPI_COMM_WORLD_RANK" "$@"' \
     "$WORK/mkdirs" "$MPIWRITE" --compare --layout shared,rank,thread -n 20 -r 2 --format json \
     -d "$WORK/lay-traced" >"$WORK/lay-traced.json" 2>"$WORK/err"
   # shellcheck disable=SC2034  # read by expect_status (lib.sh)

@@ -27,8 +27,15 @@ from json_tokens import with_token  # tests/plot, beside this file
 HERE = os.path.dirname(os.path.abspath(__file__))
 PLOT = os.path.normpath(os.path.join(HERE, "..", "..", "scripts", "plot.py"))
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+# At plot.py's default resolution (120 dpi); at another the bounds scale with it.
 MIN_WIDTH = 800
 MIN_HEIGHT = 400
+DEFAULT_DPI = 120
+# The drawings here are at half the default resolution: rasterizing and compressing the pixels
+# is most of a drawing's CPU time (~0.8 s at 120 dpi), and what is checked (exit codes, files,
+# sizes, what the figure holds) does not depend on it. test_sweep and test_compare draw at
+# the default, so its size is still checked.
+TEST_DPI = 60
 
 
 def has_matplotlib(python):
@@ -149,21 +156,24 @@ class PlotTest(unittest.TestCase):
         with open(self.fixture(name), encoding="utf-8") as f:
             return json.load(f)
 
-    def plot(self, *reports, out="out.png", python=None):
+    def plot(self, *reports, out="out.png", python=None, dpi=TEST_DPI):
+        """plot.py REPORTS -o OUT, with --dpi DPI unless dpi is None (plot.py's default)."""
         output = os.path.join(self.tmp, out)
-        proc = run_python(python or PYTHON, [PLOT, *reports, "-o", output])
+        resolution = [] if dpi is None else ["--dpi", str(dpi)]
+        proc = run_python(python or PYTHON, [PLOT, *reports, "-o", output, *resolution])
         return proc, output
 
-    def assert_plotted(self, *reports, out="out.png"):
+    def assert_plotted(self, *reports, out="out.png", dpi=TEST_DPI):
         if PYTHON is None:
             self.skipTest("no python3 with matplotlib (apt-get install python3-matplotlib)")
-        proc, output = self.plot(*reports, out=out)
+        proc, output = self.plot(*reports, out=out, dpi=dpi)
         self.assertEqual(proc.returncode, 0, f"plot.py failed: {proc.stderr}")
         self.assertTrue(os.path.isfile(output), "no image written")
         self.assertGreater(os.path.getsize(output), 10000, "image suspiciously small")
         width, height = png_size(output)
-        self.assertGreaterEqual(width, MIN_WIDTH)
-        self.assertGreaterEqual(height, MIN_HEIGHT)
+        scale = (dpi or DEFAULT_DPI) / DEFAULT_DPI
+        self.assertGreaterEqual(width, MIN_WIDTH * scale)
+        self.assertGreaterEqual(height, MIN_HEIGHT * scale)
         self.assertGreater(width, height, "two panels side by side should be wide")
         leftovers = [n for n in os.listdir(self.tmp) if ".tmp-" in n]
         self.assertEqual(leftovers, [], "temporary image left behind")
@@ -181,10 +191,22 @@ class PlotTest(unittest.TestCase):
     # -- the fixtures --------------------------------------------------------------------
 
     def test_sweep(self):
-        self.assert_plotted(self.fixture("sweep.json"))
+        self.assert_plotted(self.fixture("sweep.json"), dpi=None)
 
     def test_compare(self):
-        self.assert_plotted(self.fixture("compare.json"))
+        """At the default resolution, and at --dpi 60: the same figure, half as wide in pixels
+        (the bounding box's padding is in inches, so it scales too)."""
+        width, height = png_size(self.assert_plotted(self.fixture("compare.json"), dpi=None))
+        half = png_size(self.assert_plotted(self.fixture("compare.json"), out="half.png", dpi=60))
+        self.assertAlmostEqual(half[0], width / 2, delta=4)
+        self.assertAlmostEqual(half[1], height / 2, delta=4)
+
+    def test_bad_dpi_is_refused(self):
+        for dpi in ("0", "1201", "x"):
+            proc, output = self.plot(self.fixture("compare.json"), python=ANY_PYTHON, dpi=dpi)
+            self.assertEqual(proc.returncode, 2, f"--dpi {dpi}: {proc.stderr}")
+            self.assertIn("--dpi", proc.stderr)
+            self.assertFalse(os.path.exists(output), f"an image was written for --dpi {dpi}")
 
     def test_run_kind_is_nothing_to_plot(self):
         self.assert_rejected(self.fixture("run.json"), "nothing to plot: a single-point run")
@@ -599,8 +621,8 @@ print(json.dumps({"a": bars(ax_t), "b": bars(ax_s), "titles": [ax_t.get_title(),
             self.skipTest("no python3 with matplotlib (apt-get install python3-matplotlib)")
         plot = self.load_module()
         for layout in ("shared", "rank"):
-            proc = run_python(PYTHON, [PLOT, golden, "--layout", layout, "-o",
-                                       os.path.join(self.tmp, f"{layout}.png")])
+            proc = run_python(PYTHON, [PLOT, golden, "--layout", layout, "--dpi", str(TEST_DPI),
+                                       "-o", os.path.join(self.tmp, f"{layout}.png")])
             self.assertEqual(proc.returncode, 0, proc.stderr)
             report = plot.load(golden, layout)
             suffix = "" if layout == "shared" else "-rank"
