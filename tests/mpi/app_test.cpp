@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <boost/mpi/collectives.hpp>
 #include <boost/mpi/communicator.hpp>
+#include <algorithm>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
@@ -170,7 +171,10 @@ TEST(Run, DynamicPartitionWritesEveryFileOnceAndASlowRankWritesFewer) {
     const auto files = files_per_rank(nlohmann::json::parse(o.out).at("points").at(0)).at(0);
     EXPECT_EQ(std::accumulate(files.begin(), files.end(), 0), 60);
     if (world.size() > 1 && std::string(chunk) == "1") {
-      EXPECT_LT(files.back(), files.front()) << "the slow rank should take fewer files";
+      // Against the busiest other rank, not rank 0: with 4 ranks on 2 cores any one fast rank
+      // can be descheduled for the whole phase (CI saw rank 0 take 2 of 60, as the slow rank did).
+      const int busiest = *std::max_element(files.begin(), files.end() - 1);
+      EXPECT_LT(files.back(), busiest) << "the slow rank should take fewer files";
     }
   }
 }
