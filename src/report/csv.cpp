@@ -196,8 +196,10 @@ void write_summary(const PointReport& p, std::ostream& out) {
 }
 
 // --phases beyond write: a `phase` row per phase run (the write phase too), each phase's median
-// makespan (elapsed_s) with its interval (ci_low, ci_high), its items of one repetition and its
-// rate at the median with that rate's interval. An unmeasured point keeps the rows, empty.
+// makespan (elapsed_s) with its interval (ci_low, ci_high), its items of one repetition, its
+// rate at the median with that rate's interval, and (a sweep or comparison) its speedup and
+// efficiency against the baseline's same phase in the median row's columns, so one column
+// holds every speedup. An unmeasured point keeps the rows, empty.
 void write_phase_summaries(const PointReport& p, const std::vector<Phase>& phases,
                            std::ostream& out) {
   for (Phase phase : phases) {
@@ -212,6 +214,12 @@ void write_phase_summaries(const PointReport& p, const std::vector<Phase>& phase
       row.items_per_s = cell(s.items_per_s.at_median);
       row.items_per_s_ci_low = low(s.rate_ci);
       row.items_per_s_ci_high = high(s.rate_ci);
+      row.speedup = optional_cell(s.speedup);
+      row.efficiency = optional_cell(s.efficiency);
+      row.speedup_ci_low = low(s.speedup_ci);
+      row.speedup_ci_high = high(s.speedup_ci);
+      row.efficiency_ci_low = low(s.efficiency_ci);
+      row.efficiency_ci_high = high(s.efficiency_ci);
     }
     print_row(out, row);
   }

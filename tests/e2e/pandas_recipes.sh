@@ -82,6 +82,23 @@ medians = df[df.row == "median"].set_index(point_keys)["elapsed_s"]
 writes = phases[phases.phase == "write"].set_index(point_keys)["elapsed_s"]
 check(all(close(writes[k], medians[k]) for k in medians.index),
       "CSV: the write phase rows and the median rows agree")
+# Each phase row has its speedup and efficiency against the baseline's (1x1) same phase (issue
+# 23): the write row's is the median row's; stat times the same files at every point, so its
+# speedup is the ratio of its median makespans, and its efficiency that over the concurrency.
+check(phases["speedup"].notna().all() and phases["efficiency"].notna().all(),
+      f"CSV: every phase row has a speedup and an efficiency: {phases[['phase', 'speedup']]}")
+speedups = df[df.row == "median"].set_index(point_keys)["speedup"]
+write_speedups = phases[phases.phase == "write"].set_index(point_keys)["speedup"]
+check(all(close(write_speedups[k], speedups[k]) for k in speedups.index),
+      "CSV: the write phase rows' speedups are the median rows'")
+stat = phases[phases.phase == "stat"]
+base = stat[(stat.ranks == 1) & (stat.threads == 1)]["elapsed_s"]
+check(len(base) == 1, "CSV: one 1x1 stat row")
+for _, row in stat.iterrows():
+    check(close(row["speedup"], base.iloc[0] / row["elapsed_s"]),
+          f"CSV: stat speedup = baseline's median / this median: {row.to_dict()}")
+    check(close(row["efficiency"], row["speedup"] / row["concurrency"]),
+          f"CSV: stat efficiency = speedup / concurrency: {row.to_dict()}")
 
 verdicts = df[df.row == "verdict"]
 check(len(verdicts) > 0 and len(verdicts) % 2 == 0, f"CSV: verdict rows {len(verdicts)}")

@@ -8,6 +8,7 @@
 #include <map>
 #include <regex>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -652,6 +653,49 @@ TEST(Reporters, CsvHasPhaseVerdictAndRemovalRows) {
   EXPECT_EQ(removal.at(0).at("removal_files"), "600");
   EXPECT_EQ(removal.at(0).at("removal_s"), "0.25");
   EXPECT_EQ(removal.at(0).at("removal_failed"), "false");
+}
+
+TEST(Reporters, ComparePhasesCsv) {
+  expect_golden("compare_phases.csv", render(phases_comparison(Format::Csv)));
+}
+// Issue 23: the CSV's `phase` rows carry each phase's speedup and efficiency against the
+// baseline's same phase, with their intervals, in the median row's columns, as the JSON does.
+TEST(Reporters, ComparePhasesCsvGivesEachPhaseItsSpeedup) {
+  const RunReport r = phases_comparison(Format::Csv);
+  const std::string csv = render(r);
+  const auto rows = csv_rows(csv, "phase");
+  const auto medians = csv_rows(csv, "median");
+  const auto estimate = [](const std::optional<double>& v) { return v ? fmt::format("{}", *v) : ""; };
+  const auto bound = [](const std::optional<Interval>& i, bool low) {
+    return i ? fmt::format("{}", low ? i->low : i->high) : "";
+  };
+  ASSERT_EQ(rows.size(), r.points.size() * r.config.phases.size());
+  std::size_t k = 0;
+  for (std::size_t i = 0; i < r.points.size(); ++i) {
+    for (Phase phase : r.config.phases) {
+      const auto& row = rows.at(k++);
+      ASSERT_EQ(row.at("phase"), phase_name(phase));
+      const PhaseSummary* s = nullptr;
+      for (const PhaseSummary& candidate : r.points[i].phases) {
+        if (candidate.phase == phase) s = &candidate;
+      }
+      ASSERT_NE(s, nullptr);
+      ASSERT_TRUE(s->speedup) << i << " " << phase_name(phase);
+      EXPECT_EQ(row.at("speedup"), estimate(s->speedup)) << i << " " << phase_name(phase);
+      EXPECT_EQ(row.at("efficiency"), estimate(s->efficiency));
+      EXPECT_EQ(row.at("speedup_ci_low"), bound(s->speedup_ci, true));
+      EXPECT_EQ(row.at("speedup_ci_high"), bound(s->speedup_ci, false));
+      EXPECT_EQ(row.at("efficiency_ci_low"), bound(s->efficiency_ci, true));
+      EXPECT_EQ(row.at("efficiency_ci_high"), bound(s->efficiency_ci, false));
+      if (phase == Phase::Write) {  // the write phase's is the point's
+        EXPECT_EQ(row.at("speedup"), medians.at(i).at("speedup"));
+        EXPECT_EQ(row.at("speedup_ci_low"), medians.at(i).at("speedup_ci_low"));
+      }
+    }
+  }
+  // 2x1 made twice the directories in the same time: twice the rate.
+  EXPECT_EQ(rows.at(r.config.phases.size()).at("phase"), "tree-create");
+  EXPECT_EQ(rows.at(r.config.phases.size()).at("speedup"), "2");
 }
 
 // Files/s per point is computed once (summarize_report): the CSV's median row, the JSON's
