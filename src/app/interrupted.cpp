@@ -74,6 +74,7 @@ bool empty_directory(const RunState& run, const RemovalItem& item, PhaseAgreemen
 int finish_interrupted(RunState& run, PhaseAgreement& phases, RunReport& report, bool written,
                        std::ostream& out, std::ostream& err) {
   report.interrupted_by = run.interrupted;
+  report.interrupted_in = run.interrupted_in;
   std::string trash;
   // A scratch root whose name leads elsewhere now is said (exit 1) and not touched by name.
   const int gave_up = phases.root_step([&] { trash = give_up_scratch(run); },

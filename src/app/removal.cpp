@@ -163,6 +163,7 @@ bool cut_short_by_signal(RunState& run, PhaseAgreement& phases, RunReport& repor
 
 bool remove_files_and_directories(RunState& run, PhaseAgreement& phases, RunReport& report) {
   if (!run.ledger.anything_to_remove()) return true;
+  run.under_way = {"removal", "", false, 0};  // of no step: a signal cuts the removal only
   RemovalPhase phase(run, phases, report);
   if (!phases.timed_phase(phase)) {
     // Some file could not be removed (said): each rank still removes the layout directories

@@ -19,6 +19,7 @@
 #include "mpiwrite/core/progress_line.hpp"
 #include "mpiwrite/core/rank_plan.hpp"
 #include "mpiwrite/core/report_outputs.hpp"
+#include "mpiwrite/core/run_report.hpp"
 #include "mpiwrite/core/schedule.hpp"
 #include "mpiwrite/sys/output_path.hpp"
 #include "mpiwrite/sys/posix_file.hpp"
@@ -66,6 +67,11 @@ struct RunState {
   // 200,000 names in as many directories took longer, and left ~93,000 directories).
   bool dir_files_removed = false;
   int interrupted = 0;  // the signal every rank agreed on, or 0
+  // What the run is doing (its phase empty between steps), set as each part of a step or the
+  // final removal begins; kept as `interrupted_in` by the boundary that first agrees on a
+  // signal, for the report to say what was cut.
+  InterruptedIn under_way;
+  std::optional<InterruptedIn> interrupted_in;
   // --progress: the interval is the same on every rank (each joins the rounds), the style is
   // rank 0's; rank 0 prints through progress_out (null elsewhere and when off).
   ProgressSettings progress;
@@ -93,7 +99,11 @@ struct RunState {
 // Whether a rank got SIGINT, SIGTERM or SIGHUP; all ranks learn it together, at a step boundary.
 inline bool interrupted_now(RunState& run, PhaseAgreement& phases) {
   phases.enter("the agreement on signals at a step boundary");
+  const bool first = run.interrupted == 0;
   run.interrupted = phases.agree_on_signal();
+  if (first && run.interrupted != 0 && !run.under_way.phase.empty()) {
+    run.interrupted_in = run.under_way;
+  }
   return run.interrupted != 0;
 }
 

@@ -38,6 +38,7 @@ bool StepRunner::run_all() {
     run_.auto_note = auto_progress_note(run_.config, report_.points);
   }
   while (schedule.next(step)) {
+    run_.under_way = {};  // between two steps: a signal now cuts nothing
     if (interrupted_now(run_, phases_)) break;
     if (step.scratch && !make_step_directory(step)) return false;
     if (!run_step(step)) return false;
@@ -117,6 +118,11 @@ bool StepRunner::hold_scratch_root() {
   return phases_.agree(failure);
 }
 
+// The part of `step` now under way, which a signal would cut (RunState::under_way).
+void StepRunner::begin_part(const Step& step, std::string phase) {
+  run_.under_way = {std::move(phase), run_.points[step.point].label(), !step.timed, step.number};
+}
+
 // One repetition of one point. A repetition during which a signal arrived is discarded: its
 // writers stopped early. Until its write phase has completed on every rank, the step is the
 // ledger's open one, whose files only the records of what each writer created can tell.
@@ -134,6 +140,7 @@ bool StepRunner::run_step(const Step& step) {
   // short before it wrote, and what was made is removed as the interrupt path removes.
   if (run_.interrupted) return true;
   if (!open_directories(step, h, exclusive)) return false;
+  begin_part(step, "write");
   WriteOutcome written = WritePhase(run_, phases_, h, step).run();
   if (!written.ok || interrupted_now(run_, phases_)) {
     run_.ledger.step_stopped(std::move(written.created));
@@ -148,8 +155,9 @@ bool StepRunner::run_step(const Step& step) {
   }
   // With the read phase, --verify checks the content there, inside the read phase.
   const bool verify_apart = run_.config.verify && !run_.phases.has(Phase::Read);
-  if (verify_apart && step.timed && !verify(step, h, written.cut_short, written.figures)) {
-    return false;
+  if (verify_apart && step.timed) {
+    begin_part(step, "verify");
+    if (!verify(step, h, written.cut_short, written.figures)) return false;
   }
   if (interrupted_now(run_, phases_)) return true;  // verified only in part: discarded too
   if (!run_later_phases(step, h, written.cut_short, later)) return false;
@@ -171,6 +179,7 @@ bool StepRunner::run_later_phases(const Step& step, PointHandles& h, bool cut_sh
   const CreatedFiles* records = cut_short ? run_.ledger.records_of(step.dir) : nullptr;
   for (Phase phase : {Phase::Stat, Phase::Read, Phase::Remove}) {
     if (!run_.phases.has(phase)) continue;
+    begin_part(step, std::string(phase_name(phase)));
     FilesOutcome done = FilesPhase(run_, phases_, h, step, phase, records).run();
     if (!done.ok) return false;
     if (done.figures) later.push_back(*done.figures);
@@ -178,6 +187,7 @@ bool StepRunner::run_later_phases(const Step& step, PointHandles& h, bool cut_sh
     if (phase == Phase::Remove) run_.ledger.step_files_removed();
   }
   if (run_.phases.has(Phase::TreeRemove)) {
+    begin_part(step, std::string(phase_name(Phase::TreeRemove)));
     TreeOutcome done = TreePhase(run_, phases_, h, step, Phase::TreeRemove).run();
     if (!done.ok) return false;
     if (done.figures) later.push_back(*done.figures);
@@ -196,6 +206,7 @@ bool StepRunner::make_layout(const Step& step, PointHandles& h,
                              std::vector<PhaseFigures>& later) {
   if (run_.phases.has(Phase::TreeCreate)) return time_tree_create(step, h, later);
   if (run_.layout_of(step.point).flat()) return true;
+  begin_part(step, "layout");
   std::string failure;
   const std::string making = "creating layout directories of " + label_of(run_, step);
   phases_.enter(making);
@@ -215,6 +226,7 @@ bool StepRunner::time_tree_create(const Step& step, PointHandles& h,
   phases_.enter(readying);
   if (h.comm) guarded([&] { resources_.ready_writer(step.point); }, failure);
   if (!phases_.agree_after(readying, failure)) return false;
+  begin_part(step, std::string(phase_name(Phase::TreeCreate)));
   TreeOutcome made = TreePhase(run_, phases_, h, step, Phase::TreeCreate).run();
   run_.ledger.layout_directories_made(step, std::move(made.done));
   if (!made.ok) return false;

@@ -35,6 +35,7 @@ class StepRunner {
   void make_scratch_directory(const std::string& dir);
   bool hold_scratch_root();
   bool run_step(const Step& step);
+  void begin_part(const Step& step, std::string phase);
   bool make_layout(const Step& step, PointHandles& h, std::vector<PhaseFigures>& later);
   bool time_tree_create(const Step& step, PointHandles& h, std::vector<PhaseFigures>& later);
   bool run_later_phases(const Step& step, PointHandles& h, bool cut_short,

@@ -244,11 +244,18 @@ void write_csv(const RunReport& r, std::ostream& out) {
   }
   if (r.kind == RunKind::Compare) csv::write_verdicts(r.comparison, r.config.phases, out);
   if (r.cleanup.ran) csv::write_removal(r.cleanup, out);
-  // A run cut short says so in its last row: the `mode` column names the signal.
+  // A run cut short says so in its last row: the `mode` column names the signal, `phase`
+  // what it cut (RunReport::interrupted_in) and `repetition` which timed repetition.
   if (r.interrupted_by) {
     csv::CsvRow row;
     row.row = "interrupted";
     row.mode = signal_name(r.interrupted_by);
+    if (r.interrupted_in) {
+      row.phase = r.interrupted_in->phase;
+      if (!r.interrupted_in->point.empty() && !r.interrupted_in->warmup) {
+        row.repetition = csv::cell(r.interrupted_in->repetition);
+      }
+    }
     csv::print_row(out, row);
   }
 }

@@ -162,15 +162,32 @@ inline std::string time_limit(const RunReport& r) {
                                "asked files at its repetition's rate)");
 }
 
+// What a signal cut, after "INTERRUPTED by SIGINT": "in the stat phase of 2x1 rep 2: ...".
+inline std::string interruption(const RunReport& r) {
+  const std::optional<InterruptedIn>& in = r.interrupted_in;
+  if (in && in->phase == "removal") {
+    return " during the final removal: every repetition completed and is reported";
+  }
+  std::string where;
+  if (in) {
+    const std::string step = fmt::format("{} {} {}", printable(in->point),
+                                         in->warmup ? "warm-up" : "rep", in->repetition);
+    where = in->phase == "layout"
+                ? fmt::format(" while making the layout directories of {}", step)
+                : fmt::format(" in the {} phase of {}", in->phase, step);
+  }
+  return fmt::format("{}: only the repetitions that completed are reported; the one under way "
+                     "was discarded",
+                     where);
+}
+
 // The lines every human format adds after its header: interruption, time limit and memory.
 inline std::vector<std::string> notes(const RunReport& r) {
   std::vector<std::string> lines;
   if (r.config.time_limit_s > 0) lines.push_back(time_limit(r));
   if (r.interrupted_by) {
     lines.push_back(
-        fmt::format("INTERRUPTED by {}: only the repetitions that completed are "
-                    "reported; the one under way was discarded",
-                    signal_name(r.interrupted_by)));
+        fmt::format("INTERRUPTED by {}{}", signal_name(r.interrupted_by), interruption(r)));
     if (!r.saved_copy.empty()) {
       lines.push_back(
           fmt::format("the whole report is also saved in {} (after a signal the "

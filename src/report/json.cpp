@@ -261,6 +261,18 @@ Json phase_summaries_json(const PointReport& p) {
   return result;
 }
 
+// What a signal cut (RunReport::interrupted_in): null when the run was not interrupted or the
+// signal came between two steps; the final removal has no point or repetition.
+Json interrupted_in_json(const RunReport& r) {
+  if (!r.interrupted_by || !r.interrupted_in) return nullptr;
+  const InterruptedIn& in = *r.interrupted_in;
+  const bool step = !in.point.empty();
+  return {{"phase", in.phase},
+          {"point", step ? Json(in.point) : Json(nullptr)},
+          {"repetition", step ? Json(in.repetition) : Json(nullptr)},
+          {"warmup", step ? Json(in.warmup) : Json(nullptr)}};
+}
+
 Json point_json(const PointReport& p, const std::vector<HostRanks>& hosts, unsigned asked,
                 bool fsync) {
   Json repetitions = Json::array();
@@ -397,6 +409,7 @@ void write_json(const RunReport& r, std::ostream& out) {
         {"warnings", r.warnings}}},
       {"seed", r.seed},
       {"interrupted", r.interrupted_by ? Json(signal_name(r.interrupted_by)) : Json(nullptr)},
+      {"interrupted_in", interrupted_in_json(r)},
       {"report_copy", r.saved_copy.empty() ? Json(nullptr) : Json(r.saved_copy)},
       {"points", points}};
   if (r.kind == RunKind::Compare) doc["comparison"] = comparison_json(r.comparison);

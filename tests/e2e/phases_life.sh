@@ -122,7 +122,8 @@ interrupt() {
   timeout --kill-after=10 120 $MPIEXEC -n "$RANKS" bash -c \
     'exec strace -f -qq -o "$0.$OMPI_COMM_WORLD_RANK" "$@"' "$WORK/$name.trace" \
     "${only[@]}" -e trace="$call" -e inject="$call":delay_enter=500000 \
-    "$MPIWRITE" -d "$d" --phases "$phases" --cleanup -o "$WORK/$name.json" --format json "$@" \
+    "$MPIWRITE" -d "$d" --phases "$phases" --cleanup -o "$WORK/$name.json" --format json \
+    --markdown "$WORK/$name.md" "$@" \
     >"$WORK/$name.out" 2>"$WORK/$name.err" &
   LAUNCHED[$name]=$!
   # shellcheck disable=SC2086  # PIDS: one word per rank
@@ -144,11 +145,12 @@ ranks_of() {
   done
   return 1
 }
-# finished NAME SIGNAL CALL MAX: the run's exit, report and trace (the phase's calls, lines
-# matching the regex CALL, made 1 .. MAX - 1 times: the phase began and did not finish; MAX
-# empty: not checked), and nothing left in its --dir.
+# finished NAME SIGNAL PHASE CALL MAX: the run's exit, report (interrupted, no repetition, and
+# `interrupted_in` and the text line name PHASE of repetition 1) and trace (the phase's calls,
+# lines matching the regex CALL, made 1 .. MAX - 1 times: the phase began and did not finish;
+# MAX empty: not checked), and nothing left in its --dir.
 finished() {
-  local name=$1 signal=$2 call=$3 max=$4 status n
+  local name=$1 signal=$2 phase=$3 call=$4 max=$5 status n
   set +e
   wait "${WATCHER[$name]}"
   wait "${LAUNCHED[$name]}"
@@ -163,7 +165,16 @@ import json, sys
 report = json.load(open(sys.argv[1]))
 assert report["interrupted"] == "SIG" + sys.argv[2], report["interrupted"]
 assert report["points"][0]["repetitions"] == [], "an interrupted repetition was reported"
-' "$WORK/$name.json" "$signal" || fail "$name: the report $(head -c 300 "$WORK/$name.json")"
+cut = {"phase": sys.argv[3], "point": report["points"][0]["label"], "repetition": 1,
+       "warmup": False}
+assert cut["point"].startswith(sys.argv[4] + "x1"), cut  # 2x1, or 2x1-rank with a tree
+assert report["interrupted_in"] == cut, report["interrupted_in"]
+' "$WORK/$name.json" "$signal" "$phase" "$RANKS" ||
+    fail "$name: the report $(head -c 300 "$WORK/$name.json") ... $(grep -o '"interrupted_in.*' "$WORK/$name.json")"
+  # The human reports' line (markdown's, as the table's), written by the same run.
+  grep -qE "^- INTERRUPTED by SIG$signal in the $phase phase of ${RANKS}x1(-rank)? rep 1: " \
+    "$WORK/$name.md" ||
+    fail "$name: the markdown report's line: $(grep INTERRUPTED "$WORK/$name.md")"
   if [ -n "$max" ]; then
     n=$(cat "$WORK/$name.trace".* | grep -cE "^[0-9]+ +$call" || true)
     if [ "$n" -lt 1 ] || [ "$n" -ge "$max" ]; then
@@ -213,15 +224,15 @@ PATHS=$(for ((r = 0; r < RANKS; r++)); do printf '%s ' "$WORK/tr/rank$r"; done)
 interrupt tr INT unlinkat tree-create,write,remove,tree-remove leaf_removed --files-per-rank 1 \
   "${tree[@]}"
 
-finished tc INT 'mkdirat\(' $((5 * RANKS))
-finished wr INT 'openat\([0-9]+, "write[0-9]+\.txt", O_WRONLY\|O_CREAT' "$N"
-finished st INT 'statx\([0-9]+, "write' "$N"
-finished rd INT 'read\(' $((2 * N))
-finished rt TERM 'read\(' $((2 * N))
+finished tc INT tree-create 'mkdirat\(' $((5 * RANKS))
+finished wr INT write 'openat\([0-9]+, "write[0-9]+\.txt", O_WRONLY\|O_CREAT' "$N"
+finished st INT stat 'statx\([0-9]+, "write' "$N"
+finished rd INT read 'read\(' $((2 * N))
+finished rt TERM read 'read\(' $((2 * N))
 # remove and tree-remove: the --cleanup after the signal makes the same calls; the signal came
 # once the phase had begun, and it is the last phase: the repetition did not complete.
-finished rm INT '' ''
-finished tr INT '' ''
+finished rm INT remove '' ''
+finished tr INT tree-remove '' ''
 
 # (d) ---------------------------------------------------------------------------------------
 # (d) and (e) end in an I/O failure (exit 1), after which mpirun waits odls_base_sigkill_timeout

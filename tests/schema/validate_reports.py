@@ -224,10 +224,15 @@ def main():
         interrupted("compare interrupted in its first step",
                     ["-d", f"{work}/int-cmp", "--compare", "-r", "2"] + slow,
                     files_in(f"{work}/int-cmp/.mpiwrite-*/*/write*.txt"))
-        # A run stopped in its last repetition: the repetitions before it are reported.
-        interrupted("run interrupted in its last repetition",
-                    ["-d", f"{work}/int-run", "-r", "2"] + slow,
-                    files_in(f"{work}/int-run/write*.txt"))
+        # A run stopped in its last repetition: the repetitions before it are reported, and
+        # interrupted_in names the write phase of repetition 2 (the one writing into --dir).
+        doc = interrupted("run interrupted in its last repetition",
+                          ["-d", f"{work}/int-run", "-r", "2"] + slow,
+                          files_in(f"{work}/int-run/write*.txt"))
+        cut = {"phase": "write", "point": f"{RANKS}x1", "repetition": 2, "warmup": False}
+        if doc is not None and doc.get("interrupted_in") != cut:
+            fail(f"run interrupted in its last repetition: interrupted_in is "
+                 f"{doc.get('interrupted_in')!r}, not {cut!r}")
 
         note("a failed run (I/O error: a full file system)")
         failed_run(work)

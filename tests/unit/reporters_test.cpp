@@ -110,6 +110,7 @@ RunReport interrupted_comparison(Format format, bool per_rank) {
   RunReport r = sample_comparison(format);
   r.config.per_rank = per_rank;
   r.interrupted_by = 15;
+  r.interrupted_in = InterruptedIn{"write", "2x1", false, 2};  // after its first repetition
   for (PointReport& p : r.points) {
     if (p.spec.label() == "1x1" || p.spec.label() == "1x4") p.repetitions = {};
     if (p.spec.label() == "2x1") {
@@ -653,6 +654,50 @@ TEST(Reporters, CsvHasPhaseVerdictAndRemovalRows) {
   EXPECT_EQ(removal.at(0).at("removal_files"), "600");
   EXPECT_EQ(removal.at(0).at("removal_s"), "0.25");
   EXPECT_EQ(removal.at(0).at("removal_failed"), "false");
+}
+
+// Issue 23: a report cut short names the phase and repetition the signal stopped, in the text
+// line, in JSON (`interrupted_in`) and in the CSV's `interrupted` row (`phase`, `repetition`).
+TEST(Reporters, AnInterruptedReportNamesThePhaseItCut) {
+  RunReport r = interrupted_comparison(Format::Json, false);
+  r.interrupted_in = InterruptedIn{"stat", "2x1", false, 2};
+  EXPECT_EQ(nlohmann::json::parse(render(r)).at("interrupted_in"),
+            (nlohmann::json{{"phase", "stat"}, {"point", "2x1"}, {"repetition", 2},
+                            {"warmup", false}}));
+  r.config.format = Format::Markdown;
+  EXPECT_NE(render(r).find("- INTERRUPTED by SIGTERM in the stat phase of 2x1 rep 2: only the "
+                           "repetitions that completed are reported"),
+            std::string::npos);
+  r.config.format = Format::Csv;
+  const auto rows = csv_rows(render(r), "interrupted");
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].at("mode"), "SIGTERM");
+  EXPECT_EQ(rows[0].at("phase"), "stat");
+  EXPECT_EQ(rows[0].at("repetition"), "2");
+
+  r.interrupted_in = InterruptedIn{"layout", "1x4", true, 1};  // a warm-up's layout directories
+  r.config.format = Format::Table;
+  EXPECT_NE(render(r).find("INTERRUPTED by SIGTERM while making the layout directories of 1x4 "
+                           "warm-up 1: "),
+            std::string::npos);
+  r.config.format = Format::Csv;
+  EXPECT_EQ(csv_rows(render(r), "interrupted").at(0).at("repetition"), "");  // not a timed one
+
+  r.interrupted_in = InterruptedIn{"removal", "", false, 0};
+  r.config.format = Format::Json;
+  EXPECT_EQ(nlohmann::json::parse(render(r)).at("interrupted_in"),
+            (nlohmann::json{{"phase", "removal"}, {"point", nullptr}, {"repetition", nullptr},
+                            {"warmup", nullptr}}));
+  r.config.format = Format::Markdown;
+  EXPECT_NE(render(r).find("INTERRUPTED by SIGTERM during the final removal: every repetition "
+                           "completed"),
+            std::string::npos);
+
+  r.interrupted_in.reset();  // between two steps: nothing cut
+  r.config.format = Format::Json;
+  EXPECT_TRUE(nlohmann::json::parse(render(r)).at("interrupted_in").is_null());
+  r.config.format = Format::Markdown;
+  EXPECT_NE(render(r).find("- INTERRUPTED by SIGTERM: only the repetitions"), std::string::npos);
 }
 
 TEST(Reporters, ComparePhasesCsv) {

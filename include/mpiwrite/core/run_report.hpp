@@ -54,6 +54,18 @@ struct CleanupFigures {
   bool failed = false;
 };
 
+// Where a signal stopped the run (docs/metrics.md, "Interruption"): the part of a step under
+// way, which the report discards, or the run's final removal.
+struct InterruptedIn {
+  // A phase's name (phase_name: tree-create, write, stat, read, remove, tree-remove), or
+  // "layout" (the untimed making of the layout's directories before the write phase),
+  // "verify" (--verify's own phase) or "removal" (the final removal, of no step).
+  std::string phase;
+  std::string point;        // its point's label; empty for the removal
+  bool warmup = false;      // the step was a warm-up
+  unsigned repetition = 0;  // 1-based among the point's timed repetitions, or its warm-ups
+};
+
 struct RunReport {
   RunConfig config;
   RunContext context;
@@ -63,6 +75,9 @@ struct RunReport {
   std::vector<ComparisonRow> comparison;  // --compare only
   CleanupFigures cleanup;
   int interrupted_by = 0;  // SIGINT or SIGTERM stopped the run; 0: it ran to the end
+  // With interrupted_by: what was under way. Empty: the signal came between two steps (or
+  // before the first), when nothing was cut.
+  std::optional<InterruptedIn> interrupted_in;
   // Why the repetitions ended (every point's summary.stopped_by): Fixed for a numeric -r.
   StoppedBy stopped_by = StoppedBy::Fixed;
   // About the run's statistics as a whole (comparison_warnings); each point has its own.
