@@ -446,8 +446,10 @@ void add_run_options(CLI::App& app, RunConfig& c, EnumText& e) {
          "clock)")
       ->check(whole_number(0, UINT64_MAX));
   app.add_option("--slow-rank", e.slow_ranks,
-                 "Make these ranks sleep --slow-delay-us after every file (to test imbalance)");
-  app.add_option("--slow-delay-us", c.slow_delay_us, "Delay per file on a --slow-rank, in µs")
+                 "Make these ranks sleep --slow-delay-us per item of every phase (to test "
+                 "imbalance)");
+  app.add_option("--slow-delay-us", c.slow_delay_us,
+                 "Delay per file (or directory) on a --slow-rank, in every phase, in µs")
       ->capture_default_str()
       ->check(whole_number(0, kMaxSlowDelayUs));
 }

@@ -66,8 +66,9 @@ struct FileRecipe {
   bool interrupted() const {
     return interrupt != nullptr && interrupt->load(std::memory_order_relaxed) != 0;
   }
-  // --slow-rank's per-file sleep for the posix and null engines (uring waits in the ring): in
-  // slices of at most 10 ms, so an interrupt is seen within 10 ms. No-op without a delay.
+  // --slow-rank's per-item sleep for the posix and null engines, in every phase (uring waits
+  // in the ring): in slices of at most 10 ms, so an interrupt is seen within 10 ms. No-op
+  // without a delay.
   void sleep_per_file_delay() const;
   // The read phase with --verify (WriteOptions::verify_reads): whether `data`, read from
   // offset `offset` of a file, is what the write phase put there; `size` the whole file's
@@ -93,7 +94,9 @@ struct FileRecipe {
   std::string content;
   bool fsync;
   bool overwrite;
-  std::uint64_t per_file_delay_us;  // --slow-rank: before each close, inside the file's time
+  // --slow-rank, inside each item's time: a written file's before its close, every other
+  // phase's item after its last call (posix_phases.cpp, uring_files.cpp, uring_tree.cpp).
+  std::uint64_t per_file_delay_us;
   const std::atomic<int>* interrupt;
   bool verify_reads;  // the read phase compares what it reads (WriteOptions::verify_reads)
 };

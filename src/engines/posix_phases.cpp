@@ -72,6 +72,16 @@ void record_item(SliceResult& result, const ItemTimes& t) {
   }
 }
 
+// --slow-rank: every phase's item on a slow rank takes slow_delay_us longer, as the write
+// phase's files do, so that its imbalance shows in each phase. The sleep follows the item's
+// last call and is inside its time (and so in its last operation's span: a stat's, an
+// unlink's, a read's close). No-op on the other ranks.
+void delay_item(const FileRecipe& recipe, ItemTimes& t) {
+  if (recipe.per_file_delay_us == 0) return;
+  recipe.sleep_per_file_delay();
+  t.end = Clock::now();
+}
+
 // --verify in the read phase: whether the pieces of one file are what the write phase wrote
 // (FileRecipe::content_matches, inside the reads' time). Where the first wrong byte is is
 // looked for only once a piece differs.
@@ -295,6 +305,7 @@ void files_part(Items& items, const FileRecipe& recipe, const WriteTarget& targe
     ItemTimes t;
     t.start = chained && !opened ? previous_end : Clock::now();
     if (!items.template file<P>(dir, name, t, result, stop)) return;
+    delay_item(recipe, t);
     record_item<P>(result, t);
     previous_end = t.end;
     chained = true;
@@ -331,6 +342,7 @@ void tree_part(const FileRecipe& recipe, const WriteTarget& target,
     ItemTimes t;
     t.start = Clock::now();
     if (!items.template directory_item<P>(item, path, t, result, stop)) return;
+    delay_item(recipe, t);
     record_item<P>(result, t);
     ++result.files;
     publish_files_done(target, result.files);

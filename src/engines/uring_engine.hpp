@@ -71,6 +71,7 @@ class UringEngine final : public FileEngine {
     bool closed = false;         // its close ran (successfully or not)
     bool cancelled = false;      // an operation was cancelled (an earlier one of its chain failed)
     bool differs = false;        // --verify: a piece read was not what was written
+    bool delayed = false;        // --slow-rank: its delay is queued (after its last operation)
     std::uint64_t read = 0;      // bytes read so far
     std::uint64_t taken = 0;     // stat, read, remove: the how-manieth file the thread took
     const char* item = nullptr;  // the tree: its path below the run directory (in `level`)
@@ -108,6 +109,7 @@ class UringEngine final : public FileEngine {
   void queue_read(std::uint32_t slot, std::uint16_t generation, unsigned char flags,
                   std::uint64_t offset);
   void queue_item_close(std::uint32_t slot);
+  bool queue_item_delay(std::uint32_t slot);
   void complete_item(const io_uring_cqe& cqe, Clock::time_point now);
   void advance_item(std::uint32_t slot);
   void fail_item(std::uint32_t slot, const char* operation, int error);
@@ -121,7 +123,9 @@ class UringEngine final : public FileEngine {
   const bool verify_reads_;
   unsigned segment_sqes_ = 0;  // the most operations one linked chain may hold
   io_uring ring_{};
-  __kernel_timespec delay_{};  // --slow-rank's per-file delay, as a linked timeout
+  // --slow-rank's per-item delay: a linked timeout before a written file's close, a timeout
+  // after another phase's item's last completion.
+  __kernel_timespec delay_{};
   std::vector<Slot> slots_;
   std::vector<char> names_;                // queue_depth names of up to kMaxNameBytes + 1
   std::vector<std::uint32_t> free_slots_;  // a stack

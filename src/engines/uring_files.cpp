@@ -179,11 +179,27 @@ void UringEngine::queue_item_close(std::uint32_t s) {
   ++slots_[s].pending;
 }
 
+// --slow-rank: once the item's last operation has completed, a timeout of the delay on the
+// ring, after which the item ends (its time holds the delay, as a written file's does; the
+// other items in flight go on meanwhile, as the write phase's linked delays let them).
+// False (no delay): the item ends now.
+bool UringEngine::queue_item_delay(std::uint32_t s) {
+  Slot& slot = slots_[s];
+  if (recipe_.per_file_delay_us == 0 || slot.delayed) return false;
+  slot.delayed = true;
+  io_uring_sqe* sqe = take_sqe();
+  io_uring_prep_timeout(sqe, &delay_, 0, 0);
+  sqe->user_data = tag(ItemOp::Delay, s, slot.generation);
+  ++slot.pending;
+  return true;
+}
+
 void UringEngine::queue_item(Phase phase, std::uint32_t s) {
   Slot& slot = slots_[s];
   const std::uint16_t gen = ++slot.generation;
   slot.pending = 0;
   slot.opened = slot.failed = slot.at_end = slot.closed = slot.cancelled = slot.differs = false;
+  slot.delayed = false;
   slot.read = 0;
   io_uring_sqe* sqe = take_sqe();
   if (phase == Phase::Stat) {
@@ -277,6 +293,10 @@ void UringEngine::complete_item(const io_uring_cqe& cqe, Clock::time_point now) 
         if (res < 0 && !slot.failed) fail_item(s, "close", -res);
         slot.times.end = now;
         break;
+      case ItemOp::Delay:  // expired (-ETIME) is its success
+        if (res < 0 && res != -ETIME) fail_item(s, "delay", -res);
+        slot.times.end = now;
+        break;
       case ItemOp::Mkdir:
       case ItemOp::Rmdir:
         break;  // the tree's own loop (complete_directory)
@@ -299,6 +319,7 @@ void UringEngine::advance_item(std::uint32_t s) {
     if (slot.at_end) return queue_item_close(s);
     return queue_read(s, slot.generation, 0, slot.read);  // a larger file: its next piece
   }
+  if (queue_item_delay(s)) return;
   count_item(s);
   release_slot(s);
 }

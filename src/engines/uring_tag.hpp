@@ -28,8 +28,9 @@ inline std::uint16_t generation_of(std::uint64_t t) { return static_cast<std::ui
 inline std::uint64_t offset_of(std::uint64_t t) { return t & 0xffffffff; }
 
 // What a completion of the stat, read, remove and tree loops belongs to (uring_files.cpp,
-// uring_tree.cpp); the write loop has its own.
-enum class ItemOp : std::uint64_t { Open, Read, Close, Stat, Unlink, Mkdir, Rmdir };
+// uring_tree.cpp); the write loop has its own. Delay: --slow-rank's timeout after an item.
+enum class ItemOp : std::uint64_t { Open, Read, Close, Stat, Unlink, Mkdir, Rmdir, Delay };
+static_assert(static_cast<std::uint64_t>(ItemOp::Delay) < 8, "3 bits of the tag");
 inline std::uint64_t tag(ItemOp op, std::uint32_t slot, std::uint16_t generation,
                          std::uint64_t offset = 0) {
   return make(op, slot, generation, offset);

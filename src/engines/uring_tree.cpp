@@ -141,7 +141,7 @@ bool UringEngine::start_directory(Phase phase, const std::string& path, std::uin
   slot.item = path.c_str();  // `level` outlives the call
   slot.parent = parent;
   slot.index = position;
-  slot.failed = false;
+  slot.failed = slot.delayed = false;
   slot.pending = 1;
   const std::uint16_t gen = ++slot.generation;
   io_uring_sqe* sqe = take_sqe();
@@ -164,11 +164,15 @@ void UringEngine::complete_directory(const io_uring_cqe& cqe, Clock::time_point 
     return;  // stale
   }
   slot.pending = 0;
-  if (cqe.res < 0) {
+  const bool delay = uring_tag::op_of<ItemOp>(cqe.user_data) == ItemOp::Delay;
+  if (delay && cqe.res < 0 && cqe.res != -ETIME) {  // expired (-ETIME) is its success
+    fail_item(s, "delay", -cqe.res);
+  } else if (!delay && cqe.res < 0) {
     fail_item(s, phase_ == Phase::TreeCreate ? "mkdir" : "rmdir", -cqe.res);
   } else {
+    if (!delay) tree_done_[slot.index] = 1;  // made or removed, whatever the delay does
+    if (queue_item_delay(s)) return;         // --slow-rank: the directory ends after it
     slot.times.end = now;
-    tree_done_[slot.index] = 1;
     count_item(s);
   }
   if (slot.parent != kRunDirectory) --parents_[slot.parent].users;

@@ -192,8 +192,10 @@ done
 # (f) ---------------------------------------------------------------------------------------
 note "(f) --time-limit 0.5 with rank 1 slow, --verify, --random-order --seed 5"
 D=$WORK/limit
+# Rank 1 writes at most 25 of its 30 files (20 ms each) before the limit, the others all 30;
+# it is slow in the later phases too (30 files at most each: 0.6 s), which no limit cuts.
 run_mpiwrite -d "$D" --phases write,stat,read,remove --time-limit 0.5 --slow-rank 1 \
-  --slow-delay-us 20000 --files-per-rank 100000 --file-size 100 --verify --random-order --seed 5 \
+  --slow-delay-us 20000 --files-per-rank 30 --file-size 100 --verify --random-order --seed 5 \
   --format json
 expect_status 0
 check_json '
@@ -206,15 +208,16 @@ for name in ("stat", "read", "remove"):
     assert p[name]["files"] == written, (name, p[name]["files"], written)
 assert p["read"]["verified"] is True and p["read"]["mismatches"] == 0, p["read"]
 assert p["read"]["bytes"] == 100 * written, p["read"]
-' $((100000 * RANKS))
+' $((30 * RANKS))
 [ -z "$(find "$D" -mindepth 1)" ] || fail "--time-limit: left $(find "$D" -mindepth 1 | head -3)"
 
 # (g) ---------------------------------------------------------------------------------------
 note "(g) a file planted in a tree leaf while rank 1 writes slowly: it and its leaf stay"
 D=$WORK/planted
 LIMIT=90 start_bg planted -d "$D" --phases tree-create,write,remove,tree-remove --layout rank \
-  --tree-depth 1 --branch 2 --files-per-rank 4 --slow-rank 1 --slow-delay-us 500000
-# tree-create is done before the write phase, which rank 1 makes last >= 2 s.
+  --tree-depth 1 --branch 2 --files-per-rank 4 --slow-rank 1 --slow-delay-us 200000
+# rank0/t1 is made in tree-create; rank 1 (0.2 s per item of every phase) makes tree-remove
+# begin >= 2 s after it (its 3 directories, 4 files written and 4 removed).
 for ((k = 0; k < 1000; k++)); do [ -d "$D/rank0/t1" ] && break; sleep 0.01; done
 echo foreign >"$D/rank0/t1/mine.txt" || fail "rank0/t1 never appeared"
 set +e

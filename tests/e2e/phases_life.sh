@@ -79,9 +79,10 @@ note "(b) ...,remove without tree-remove: no file, tree-create's directories, pl
 D=$WORK/removed
 mkdir "$D" && echo keep >"$D/foreign.txt"
 LIMIT=90 start_bg removed -d "$D" --phases tree-create,write,stat,read,remove --files-per-rank 4 \
-  --file-size 33 --layout rank --tree-depth 1 --branch 2 --slow-rank 1 --slow-delay-us 300000 \
+  --file-size 33 --layout rank --tree-depth 1 --branch 2 --slow-rank 1 --slow-delay-us 100000 \
   --format json
-# tree-create is over before the write phase, which rank 1 makes last >= 1.2 s.
+# Rank 1 makes every phase last >= 0.3 s (its 3 directories, then 4 files each, 0.1 s per
+# item): rank0/t1 is there from tree-create on, and the run ends >= 1.9 s after it began.
 wait_until 60 test -d "$D/rank0/t1" || fail "(b): rank0/t1 never appeared"
 echo mine >"$D/rank0/t1/mine.txt"
 set +e

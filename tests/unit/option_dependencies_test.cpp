@@ -161,7 +161,7 @@ TEST(OptionDependencies, EveryFieldIsDecided) {
       {"dry_run", "prints the plan of the run the other options describe"},
       {"sweep_threads", "its points; --compare together is refused in validate()"},
       {"compare", "its points; --sweep-threads together is refused in validate()"},
-      {"slow_ranks", "sleeps --slow-delay-us (its default 1000) after every file"},
+      {"slow_ranks", "sleeps --slow-delay-us (its default 1000) per item of every phase"},
       {"timeout_s", "every phase is watched"},
       {"time_limit_s", "every write phase is limited"},
       {"layouts", "every engine runs every layout (the null engine without the file system)"},

@@ -34,7 +34,9 @@ struct WriteOptions : EngineOptions {
   // This rank writes no file (its plan gives every thread an empty share): --write-mode whole
   // then keeps no copy of the file's content (up to 1 GiB) for writes that never come.
   bool writes_nothing = false;
-  std::uint64_t per_file_delay_us = 0;  // --slow-rank: sleep before each close, inside the timing
+  // --slow-rank: a sleep in every phase's item, inside its time (a written file's before
+  // its close, another phase's item after its last call).
+  std::uint64_t per_file_delay_us = 0;
   const std::atomic<int>* interrupt = nullptr;  // non-zero: stop before the next file
   // --verify with the read phase: every read compares the file's content with what the
   // write phase wrote (SliceResult::mismatches), inside the read phase's time.
