@@ -72,7 +72,8 @@ class Coordinator {
     // --dir renamed or replaced during the run: the run's own files went through the held
     // descriptor, but the name no longer leads to them (exit 1, the report still printed).
     // (A --dir the run made and --cleanup removed was checked by its removal.)
-    const bool gone = run_.ledger.removes_run_directory();
+    const bool gone =
+        run_.ledger.removes_run_directory() || run_.ledger.removes_emptied_run_directory();
     const bool same =
         !removed || gone ||
         phases_.root_step(
@@ -82,9 +83,17 @@ class Coordinator {
     gather_peak_memory(world_, report_);
     const int code = phases_.root_step(
         [&] { publish_report(report_, run_, out_); }, "writing the report");
+    // A --dir this run made and its remove phase emptied goes now, after the report, only if
+    // empty: a report written into it, or a file someone put there, keeps it (the ledger).
+    const int tidied =
+        !run_.ledger.removes_emptied_run_directory()
+            ? kExitOk
+            : phases_.root_step([&] { remove_held_directory_if_empty(run_.directory.path,
+                                                                     run_.directory.identity); },
+                                "removing the emptied --dir");
     // The point resources are freed (collectively) after run() returns.
     phases_.enter("ending the run");
-    return removed && same ? code : kExitIo;
+    return removed && same && tidied == kExitOk ? code : kExitIo;
   }
 
   // Rank 0 parses and validates; the others wait for its verdict, so a bad option is

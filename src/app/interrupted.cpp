@@ -106,7 +106,10 @@ int finish_interrupted(RunState& run, PhaseAgreement& phases, RunReport& report,
         "writing the report");
   }
   bool dir_emptied = true;
-  if (const std::optional<RemovalItem> dir = run.ledger.dir_item(); dir && dir->holds_anything()) {
+  // (Not an --dir the remove phase emptied without --cleanup: after a signal the run keeps
+  // what it made there, as before.)
+  if (const std::optional<RemovalItem> dir = run.ledger.dir_item();
+      dir && dir->holds_anything() && !dir->only_empty) {
     dir_emptied = empty_directory(run, *dir, phases);
   }
   // --dir itself, if mpiwrite made it, goes once the trash inside it is gone: a second

@@ -102,7 +102,7 @@ std::uint64_t remove_written(const RunState& run, const RemovalItem& item,
 void remove_layout_directories_of(const RunState& run, const RemovalItem& item,
                                   const std::atomic<int>* stop) {
   if (item.directories == RemoveDirectories::Listed) {
-    remove_layout_directories(run.at(item.dir), *item.made, stop);
+    remove_layout_directories(run.at(item.dir), *item.made, stop, item.only_empty);
     return;
   }
   if (item.directories != RemoveDirectories::Layout) return;
@@ -161,9 +161,21 @@ bool cut_short_by_signal(RunState& run, PhaseAgreement& phases, RunReport& repor
 
 }  // namespace
 
+// Without --cleanup, after a remove phase emptied --dir (CreationLedger::dir_emptied): the
+// layout directories this rank made there, each only while empty; untimed, as the directories
+// always are, and with no removal phase of its own (there is no file to time).
+bool remove_emptied_layout(RunState& run, PhaseAgreement& phases) {
+  const std::optional<RemovalItem> dir = run.ledger.dir_item();
+  if (!dir || dir->directories == RemoveDirectories::None) return true;
+  std::string failure;
+  phases.enter("removing the layout directories of the emptied --dir");
+  guarded([&] { remove_layout_directories_of(run, *dir, &interrupt_signal()); }, failure);
+  return phases.agree_after("removing the layout directories of the emptied --dir", failure);
+}
+
 bool remove_files_and_directories(RunState& run, PhaseAgreement& phases, RunReport& report) {
-  if (!run.ledger.anything_to_remove()) return true;
   run.under_way = {"removal", "", false, 0};  // of no step: a signal cuts the removal only
+  if (!run.ledger.anything_to_remove()) return remove_emptied_layout(run, phases);
   RemovalPhase phase(run, phases, report);
   if (!phases.timed_phase(phase)) {
     // Some file could not be removed (said): each rank still removes the layout directories

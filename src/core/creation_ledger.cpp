@@ -99,11 +99,20 @@ RemovalItem CreationLedger::item_of(const Step& step) const {
   return item;
 }
 
+bool CreationLedger::dir_emptied() const {
+  const bool open_in_dir = open_ && !open_->scratch;
+  return !cleanup_ && creates_files_ && files_removed_in_steps_ && dir_touched_ && !open_in_dir &&
+         (last_dir_ != dir_ || last_files_removed_);
+}
+
 std::optional<RemovalItem> CreationLedger::dir_item() const {
-  if (!cleans_dir()) return std::nullopt;
+  const bool emptied = dir_emptied();
+  if (!cleans_dir() && !emptied) return std::nullopt;
   Step in_dir;  // a plain run's one point: with several, every step is a scratch step
   in_dir.dir = dir_;
-  return item_of(in_dir);
+  RemovalItem item = item_of(in_dir);
+  item.only_empty = emptied;
+  return item;
 }
 
 std::uint64_t CreationLedger::names_to_remove(std::uint64_t plan_block) const {

@@ -86,4 +86,14 @@ void remove_held_directory(const std::string& path, const DirectoryIdentity& hel
   }
 }
 
+void remove_held_directory_if_empty(const std::string& path, const DirectoryIdentity& held) {
+  std::string name;
+  const UniqueFd parent = open_parent(path, name);
+  expect_same_directory(parent.get(), name, held, path);
+  if (::unlinkat(parent.get(), name.c_str(), AT_REMOVEDIR) != 0 && errno != ENOTEMPTY &&
+      errno != EEXIST) {
+    throw IoError(errno, path, "remove directory");
+  }
+}
+
 }  // namespace mpiwrite

@@ -121,7 +121,7 @@ void make_layout_directories(const DirectoryAt& base, const std::vector<std::str
 
 std::uint64_t remove_layout_directories(const DirectoryAt& base,
                                         const std::vector<std::string>& made,
-                                        const std::atomic<int>* stop) {
+                                        const std::atomic<int>* stop, bool keep_nonempty) {
   if (made.empty()) return 0;
   std::uint64_t removed = 0;
   std::optional<IoError> first;
@@ -151,7 +151,9 @@ std::uint64_t remove_layout_directories(const DirectoryAt& base,
       continue;
     }
     const int error = errno;
-    if (error != ENOENT) note(IoError(error, join(base.path, *dir), "remove directory"));
+    if (error == ENOENT) continue;
+    if (keep_nonempty && (error == ENOTEMPTY || error == EEXIST)) continue;  // kept, as asked
+    note(IoError(error, join(base.path, *dir), "remove directory"));
   }
   if (first) throw *first;
   return removed;

@@ -4,9 +4,10 @@
 #  (a) what is on disk after tree-create,write (kept: the last repetition writes into --dir) is
 #      exactly the report's directories and files, each of the written size and content, and a
 #      file planted in --dir survives;
-#  (b) after tree-create,write,stat,read,remove: no file of the run, exactly tree-create's
-#      directories (a plain run keeps them), and files planted in --dir and in a tree leaf
-#      during the write phase survive;
+#  (b) after tree-create,write,stat,read,remove: no file of the run, and of tree-create's
+#      directories only the leaf holding a file planted during the run and its parent (the
+#      remove phase emptied --dir: the run's empty directories go without --cleanup); the
+#      planted files and the --dir that was there before survive;
 #  (c) a signal inside each phase (SIGINT in tree-create, write, stat, read, remove and
 #      tree-remove, SIGTERM in read; strace -P delays that phase's call on the run's paths so
 #      the signal lands inside it): exit 128 + the signal, the report marked interrupted with
@@ -75,7 +76,7 @@ PY
 [ "$(cat "$D/foreign.txt")" = keep ] || fail "(a): the planted file changed"
 
 # (b) ---------------------------------------------------------------------------------------
-note "(b) ...,remove without tree-remove: no file, tree-create's directories, planted files stay"
+note "(b) ...,remove without tree-remove: no file; planted files, their directories and --dir stay"
 D=$WORK/removed
 mkdir "$D" && echo keep >"$D/foreign.txt"
 LIMIT=90 start_bg removed -d "$D" --phases tree-create,write,stat,read,remove --files-per-rank 4 \
@@ -91,9 +92,12 @@ STATUS=$?
 set -e
 cp "$OUT" "$WORK/out" && cp "$ERR" "$WORK/err"
 expect_status 0
+# The remove phase emptied --dir of the run's files, so the tree's directories it made go at
+# the run's end (no --cleanup needed), each only if empty: rank0/t1 holds a planted file, and
+# it and rank0 stay; --dir was there before, and stays.
 left=$(cd "$D" && find . -mindepth 1 | sort | tr '\n' ' ')
-want=$(for ((r = 0; r < RANKS; r++)); do printf './rank%s ./rank%s/t0 ./rank%s/t1 ' $r $r $r; done)
-want=$(echo "./foreign.txt $want./rank0/t1/mine.txt" | tr ' ' '\n' | sort | tr '\n' ' ')
+want=$(echo "./foreign.txt ./rank0 ./rank0/t1 ./rank0/t1/mine.txt" | tr ' ' '\n' | sort |
+  tr '\n' ' ')
 [ "$left" = "$want" ] || fail "(b): left in --dir: $left, expected $want"
 [ "$(cat "$D/rank0/t1/mine.txt")" = mine ] || fail "(b): the file planted in a leaf changed"
 python3 -c '

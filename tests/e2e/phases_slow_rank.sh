@@ -1,8 +1,14 @@
 #!/usr/bin/env bash
-# Issue 23's leftover: --slow-rank 1 --slow-delay-us D delays every item of every phase on rank
-# 1, not only the write phase's files: in each phase (tree-create, write, stat, read, remove,
-# tree-remove) the slowest rank took at least its items x D (uring: over its queue depth, here
-# 2) and the phase's imbalance is > 1. One launch per engine (CI's time).
+# Two of issue 23's leftovers, each run checking both (one launch per engine: CI's time):
+#  (a) --slow-rank 1 --slow-delay-us D delays every item of every phase on rank 1, not only the
+#      write phase's files: in each phase (tree-create, write, stat, read, remove, tree-remove)
+#      the slowest rank took at least its items x D (uring: over its queue depth, here 2) and
+#      the phase's imbalance is > 1;
+#  (b) without --cleanup, a --dir this run made, whose remove phase removed every file, is gone
+#      afterwards with every directory the run made in it (posix: the tree went by tree-remove;
+#      uring: no tree-remove, so the layout's empty directories go at the run's end), while the
+#      report written outside stays. A --dir that was there before, and a directory holding a
+#      file the run did not write, stay: phases_life.sh (b).
 # Usage: phases_slow_rank.sh RANKS (registered for 2: rank 1 slow against rank 0).
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -32,15 +38,16 @@ print("every phase slowed on rank 1:", {n: round(p["imbalance"], 1) for n, p in 
 PY
 }
 
-note "posix: every phase, rank 1 slowed by $DELAY us per item"
+note "(a)+(b) posix: every phase, --dir made by the run, rank 1 slowed by $DELAY us per item"
 D=$WORK/made-posix
 run_mpiwrite -d "$D" --phases tree-create,write,stat,read,remove,tree-remove "${tree[@]}" \
   --files-per-rank "$F" --slow-rank 1 --slow-delay-us "$DELAY" --format json \
   -o "$WORK/posix.json"
 expect_status 0
 check_slow "$WORK/posix.json"
+[ ! -e "$D" ] || fail "(b) posix: the emptied --dir the run made is left: $(find "$D" | head -5)"
 
-note "uring: every phase but tree-remove, rank 1 slowed"
+note "(a)+(b) uring: no tree-remove, --dir made by the run, rank 1 slowed"
 if ! uring_built; then
   skip_uring_case "uring"
   exit 0
@@ -55,4 +62,5 @@ if [ "$STATUS" -eq 2 ] && grep -Eq "cannot run here|built without io_uring" "$WO
 fi
 expect_status 0
 check_slow "$WORK/uring.json"
+[ ! -e "$D" ] || fail "(b) uring: the emptied --dir and its layout are left: $(find "$D" | head -5)"
 echo "phases_slow_rank: ok"

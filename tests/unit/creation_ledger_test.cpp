@@ -3,7 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "mpiwrite/core/points.hpp"
@@ -220,6 +222,73 @@ TEST(CreationLedger, RunDirectoryGoesOnlyWhenMadeAndCleanedUp) {
     EXPECT_EQ(run.ledger.removes_run_directory(), cleanup);
     EXPECT_EQ(run.ledger.anything_to_remove(), cleanup);
   }
+}
+
+// Issue 23: without --cleanup, a remove phase that emptied --dir (in every step into it) leaves
+// nothing of the run's to keep there: the layout directories the run made there go, each only
+// while empty, and --dir too when the run made it; never with a step into --dir that did not
+// get through its remove phase, nor with --cleanup (which removes them anyway).
+TEST(CreationLedger, ARemovePhaseThatEmptiedDirLetsItsEmptyDirectoriesGo) {
+  const auto emptied = [](bool cleanup, bool made, bool last_removed, bool stopped) {
+    LedgerRun run(plain(0, 2, cleanup));
+    if (made) run.ledger.run_directory_made();
+    run.ledger.removes_in_every_step(true, false);
+    run.start();  // a scratch step
+    run.ledger.step_completed();
+    run.ledger.step_files_removed();
+    const Step in_dir = run.start();
+    run.ledger.layout_directories_made(in_dir, {"rank0", "rank0/t0"});
+    if (stopped) {
+      run.ledger.step_stopped(records(1, 2));
+    } else {
+      run.ledger.step_completed();
+    }
+    if (last_removed) run.ledger.step_files_removed();
+    std::optional<RemovalItem> item = run.ledger.dir_item();
+    if (item && item->made != nullptr) {
+      EXPECT_EQ(*item->made, (std::vector<std::string>{"rank0", "rank0/t0"}));
+    }
+    if (item) item->made = nullptr;  // the ledger's, gone with `run`
+    return std::make_pair(run.ledger.dir_emptied(), item);
+  };
+  const auto [yes, item] = emptied(false, true, true, false);
+  EXPECT_TRUE(yes);
+  ASSERT_TRUE(item);
+  EXPECT_TRUE(item->only_empty);
+  EXPECT_EQ(item->files, RemoveFiles::None) << "the remove phase removed them";
+  EXPECT_EQ(item->directories, RemoveDirectories::Listed);
+  EXPECT_FALSE(emptied(false, true, false, false).first) << "its remove phase did not finish";
+  EXPECT_FALSE(emptied(false, true, false, true).first) << "the step into --dir stopped";
+  EXPECT_FALSE(emptied(false, true, false, true).second) << "nothing of --dir to remove";
+  EXPECT_FALSE(emptied(true, true, true, false).first) << "--cleanup decides, as before";
+  EXPECT_FALSE(emptied(true, true, true, false).second->only_empty);
+
+  LedgerRun made(plain(0, 1, false));
+  made.ledger.run_directory_made();
+  made.ledger.removes_in_every_step(true, true);
+  made.start();
+  made.ledger.step_completed();
+  EXPECT_FALSE(made.ledger.removes_emptied_run_directory()) << "before its remove phase";
+  made.ledger.step_files_removed();
+  made.ledger.step_tree_removed();
+  EXPECT_TRUE(made.ledger.removes_emptied_run_directory());
+  EXPECT_FALSE(made.ledger.removes_run_directory()) << "that one is --cleanup's";
+  EXPECT_FALSE(made.ledger.dir_item()->holds_anything()) << "tree-remove took the tree";
+
+  LedgerRun found(plain(0, 1, false));  // --dir was there before
+  found.ledger.removes_in_every_step(true, false);
+  found.start();
+  found.ledger.step_completed();
+  found.ledger.step_files_removed();
+  EXPECT_TRUE(found.ledger.dir_emptied());
+  EXPECT_FALSE(found.ledger.removes_emptied_run_directory()) << "not the run's to remove";
+
+  LedgerRun plain_run(plain(0, 1, false));  // no remove phase: the files are kept
+  plain_run.ledger.run_directory_made();
+  plain_run.start();
+  plain_run.ledger.step_completed();
+  EXPECT_FALSE(plain_run.ledger.dir_emptied());
+  EXPECT_FALSE(plain_run.ledger.dir_item());
 }
 
 TEST(CreationLedger, ManyCompletedStepsOfAComparisonAreWalkedInScheduleOrder) {

@@ -45,6 +45,9 @@ struct RemovalItem {
   const CreatedFiles* records = nullptr;  // with RemoveFiles::Records
   RemoveDirectories directories = RemoveDirectories::None;
   const std::vector<std::string>* made = nullptr;  // with RemoveDirectories::Listed
+  // A directory that still holds something is kept without a failure: the run was not asked
+  // to clean up (no --cleanup), it only tidies what its remove phase emptied (dir_emptied).
+  bool only_empty = false;
 
   // Whether anything in it but the directory itself is the run's.
   bool holds_anything() const {
@@ -100,11 +103,21 @@ class CreationLedger {
   bool cleans_dir() const;
   // Whether --dir itself goes at the end (--cleanup, and the run made it).
   bool removes_run_directory() const { return cleanup_ && run_directory_made_; }
+  // Without --cleanup, whether --phases remove emptied --dir of the run's files: every step
+  // into it ran its remove phase to the end (the world agreed; a step stopped or failed did
+  // not). Nothing the run wrote there is then left to keep, so the directories it made there
+  // go at the run's end too (mdtest removes its tree), each only while empty: a file someone
+  // else put in one keeps it, its parents and --dir (RemovalItem::only_empty). The one place
+  // this is decided.
+  bool dir_emptied() const;
+  // Whether --dir itself goes after the report when it is empty (dir_emptied, and the run
+  // made it): a report written into it keeps it.
+  bool removes_emptied_run_directory() const { return run_directory_made_ && dir_emptied(); }
   // Whether the removal has anything to do.
   bool anything_to_remove() const {
     return scratch_root_made_ || cleans_dir() || removes_run_directory();
   }
-  // --dir's item, when cleans_dir().
+  // --dir's item, when cleans_dir() or dir_emptied() (then only_empty).
   std::optional<RemovalItem> dir_item() const;
   // Calls visit(const RemovalItem&) for every scratch step started, in the schedule's order,
   // then for --dir when cleans_dir().

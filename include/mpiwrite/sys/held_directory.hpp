@@ -65,5 +65,8 @@ void expect_same_directory(const std::string& path, const DirectoryIdentity& hel
 
 // rmdir of `path` if it still is the directory `held` (else DirectoryReplaced). Throws IoError.
 void remove_held_directory(const std::string& path, const DirectoryIdentity& held);
+// The same, but a directory that still holds something is kept, and that is no failure (the
+// run tidies what it emptied, unasked: CreationLedger::dir_emptied).
+void remove_held_directory_if_empty(const std::string& path, const DirectoryIdentity& held);
 
 }  // namespace mpiwrite

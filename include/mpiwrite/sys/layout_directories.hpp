@@ -39,9 +39,11 @@ void make_layout_directories(const DirectoryAt& base, const std::vector<std::str
 // rmdir base/dir for every dir of `made`, last first (children before parents). A name already
 // gone (or whose parent is) is skipped. Every one is tried; returns the count removed, or
 // throws the first IoError, naming its path (a directory that still holds something is never
-// emptied here, and is kept with its parents). Stops early once `stop` (if given) is non-zero.
+// emptied here, and is kept with its parents; with `keep_nonempty` that is no failure). Stops
+// early once `stop` (if given) is non-zero.
 std::uint64_t remove_layout_directories(const DirectoryAt& base,
                                         const std::vector<std::string>& made,
-                                        const std::atomic<int>* stop = nullptr);
+                                        const std::atomic<int>* stop = nullptr,
+                                        bool keep_nonempty = false);
 
 }  // namespace mpiwrite
