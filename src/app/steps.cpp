@@ -228,7 +228,7 @@ bool StepRunner::time_tree_create(const Step& step, PointHandles& h,
   if (!phases_.agree_after(readying, failure)) return false;
   begin_part(step, std::string(phase_name(Phase::TreeCreate)));
   TreeOutcome made = TreePhase(run_, phases_, h, step, Phase::TreeCreate).run();
-  run_.ledger.layout_directories_made(step, std::move(made.done));
+  run_.ledger.layout_directories_made(step, std::move(made.made));
   if (!made.ok) return false;
   if (made.figures) later.push_back(*made.figures);
   interrupted_now(run_, phases_);

@@ -13,7 +13,10 @@ TreeOutcome TreePhase::run() {
   const std::string opening = "opening the directory of the " + name();
   const bool ok =
       set_up_then_time(opening, opening, [this](std::string& failure) { set_up(failure); });
-  return TreeOutcome{ok, std::move(figures_), std::move(done_)};
+  // After the clock: the ledger needs the paths of what was made (tree-remove's are not read).
+  std::vector<std::string> made;
+  if (phase_ == Phase::TreeCreate) made = done_.paths(levels_);
+  return TreeOutcome{ok, std::move(figures_), std::move(made)};
 }
 
 void TreePhase::set_up(std::string& failure) {

@@ -13,6 +13,7 @@
 #include "mpiwrite/core/phase.hpp"
 #include "mpiwrite/core/repetition_figures.hpp"
 #include "mpiwrite/core/schedule.hpp"
+#include "mpiwrite/core/tree_progress.hpp"
 #include "mpiwrite/engines/writer.hpp"
 #include "items_phase.hpp"
 #include "phase_agreement.hpp"
@@ -24,7 +25,7 @@ namespace mpiwrite {
 struct TreeOutcome {
   bool ok = false;                      // every rank of the world succeeded
   std::optional<PhaseFigures> figures;  // rank 0, for a timed step
-  std::vector<std::string> done;        // this rank's directories made (or removed)
+  std::vector<std::string> made;        // tree-create: this rank's directories made
 };
 
 class TreePhase final : public ItemsPhase {
@@ -43,7 +44,7 @@ class TreePhase final : public ItemsPhase {
   void set_up(std::string& failure);
 
   std::vector<std::vector<std::string>> levels_;
-  std::vector<std::string> done_;  // this rank's directories made (or removed)
+  TreeProgress done_;  // which of levels_ this rank made (or removed)
 };
 
 }  // namespace mpiwrite

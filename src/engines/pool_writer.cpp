@@ -82,26 +82,29 @@ class PoolWriter final : public Writer {
   }
 
   // A pool round per level: a level's directories in contiguous blocks, one per thread. What
-  // each thread did of its block is a prefix (it stops at the first failure), so `done` is
-  // those prefixes, level by level.
+  // each thread did of its block is a prefix (it stops at the first failure), recorded as a
+  // count: the paths are made from it after the phase (tree_progress.hpp).
   SliceResult run_tree(Phase phase, const std::vector<std::vector<std::string>>& levels,
-                       std::vector<std::string>& done, const ThreadPool::Poll& progress,
+                       TreeProgress& done, const ThreadPool::Poll& progress,
                        std::chrono::microseconds poll_every) override {
+    done.clear(levels.size() * workers_.size());
     const auto rounds = [&](const auto& round, const std::atomic<bool>& stop) {
       const bool removing = phase == Phase::TreeRemove;
       const auto threads = static_cast<unsigned>(workers_.size());
+      std::vector<std::uint64_t> before(workers_.size());
       for (std::size_t k = 0; k < levels.size() && !stop.load(); ++k) {
-        const std::vector<std::string>& level = levels[removing ? levels.size() - 1 - k : k];
+        const std::size_t at = removing ? levels.size() - 1 - k : k;
+        const std::vector<std::string>& level = levels[at];
         const std::vector<Progression> parts =
             thread_parts(Progression{0, level.size(), 1}, threads, Partition::Block);
-        std::vector<std::uint64_t> before(workers_.size());
         for (std::size_t t = 0; t < workers_.size(); ++t) before[t] = workers_[t].result.files;
         round([&](Worker& w, unsigned t, const WriteTarget& target, std::atomic<bool>& stop_all) {
           if (t < parts.size()) w.engine->tree(phase, target, level, parts[t], w.result, stop_all);
         });
         for (std::size_t t = 0; t < workers_.size() && t < parts.size(); ++t) {
-          const std::uint64_t did = workers_[t].result.files - before[t];
-          for (std::uint64_t i = 0; i < did; ++i) done.push_back(level[parts[t].at(i)]);
+          Progression did = parts[t];
+          did.count = workers_[t].result.files - before[t];
+          done.record(at, did);
         }
       }
     };

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -57,12 +58,16 @@ class TreeParents {
         errno = error;
         return -1;
       }
+      ++opens_;
       opened_.push_back(std::move(fd));
       ends_.push_back(end);
       start = end + 1;
     }
     return opened_.back().get();
   }
+
+  // How many directories the walks opened so far: a change says this item's walk opened one.
+  std::uint64_t opens() const { return opens_; }
 
  private:
   // Whether `parent` begins with the previous parent's components up to `end` (whole ones).
@@ -76,6 +81,7 @@ class TreeParents {
   std::vector<UniqueFd> opened_;   // opened_[i]: parent_'s first i + 1 components, opened
   std::vector<std::size_t> ends_;  // ends_[i]: where component i ends in parent_
   std::string component_;          // the component being opened, NUL-terminated
+  std::uint64_t opens_ = 0;
 };
 
 }  // namespace mpiwrite

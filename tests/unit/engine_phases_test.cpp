@@ -297,8 +297,11 @@ SliceResult run_tree(Writer& writer, Phase phase, const std::string& dir,
                      const std::vector<std::vector<std::string>>& levels,
                      std::vector<std::string>& done) {
   writer.open_target(dir);
-  SliceResult result = writer.run_tree(phase, levels, done);
+  TreeProgress progress;
+  SliceResult result = writer.run_tree(phase, levels, progress);
   writer.close_target();
+  done = progress.paths(levels);
+  EXPECT_EQ(progress.directories(), result.files);
   return result;
 }
 

@@ -58,6 +58,16 @@ std::unique_ptr<Writer> written(const std::string& dir, const WriteOptions& o,
   return writer;
 }
 
+// Writer::run_tree with the directories it did as paths.
+SliceResult run_tree_listing(Writer& writer, Phase phase,
+                             const std::vector<std::vector<std::string>>& levels,
+                             std::vector<std::string>& done) {
+  TreeProgress progress;
+  const SliceResult result = writer.run_tree(phase, levels, progress);
+  done = progress.paths(levels);
+  return result;
+}
+
 SliceResult run(Writer& writer, Phase phase, unsigned threads, std::uint64_t files = kFiles) {
   StaticSource source(Progression{0, files, 1}, threads, Partition::Block);
   return writer.run_files(phase, source);
@@ -348,7 +358,7 @@ TEST_P(UringTree, MakesThenRemovesEveryDirectoryOnce) {
   writer->open_target(dir.path());
   const auto levels = tree_levels();
   std::vector<std::string> made;
-  const SliceResult create = writer->run_tree(Phase::TreeCreate, levels, made);
+  const SliceResult create = run_tree_listing(*writer, Phase::TreeCreate, levels, made);
   ASSERT_FALSE(create.failure) << create.failure->message();
   EXPECT_EQ(create.files, 14u);
   EXPECT_EQ(create.latency.count(), 14u);
@@ -359,7 +369,7 @@ TEST_P(UringTree, MakesThenRemovesEveryDirectoryOnce) {
     for (const std::string& d : level) EXPECT_TRUE(std::filesystem::is_directory(dir / d)) << d;
   }
   std::vector<std::string> removed;
-  const SliceResult remove = writer->run_tree(Phase::TreeRemove, levels, removed);
+  const SliceResult remove = run_tree_listing(*writer, Phase::TreeRemove, levels, removed);
   ASSERT_FALSE(remove.failure) << remove.failure->message();
   EXPECT_EQ(remove.files, 14u);
   EXPECT_EQ(remove.operations[Operation::Rmdir].count(), 14u);
@@ -379,9 +389,9 @@ TEST(UringTreeFailures, ALeafThatHoldsAFileIsNotRemoved) {
   writer->open_target(dir.path());
   const auto levels = tree_levels();
   std::vector<std::string> made, removed;
-  ASSERT_FALSE(writer->run_tree(Phase::TreeCreate, levels, made).failure);
+  ASSERT_FALSE(run_tree_listing(*writer, Phase::TreeCreate, levels, made).failure);
   testing::write_text(dir / "b/0/1/planted", "x");
-  const SliceResult r = writer->run_tree(Phase::TreeRemove, levels, removed);
+  const SliceResult r = run_tree_listing(*writer, Phase::TreeRemove, levels, removed);
   ASSERT_TRUE(r.failure);
   EXPECT_EQ(r.failure->message(), dir.path() + "/b/0/1: rmdir: Directory not empty");
   EXPECT_TRUE(std::filesystem::exists(dir / "b/0/1/planted"));
@@ -399,7 +409,8 @@ TEST(UringTreeFailures, ALinkInPlaceOfAParentIsNotFollowed) {
   ASSERT_EQ(::mkdir((dir / "a").c_str(), 0755), 0);
   ASSERT_EQ(::symlink(outside.path().c_str(), (dir / "b").c_str()), 0);
   std::vector<std::string> made;
-  const SliceResult r = writer->run_tree(Phase::TreeCreate, {{"a/0", "b/0", "b/1"}}, made);
+  const SliceResult r =
+      run_tree_listing(*writer, Phase::TreeCreate, {{"a/0", "b/0", "b/1"}}, made);
   ASSERT_TRUE(r.failure);
   EXPECT_EQ(r.failure->message(), dir.path() + "/b/0: mkdir: Not a directory");
   EXPECT_EQ(made, std::vector<std::string>{"a/0"});
@@ -418,7 +429,7 @@ TEST(UringTreeFailures, WhatIsMadeIsAPrefixOfTheBlock) {
   for (int i = 0; i < 12; ++i) level.push_back("d" + std::to_string(i));
   ASSERT_EQ(::mkdir((dir / "d3").c_str(), 0755), 0);  // taken: its mkdir fails
   std::vector<std::string> made;
-  const SliceResult r = writer->run_tree(Phase::TreeCreate, {level}, made);
+  const SliceResult r = run_tree_listing(*writer, Phase::TreeCreate, {level}, made);
   ASSERT_TRUE(r.failure);
   EXPECT_EQ(r.failure->message(), dir.path() + "/d3: mkdir: File exists");
   EXPECT_EQ(made, (std::vector<std::string>{"d0", "d1", "d2"}));

@@ -21,6 +21,7 @@
 #include "mpiwrite/core/histogram.hpp"
 #include "mpiwrite/core/operation_latency.hpp"
 #include "mpiwrite/core/phase.hpp"
+#include "mpiwrite/core/tree_progress.hpp"
 #include "mpiwrite/core/work_source.hpp"
 #include "mpiwrite/sys/held_directory.hpp"
 #include "mpiwrite/sys/thread_pool.hpp"
@@ -131,10 +132,10 @@ class Writer {
   // contiguous blocks, one pool round per level, so a parent exists before its children are
   // made and is empty before it is removed. mkdirat(…, 0755) / unlinkat(…, AT_REMOVEDIR) per
   // directory; `files` counts the directories, the latency is per directory (mkdir or rmdir).
-  // Stops at the first failure; `done` gets the directories made (or removed), relative to the
-  // target, also when it stopped part-way. Never throws.
+  // Stops at the first failure; `done` says which directories were made (or removed), also
+  // when it stopped part-way: done.paths(levels), relative to the target. Never throws.
   virtual SliceResult run_tree(Phase phase, const std::vector<std::vector<std::string>>& levels,
-                               std::vector<std::string>& done,
+                               TreeProgress& done,
                                const ThreadPool::Poll& progress = {},
                                std::chrono::microseconds poll_every =
                                    std::chrono::microseconds(50)) = 0;
