@@ -123,6 +123,21 @@ KNOBS = [
      "variant; 0: none [1]"),
     ("--netfs-removal", "netfs", "removal", bool01, "the --cleanup runs at --netfs-rtt-us: 0 "
      "or 1 [1]"),
+    ("--auto-max-concurrency", "auto", "max_concurrency", int, "mpirun -np C, --compare "
+     "--max-concurrency C [64]"),
+    ("--auto-files", "auto", "files", int, "files per point and repetition [100]"),
+    ("--auto-rounds", "auto", "rounds", int, "interleaved rounds [3]"),
+    ("--auto-fixed-reps", "auto", "fixed_reps", int, "the fixed variant's -r [100]"),
+    ("--auto-fs", "auto", "fs", str, "shm (tmpfs) or netfs (the GlusterFS testbed, root) [shm]"),
+    ("--auto-rtt-us", "auto", "rtt_us", int, "the testbed's RTT with --auto-fs netfs [2000]"),
+    ("--auto-startup", "auto", "startup", bool01, "also time mpirun -np C mpiwrite -n 1 -r 1 "
+     "(the launch): 0 or 1 [1]"),
+    ("--auto-precision", "auto", "precision", str, "-r auto's --precision [mpiwrite's]"),
+    ("--auto-max-time", "auto", "max_time_s", floats, "-r auto's --max-time [mpiwrite's]"),
+    ("--auto-max-repetitions", "auto", "max_repetitions", int,
+     "-r auto's --max-repetitions [mpiwrite's]"),
+    ("--auto-equivalence", "auto", "equivalence", str,
+     "both variants' --equivalence [mpiwrite's]"),
     ("--netfs-local-dir", "netfs", "local_dir", str, "no testbed: run the one-client cells in "
      "this directory with a local mpirun (to test the section) []"),
 ]
@@ -137,7 +152,8 @@ def parser():
     ap.add_argument("--sections", type=words, default=None,
                     help=f"comma-separated, run in the fixed order [{','.join(sections.DEFAULT)}]; "
                          f"dynamic-hosts and netfs (root, network namespaces; netfs a GlusterFS "
-                         f"testbed) only when named; ALL: every one but those two")
+                         f"testbed) and auto (long) only when named; ALL: every one but those "
+                         f"three")
     ap.add_argument("--smoke", action="store_true", help="every section at toy size")
     ap.add_argument("--out", default=os.path.join(REPO, "bench-results"), help="results directory")
     ap.add_argument("--build-dir", default=os.path.join(REPO, "build-bench"),

@@ -1,7 +1,17 @@
 """The results: bench-<UTC stamp>.json and .md in the results directory, the Markdown also on
 standard output.
 
-JSON schema "mpiwrite-bench/11" (schema_version 11). What changed from /10: the floor times
+JSON schema "mpiwrite-bench/12" (schema_version 12). What changed from /11: the section "auto"
+(issue 26: -r 100 against -r auto on the seed's table) and its key "auto": {"parameters",
+"runs" (each round: "order", and per variant "fixed"/"auto" the "wall_s" (the whole mpirun),
+"timed_s" (the sum of every repetition's makespan), "steps", "points" (label, mode,
+concurrency, repetitions, stopped_by, precision, median_s), "verdicts" per concurrency (label,
+outcome, p_value, ratio), "rounds_begun", "seed", "text" (the default report); "startup":
+"wall_s"), "summary" ("variants": per variant the summaries of wall_s, timed_s, steps,
+repetitions, precision, the stopped_by counts, outside_per_step_ms; ratio_of_medians,
+paired_ratios, timed_ratio_of_medians, "agreement" {rows, fixed_vs_auto, fixed_vs_fixed,
+all_same}, goal_ratio, goal_met)}. Every other key is as in /11.
+/11 changed from /10: the floor times
 every phase of issue 23 (--floor-phases): its parameters gain "phases", "tree_branch", "shift"
 and "trees" (per size: depth, branch, directories_per_tree); each cell gains "phase" (write in
 a run of the write phase alone) and "items" (per program, the items its phase did: files, or
@@ -36,8 +46,8 @@ import json
 import os
 import sys
 
-SCHEMA = "mpiwrite-bench/11"
-SCHEMA_VERSION = 11
+SCHEMA = "mpiwrite-bench/12"
+SCHEMA_VERSION = 12
 
 
 def key_of(section):
