@@ -3,6 +3,7 @@
 # threads, the modes cover exactly the promised combinations, and nothing is left behind.
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
+no_kill_grace  # its failing runs end by themselves; none is signalled (lib.sh)
 
 note "sweep of 1 and 3 threads per rank on $RANKS ranks (JSON, and the seed's markdown table)"
 # One launch for both formats (--markdown beside -o): each mpirun costs seconds on a loaded CI.
