@@ -9,4 +9,11 @@ build=${BUILD_DIR:-$root/build-test}
 # shellcheck source=mpi-env.sh
 source "$root/tools/mpi-env.sh"
 cd "$build"
-ctest --output-on-failure -j"$(nproc)" --timeout 300
+# Two CTest slots a core: most end-to-end tests wait (mpiexec's start and its 1 s timers,
+# strace delays, --slow-rank sleeps, --timeout) far more than they compute: the suite used
+# 0.45-0.7 s of CPU a test-second (faults.np4 20 s of CPU to 46 s of CI, interrupt_scale 18 to
+# 50; the whole suite at -j4 888 s for CI's 1250 test-seconds, waiting ranks' sched_yield
+# included), so at one slot a core CI's two cores stood idle for much of its 634 s. A test
+# that keeps a core busy takes 2 slots, one that keeps the machine busy 4 (PROCESSORS,
+# tests/CMakeLists.txt). CTEST_SLOTS overrides.
+ctest --output-on-failure -j"${CTEST_SLOTS:-$(($(nproc) * 2))}" --timeout 300

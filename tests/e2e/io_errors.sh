@@ -5,6 +5,7 @@
 # Needs root for mount and user switching; exits 77 (skipped) otherwise.
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
+no_kill_grace  # its failing runs end by themselves; none is signalled (lib.sh)
 
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root"; exit 77; }
 MNT="$WORK/mnt"

@@ -6,6 +6,7 @@
 # With MPIWRITE_ARGS="--engine uring ..." the same through io_uring.
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
+no_kill_grace  # its failing runs end by themselves; none is signalled (lib.sh)
 
 FILES=37 LINES=3
 # expect_layout DIR RANKS THREADS LAYOUT FILES_PER_DIR PARTITION: the model against the disk.

@@ -19,6 +19,7 @@
 #      naming the thread and the limits (SIGSEGV before).
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
+no_kill_grace  # its failing runs end by themselves; none is signalled (lib.sh)
 
 json_field() {  # json_field FILE PYTHON-EXPRESSION-OF-r
   python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print($2)" "$1"

@@ -7,6 +7,7 @@
 # One launch per case, a few files each. Usage: outputs.sh RANKS
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
+no_kill_grace  # its failing runs end by themselves; (e), signalled, keeps the default (lib.sh)
 
 SMALL=(-n $((3 * RANKS)) -l 2)
 fresh() { mktemp -u "$WORK/data-XXXXXX"; }  # a --dir path not taken yet
@@ -92,6 +93,7 @@ python3 -c 'import csv, sys; assert len(list(csv.reader(open(sys.argv[1])))) >= 
   fail "--csv did not get its report"
 
 note "(e) interrupted: every output holds the report marked interrupted"
+kill_grace
 dir=$WORK/interrupted
 LIMIT=60 start_bg interrupted -d "$dir" -n $((100 * RANKS)) -r 2 --slow-rank 0 \
   --slow-delay-us 20000 --json "$WORK/i.json" --csv "$WORK/i.csv" --markdown "$WORK/i.md"

@@ -170,6 +170,7 @@ assert got == want, got
 [ -z "$(find "$D" -mindepth 1 2>/dev/null)" ] || fail "null left $(find "$D" -mindepth 1 | head -3)"
 
 # (e) ---------------------------------------------------------------------------------------
+no_kill_grace  # (e) to (h) end by themselves; (i), signalled, keeps the default (lib.sh)
 note "(e) each rank's third statx fails with ENOENT: exit 1 naming each rank's path"
 D=$WORK/enoent
 set +e
@@ -252,6 +253,7 @@ for point in points:
 fi
 
 # (i) ---------------------------------------------------------------------------------------
+kill_grace
 note "(i) SIGINT in the stat phase: a report marked interrupted, and no file of the run left"
 D=$WORK/interrupted
 n=$((20 * RANKS))

@@ -8,6 +8,7 @@
 # those cases are skipped otherwise.
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
+no_kill_grace  # its failing runs end by themselves; none is signalled (lib.sh)
 
 ROOT=$([ "$(id -u)" -eq 0 ] && echo 1 || true)
 SMALL=(-n 6 -l 2)

@@ -4,6 +4,7 @@
 # and the refusal, once and with exit 2, where io_uring is blocked (a real seccomp filter).
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
+no_kill_grace  # its failing runs end by themselves; none is signalled (lib.sh)
 : "${DENY_IO_URING:?set DENY_IO_URING to the deny_io_uring tool}"
 
 note "--queue-depth without --engine uring is a usage error, and nothing is created"

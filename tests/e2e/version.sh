@@ -6,6 +6,7 @@
 # in a build without io_uring: exit 2, one message, nothing created.
 # Usage: version.sh RANKS (CTest: 2). Needs MPIWRITE_COMPARE and MPIWRITE_URING_BUILT.
 source "$(dirname "$0")/lib.sh"
+no_kill_grace  # its failing runs end by themselves; none is signalled (lib.sh)
 : "${MPIWRITE_COMPARE:?set MPIWRITE_COMPARE to the mpiwrite-compare binary}"
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=$(dirname "$MPIWRITE")  # mpiwrite is written to the top of the build directory

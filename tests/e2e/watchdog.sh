@@ -5,14 +5,14 @@
 #   (a) the last rank frozen by SIGSTOP during the write phases (its own watchdog freezes
 #       with it): rank 0 gives up at the boundary after the write phase, naming that rank;
 #   (b) rank 0 frozen the same way: the other ranks give up, naming rank 0;
-#   (c) the last rank's layout mkdirat delayed 30 s (untimed, before the write phase): that
+#   (c) the last rank's layout mkdirat delayed 45 s (untimed, before the write phase): that
 #       rank names "creating layout directories"; the others, if they speak, name it;
-#   (d) rank 0's removal of the scratch root (unlinkat AT_REMOVEDIR) delayed 20 s (untimed);
+#   (d) rank 0's removal of the scratch root (unlinkat AT_REMOVEDIR) delayed 45 s (untimed);
 #   (e) a run of many short steps, longer in all than --timeout: the watchdog must not fire;
 #   (f) the last rank frozen inside its (strace-held) layout mkdirat: rank 0 gives up in the
 #       agreement after the layout directories, naming it;
-#   (g) rank 0's rename of the -o report into place delayed 20 s: "writing the report";
-#   (h) the last rank's open of /proc/sys/kernel/random/boot_id delayed 20 s: rank 0 gives up
+#   (g) rank 0's rename of the -o report into place delayed 45 s: "writing the report";
+#   (h) the last rank's open of /proc/sys/kernel/random/boot_id delayed 45 s: rank 0 gives up
 #       in "the clock exchange" (a gather: it names the ranks of which one is late).
 # Each freeze or delay would make the job hang (or run to the end with exit 0) without it:
 # every run is under `timeout` LIMIT, and reaching LIMIT is a failure.
@@ -23,8 +23,14 @@ source "$(dirname "$0")/lib.sh"
 ((RANKS >= 2)) || { echo "watchdog.sh needs 2 ranks or more"; exit 77; }
 command -v strace >/dev/null || { echo "no strace"; exit 77; }
 
-LIMIT=30
-MARGIN=10  # seconds past --timeout a loaded 2-core machine may need to end the job
+# A delay (strace) lasts longer than the widest bound, --timeout + 2 x MARGIN, so that only the
+# watchdog can end the case in time; LIMIT, past the delay, is a hang. All three are reached
+# only when the case fails: a passing job ends in seconds (mpiexec kills the delayed rank).
+# MARGIN: seconds past --timeout a 2-core machine may need to end the job with ctest running 2
+# tests a core beside it (tools/test.sh); 19.5 s for (c), the widest, at load 25.
+LIMIT=60
+MARGIN=15
+DELAY_US=45000000
 LAST=$((RANKS - 1))
 REAL_MPIWRITE=$MPIWRITE
 
@@ -140,10 +146,10 @@ WRAP
 }
 
 if wanted c; then
-note "(c) the last rank's layout mkdirat delayed 30 s"
+note "(c) the last rank's layout mkdirat delayed 45 s"
 CASE="mkdirat delayed"
 dir=$WORK/mkdirat
-MPIWRITE=$(strace_wrapper "$LAST" mkdirat 30000000)
+MPIWRITE=$(strace_wrapper "$LAST" mkdirat "$DELAY_US")
 start_bg mkdirat -d "$dir" -n $((8 * RANKS)) --files-per-dir 4 --timeout 2 --format json
 MPIWRITE=$REAL_MPIWRITE
 finish "$T0"
@@ -157,12 +163,12 @@ expect_no_processes "$dir"
 fi
 
 if wanted d; then
-note "(d) rank 0's removal of the scratch root delayed 20 s"
+note "(d) rank 0's removal of the scratch root delayed 45 s"
 CASE="rmdir delayed"
 dir=$WORK/rmdir
 # The scratch root goes by unlinkat(AT_REMOVEDIR) in the held --dir: -P --dir matches that
 # descriptor (strace -P follows a dirfd), not the files, which go through their own directories.
-MPIWRITE=$(strace_wrapper 0 unlinkat 20000000 "$dir")
+MPIWRITE=$(strace_wrapper 0 unlinkat "$DELAY_US" "$dir")
 start_bg rmdir -d "$dir" -n $((4 * RANKS)) -r 2 --timeout 2 --format json
 MPIWRITE=$REAL_MPIWRITE
 finish "$T0"
@@ -199,10 +205,10 @@ fi
 fi
 
 if wanted g; then
-note "(g) rank 0's rename of the -o report into place delayed 20 s"
+note "(g) rank 0's rename of the -o report into place delayed 45 s"
 CASE="report delayed"
 dir=$WORK/report
-MPIWRITE=$(strace_wrapper 0 renameat 20000000)  # in -o's held directory
+MPIWRITE=$(strace_wrapper 0 renameat "$DELAY_US")  # in -o's held directory
 start_bg report -d "$dir" -n $((4 * RANKS)) --timeout 2 --format json -o "$WORK/report.json"
 MPIWRITE=$REAL_MPIWRITE
 finish "$T0"
@@ -213,10 +219,10 @@ expect_no_processes "$dir"
 fi
 
 if wanted h; then
-note "(h) the last rank's read of the kernel's boot id (the clock exchange) delayed 20 s"
+note "(h) the last rank's read of the kernel's boot id (the clock exchange) delayed 45 s"
 CASE="clock exchange delayed"
 dir=$WORK/clocks
-MPIWRITE=$(strace_wrapper "$LAST" openat 20000000 /proc/sys/kernel/random/boot_id)
+MPIWRITE=$(strace_wrapper "$LAST" openat "$DELAY_US" /proc/sys/kernel/random/boot_id)
 start_bg clocks -d "$dir" -n $((4 * RANKS)) --timeout 2 --format json
 MPIWRITE=$REAL_MPIWRITE
 finish "$T0"
@@ -230,10 +236,10 @@ note "(e) many steps, each shorter than --timeout: no watchdog"
 CASE="no timeout"
 dir=$WORK/quiet
 t1=$(date +%s.%N)
-# The slow rank sleeps 10 ms a file: 60 files make each write phase about 0.6 s (well under
-# --timeout), and 5 of them (4 repetitions, 1 warm-up) at least 3 s in all, on any machine
-# (sleeps are a floor; 7 steps took 11.5 s of a loaded CI, for no more proof).
-start_bg quiet -d "$dir" -n $((60 * RANKS)) -r 4 --warmup 1 --timeout 2 --slow-rank 1 \
+# The slow rank sleeps 10 ms a file: 20 files make each write phase about 0.2 s (1.8 s under
+# --timeout: 0.6 s steps fired it at load 25), and 13 of them (12 repetitions, 1 warm-up) at
+# least 2.6 s in all, on any machine (sleeps are a floor).
+start_bg quiet -d "$dir" -n $((20 * RANKS)) -r 12 --warmup 1 --timeout 2 --slow-rank 1 \
   --slow-delay-us 10000 --files-per-dir 10 --verify --cleanup --format json
 finish "$t1"
 [ "$STATUS" -eq 0 ] || { cat "$ERR" >&2; fail "$CASE: exit $STATUS, expected 0"; }
