@@ -120,7 +120,7 @@ class CreationLedger {
   // --dir's item, when cleans_dir() or dir_emptied() (then only_empty).
   std::optional<RemovalItem> dir_item() const;
   // Calls visit(const RemovalItem&) for every scratch step started, in the schedule's order,
-  // then for --dir when cleans_dir().
+  // then for --dir when dir_item() has one (cleans_dir(), or dir_emptied()).
   template <typename Visit>
   void for_each_removal_item(Visit&& visit) const {
     if (schedule_) {
