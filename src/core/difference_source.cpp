@@ -30,24 +30,24 @@ std::vector<double> median_means(const PointReport& point, Phase phase) {
 
 }  // namespace
 
-std::optional<double> OperationChange::relative() const {
+std::optional<double> OperationDifference::relative() const {
   if (runner_up_us <= 0) return std::nullopt;
   return change_us() / runner_up_us;
 }
 
-std::vector<OperationChange> difference_sources(const PointReport& winner,
+std::vector<OperationDifference> difference_sources(const PointReport& winner,
                                                 const PointReport& runner_up, Phase phase) {
   const std::vector<double> a = median_means(winner, phase);
   const std::vector<double> b = median_means(runner_up, phase);
   if (a.empty() || b.empty()) return {};
   const std::span<const Operation> ops = operations_of(phase);
-  std::vector<OperationChange> changes;
+  std::vector<OperationDifference> changes;
   for (std::size_t i = 0; i < ops.size(); ++i) {
     if (a[i] <= 0 && b[i] <= 0) continue;  // not measured in either (fsync without --fsync)
     changes.push_back({ops[i], a[i], b[i]});
   }
   std::stable_sort(changes.begin(), changes.end(),
-                   [](const OperationChange& x, const OperationChange& y) {
+                   [](const OperationDifference& x, const OperationDifference& y) {
                      return std::abs(x.change_us()) > std::abs(y.change_us());
                    });
   return changes;

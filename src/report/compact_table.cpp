@@ -82,9 +82,9 @@ std::string operations_line(const PointReport& p, bool fsync) {
 
 // "create -38%, writes +2%, close -1% per file": each operation's change from the runner-up to
 // the winner, the one that carries the difference first (core/difference_source.hpp).
-std::string sources_text(const std::vector<OperationChange>& changes) {
+std::string sources_text(const std::vector<OperationDifference>& changes) {
   std::vector<std::string> parts;
-  for (const OperationChange& c : changes) {
+  for (const OperationDifference& c : changes) {
     const std::optional<double> rel = c.relative();
     parts.push_back(rel ? fmt::format("{} {:+.0f}%", operation_name(c.operation), 100 * *rel)
                         : fmt::format("{} {:+.1f} us", operation_name(c.operation), c.change_us()));

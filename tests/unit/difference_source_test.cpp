@@ -35,7 +35,7 @@ TEST(DifferenceSource, LargestAbsoluteChangePerFileFirst) {
   // Medians: winner create 10, writes 51, close 5; runner-up create 16, writes 50, close 5.
   const PointReport winner = point_with({{10, 50, 5}, {9, 51, 5}, {11, 52, 5}});
   const PointReport runner_up = point_with({{16, 49, 5}, {17, 50, 5}, {15, 50, 5}});
-  const std::vector<OperationChange> c = difference_sources(winner, runner_up);
+  const std::vector<OperationDifference> c = difference_sources(winner, runner_up);
   ASSERT_EQ(c.size(), 3u);  // no fsync: measured in neither
   EXPECT_EQ(c[0].operation, Operation::Create);
   EXPECT_DOUBLE_EQ(c[0].change_us(), -6.0);
@@ -51,7 +51,7 @@ TEST(DifferenceSource, AGrowthCarriesTheDifferenceWhenItIsTheLargest) {
   // whichever the sign, so the report cannot hide a cost the winner paid.
   const PointReport winner = point_with({{10, 90, 5}});
   const PointReport runner_up = point_with({{30, 60, 5}});
-  const std::vector<OperationChange> c = difference_sources(winner, runner_up);
+  const std::vector<OperationDifference> c = difference_sources(winner, runner_up);
   ASSERT_FALSE(c.empty());
   EXPECT_EQ(c[0].operation, Operation::Writes);
   EXPECT_DOUBLE_EQ(c[0].change_us(), 30.0);
@@ -60,7 +60,7 @@ TEST(DifferenceSource, AGrowthCarriesTheDifferenceWhenItIsTheLargest) {
 TEST(DifferenceSource, NoRatioAgainstZeroAndNothingWithoutRepetitions) {
   const PointReport winner = point_with({{4, 1, 0}});
   const PointReport runner_up = point_with({{0, 1, 0}});
-  const std::vector<OperationChange> c = difference_sources(winner, runner_up);
+  const std::vector<OperationDifference> c = difference_sources(winner, runner_up);
   ASSERT_EQ(c.size(), 2u);  // close is 0 in both: left out
   EXPECT_EQ(c[0].operation, Operation::Create);
   EXPECT_FALSE(c[0].relative().has_value());
@@ -70,7 +70,7 @@ TEST(DifferenceSource, NoRatioAgainstZeroAndNothingWithoutRepetitions) {
 TEST(DifferenceSource, ALaterPhaseUsesItsOwnOperations) {
   const PointReport winner = point_with({{3, 50, 5}}, Phase::Stat);
   const PointReport runner_up = point_with({{7, 10, 5}}, Phase::Stat);
-  const std::vector<OperationChange> c = difference_sources(winner, runner_up, Phase::Stat);
+  const std::vector<OperationDifference> c = difference_sources(winner, runner_up, Phase::Stat);
   ASSERT_EQ(c.size(), 1u);
   EXPECT_EQ(c[0].operation, Operation::Stat);
   EXPECT_DOUBLE_EQ(c[0].change_us(), -4.0);

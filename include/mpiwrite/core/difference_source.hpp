@@ -15,7 +15,7 @@ namespace mpiwrite {
 
 // One operation of the phase: the median over each point's timed repetitions of the
 // operation's mean latency per item (as the per-operation grid shows it), in microseconds.
-struct OperationChange {
+struct OperationDifference {
   Operation operation = Operation::Create;
   double winner_us = 0, runner_up_us = 0;
   double change_us() const { return winner_us - runner_up_us; }  // < 0: the winner spent less
@@ -27,7 +27,7 @@ struct OperationChange {
 // without --fsync is left out), ordered by the absolute change in microseconds per item,
 // largest first; ties keep the phase's own order. The first carries the difference. Empty when
 // either point has no timed repetition or did not run the phase.
-std::vector<OperationChange> difference_sources(const PointReport& winner,
+std::vector<OperationDifference> difference_sources(const PointReport& winner,
                                                 const PointReport& runner_up,
                                                 Phase phase = Phase::Write);
 
