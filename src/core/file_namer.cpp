@@ -51,9 +51,11 @@ FileNamer::FileNamer(FilePattern pattern) : pattern_(std::move(pattern)) {
   pattern_.prefix.copy(buffer_.data(), pattern_.prefix.size());
 }
 
-const char* FileNamer::name(std::uint64_t index) {
+const char* FileNamer::format(std::uint64_t index) {
   char* digits = buffer_.data() + pattern_.prefix.size();
   char* end = std::to_chars(digits, digits + kMaxDigits, index).ptr;
+  digits_ = static_cast<std::size_t>(end - digits);
+  last_ = index;
   end = std::copy(pattern_.suffix.begin(), pattern_.suffix.end(), end);
   *end = '\0';
   length_ = static_cast<std::size_t>(end - buffer_.data());
