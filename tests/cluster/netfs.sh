@@ -149,6 +149,35 @@ expect_status 0
 grep -qi "verif" "$WORK/out" || { cat "$WORK/out" >&2; fail "the table does not mention the verification"; }
 expect_files "$DATA/verify" 60 20 "Hello, world!"
 
+# Every file phase through io_uring on the FUSE mount, from both client hosts: the read phase
+# opens with O_NONBLOCK (docs/uring.md) and --verify checks each file's content there, read by
+# the rank on the other host (--shift 1). Nothing is left: the remove phase emptied the --dir
+# this run made, which then goes too.
+if uring_built; then
+  note "--engine uring --phases write,stat,read,remove --verify: every phase via io_uring on FUSE"
+  run_on_clients -d "$DATA/uring" -n 60 -l 20 --engine uring -q 8 \
+    --phases write,stat,read,remove --verify -r 2 --format json -o "$WORK/uring.json"
+  expect_status 0
+  [ "$(error_lines)" -eq 0 ] || { cat "$WORK/err" >&2; fail "uring phases on FUSE reported errors"; }
+  [ ! -e "$DATA/uring" ] || fail "the uring run left $DATA/uring: $(ls -A "$DATA/uring" | head -3)"
+  python3 - "$WORK/uring.json" <<'PY' || fail "the uring phases' report"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+assert doc["config"]["engine"] == "uring", doc["config"]["engine"]
+for rep in doc["points"][0]["repetitions"]:
+    phases = rep["phases"]
+    assert list(phases) == ["write", "stat", "read", "remove"], list(phases)
+    for name, p in phases.items():
+        assert p["files"] == 60 and p["files_per_s"] > 0, (name, p)
+    assert phases["read"]["verified"] and phases["read"]["mismatches"] == 0, phases["read"]
+    reads = phases["read"]["operations_us"]
+    assert reads["open"]["count"] == 60 and reads["close"]["count"] == 60, reads
+print("uring on FUSE: every phase 60 files, read verified, 2 repetitions")
+PY
+else
+  skip_uring_case "the uring phases on FUSE"
+fi
+
 # Each layout from 4 ranks on both client hosts, checked from the head's mount against the
 # layouts' model (tests/e2e/expect_layout.py): every file in its directory, exact, nothing else.
 for layout in "rank 1 0 block" "thread 2 4 cyclic" "shared 2 8 block"; do
