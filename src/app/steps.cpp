@@ -158,8 +158,10 @@ bool StepRunner::run_step(const Step& step) {
   if (verify_apart && step.timed) {
     begin_part(step, "verify");
     if (!verify(step, h, written.cut_short, written.figures)) return false;
+    // Verified only in part: discarded too. (Without a verification nothing ran since the
+    // agreement after the write phase: a second one would cost a boundary of every rank.)
+    if (interrupted_now(run_, phases_)) return true;
   }
-  if (interrupted_now(run_, phases_)) return true;  // verified only in part: discarded too
   if (!run_later_phases(step, h, written.cut_short, later)) return false;
   if (run_.interrupted) return true;  // a phase of it was cut short: discarded too
   if (written.figures) {
