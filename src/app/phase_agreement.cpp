@@ -62,7 +62,8 @@ void PhaseAgreement::print_error(const std::string& message) const {
 }
 
 bool PhaseAgreement::agree(const std::string& local_failure) {
-  const comm::Agreement agreement = comm::agree(world_, local_failure);
+  const comm::Agreement agreement = comm::agree(world_, local_failure, interrupt_signal().load());
+  agreed_signal_ = agreement.signal;
   if (root_) {
     for (const std::string& line : agreement.failures) {
       err_ << "mpiwrite: error: " << printable(line) << '\n';

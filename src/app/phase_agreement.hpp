@@ -122,6 +122,9 @@ class PhaseAgreement {
 
   // The signal (SIGINT, SIGTERM) any rank got, or 0: all ranks learn it together.
   int agree_on_signal();
+  // The same, as every rank had it when it entered the last agreement (agree(): each carries
+  // the ranks' signals), without a boundary of its own: right after a phase's agreement.
+  int signal_at_last_agreement() const { return agreed_signal_; }
 
   // Ranks of one kernel share the monotonic clock; for ranks of other kernels rank 0 measures
   // their clock's offset to its own once, here, outside any timed phase. Collective.
@@ -145,6 +148,7 @@ class PhaseAgreement {
   const std::string host_;  // the watchdog's thread names it without calling MPI
   std::unique_ptr<Watchdog> watchdog_;
   int clock_domains_ = 1;             // kernels (monotonic clocks) among the ranks
+  int agreed_signal_ = 0;             // the last agreement's (every rank's the same)
   comm::ClockOffsets clock_offsets_;  // to rank 0's clock, on rank 0; empty with one kernel
 };
 

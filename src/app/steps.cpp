@@ -142,7 +142,7 @@ bool StepRunner::run_step(const Step& step) {
   if (!open_directories(step, h, exclusive)) return false;
   begin_part(step, "write");
   WriteOutcome written = WritePhase(run_, phases_, h, step).run();
-  if (!written.ok || interrupted_now(run_, phases_)) {
+  if (!written.ok || interrupted_at_agreement(run_, phases_)) {
     run_.ledger.step_stopped(std::move(written.created));
     return written.ok;
   }
@@ -160,7 +160,7 @@ bool StepRunner::run_step(const Step& step) {
     if (!verify(step, h, written.cut_short, written.figures)) return false;
     // Verified only in part: discarded too. (Without a verification nothing ran since the
     // agreement after the write phase: a second one would cost a boundary of every rank.)
-    if (interrupted_now(run_, phases_)) return true;
+    if (interrupted_at_agreement(run_, phases_)) return true;
   }
   if (!run_later_phases(step, h, written.cut_short, later)) return false;
   if (run_.interrupted) return true;  // a phase of it was cut short: discarded too
@@ -185,7 +185,7 @@ bool StepRunner::run_later_phases(const Step& step, PointHandles& h, bool cut_sh
     FilesOutcome done = FilesPhase(run_, phases_, h, step, phase, records).run();
     if (!done.ok) return false;
     if (done.figures) later.push_back(*done.figures);
-    if (interrupted_now(run_, phases_)) return true;
+    if (interrupted_at_agreement(run_, phases_)) return true;
     if (phase == Phase::Remove) run_.ledger.step_files_removed();
   }
   if (run_.phases.has(Phase::TreeRemove)) {
@@ -193,7 +193,7 @@ bool StepRunner::run_later_phases(const Step& step, PointHandles& h, bool cut_sh
     TreeOutcome done = TreePhase(run_, phases_, h, step, Phase::TreeRemove).run();
     if (!done.ok) return false;
     if (done.figures) later.push_back(*done.figures);
-    if (interrupted_now(run_, phases_)) return true;
+    if (interrupted_at_agreement(run_, phases_)) return true;
     run_.ledger.step_tree_removed();
   }
   return true;
@@ -214,7 +214,7 @@ bool StepRunner::make_layout(const Step& step, PointHandles& h,
   phases_.enter(making);
   if (h.comm) guarded([&] { make_layout_directories(step, h); }, failure);
   if (!phases_.agree_after(making, failure)) return false;
-  interrupted_now(run_, phases_);
+  interrupted_at_agreement(run_, phases_);
   return true;
 }
 
@@ -233,7 +233,7 @@ bool StepRunner::time_tree_create(const Step& step, PointHandles& h,
   run_.ledger.layout_directories_made(step, std::move(made.made));
   if (!made.ok) return false;
   if (made.figures) later.push_back(*made.figures);
-  interrupted_now(run_, phases_);
+  interrupted_at_agreement(run_, phases_);
   return true;
 }
 

@@ -198,11 +198,17 @@ void broadcast_string(const mpi::communicator& world, std::string& value) {
   mpi::broadcast(world, value, kRoot);
 }
 
-Agreement agree(const mpi::communicator& world, const std::string& local_failure) {
+Agreement agree(const mpi::communicator& world, const std::string& local_failure,
+                int local_signal) {
   Agreement result;
-  const int ok = local_failure.empty() ? 1 : 0;
-  const int all_ok = boundary_allreduce(world, ok, MPI_INT, [](int a, int b) { return a & b; });
-  result.all_ok = all_ok != 0;
+  // {ok, signal} as MPI_2INT (two ints, contiguous): one boundary for both.
+  using Verdict = std::array<int, 2>;
+  const Verdict mine{local_failure.empty() ? 1 : 0, local_signal};
+  const Verdict all = boundary_allreduce(world, mine, MPI_2INT, [](Verdict a, Verdict b) {
+    return Verdict{a[0] & b[0], std::max(a[1], b[1])};
+  });
+  result.all_ok = all[0] != 0;
+  result.signal = all[1];
   if (result.all_ok) return result;
   // Only on failure: gather the messages (a rare, slow path).
   std::vector<std::string> messages;

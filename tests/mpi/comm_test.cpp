@@ -37,6 +37,20 @@ TEST(Agree, EveryFailingRankIsListedInRankOrder) {
   }
 }
 
+// The agreement after a phase is also its signal check (run_state.hpp): every rank learns the
+// largest signal any rank had, whichever rank had it, with or without a failure.
+TEST(Agree, EveryRankLearnsTheLargestSignalAnyRankGot) {
+  EXPECT_EQ(comm::agree(world, "").signal, 0);
+  const int last = world.size() - 1;
+  const comm::Agreement a = comm::agree(world, "", world.rank() == last ? 15 : 0);
+  EXPECT_TRUE(a.all_ok);
+  EXPECT_EQ(a.signal, 15);
+  const comm::Agreement b =
+      comm::agree(world, world.rank() == 0 ? "disk full" : "", world.rank() == last ? 2 : 15);
+  EXPECT_FALSE(b.all_ok);
+  EXPECT_EQ(b.signal, world.size() > 1 ? 15 : 2);  // one rank: the last rank's 2 alone
+}
+
 // --timeout names whom a rank waits for (comm.hpp): at a boundary the last rank arrives
 // 300 ms late; rank 0 is told it waits for that rank (a world rank), the others for rank 0,
 // and everybody that the wait is over.

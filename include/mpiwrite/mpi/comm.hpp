@@ -60,12 +60,15 @@ void broadcast_string(const mpi::communicator& world, std::string& value);
 // Every rank says whether it failed (a non-empty message). All ranks learn whether everybody
 // succeeded; rank 0 also gets "rank N: message" for every failing rank, in rank order.
 // This is the phase boundary: no rank leaves a phase alone, so no rank waits forever. It waits
-// quietly (see quiet_barrier).
+// quietly (see quiet_barrier). It also carries each rank's `local_signal` (the signal it got, or
+// 0), so that the boundary after a phase is also its signal check: every rank learns the largest.
 struct Agreement {
   bool all_ok = true;
+  int signal = 0;
   std::vector<std::string> failures;  // rank 0 only
 };
-Agreement agree(const mpi::communicator& world, const std::string& local_failure);
+Agreement agree(const mpi::communicator& world, const std::string& local_failure,
+                int local_signal = 0);
 
 // The largest of every rank's value on every rank, waiting quietly (for the signal check at
 // each step).
