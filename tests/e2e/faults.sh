@@ -247,18 +247,28 @@ if ((RANKS >= 2)); then
   note "(g) SIGTERM to every rank during the last repetition (as a batch system does)"
   interrupt_case sigterm-ranks TERM ranks json
 
-  # Rank 1 is slow, so rank 0's write1.txt is done long before the verify phase starts.
+  # Rank 1 is slow, so rank 0's write1.txt is done long before the verify phase starts. The
+  # two runs side by side (each mostly waits on rank 1's 2 s of writes): the second's write1.txt
+  # is damaged a moment after the first's, long before either verifies.
+  declare -A bg_of t0_of
   for damage in truncated changed; do
-    if [ "$damage" = truncated ]; then note "(h) --verify finds a truncated file"; else
-      note "(i) --verify finds a changed byte"; fi
-    dir=$WORK/$damage
-    start_bg "$damage" -d "$dir" -n $((20 * RANKS)) --verify --slow-rank 1 --slow-delay-us 100000
+    start_bg "$damage" -d "$WORK/$damage" -n $((20 * RANKS)) --verify --slow-rank 1 \
+      --slow-delay-us 100000
+    bg_of[$damage]=$BG t0_of[$damage]=$T0
+  done
+  for damage in truncated changed; do
+    dir=$WORK/$damage BG=${bg_of[$damage]} ERR=$WORK/$damage.err
     wait_for "write1.txt" size_is "$dir/write1.txt" "$SIZE"
     if [ "$damage" = truncated ]; then
       : >"$dir/write1.txt"
     else
       printf 'J' | dd of="$dir/write1.txt" bs=1 seek=700 conv=notrunc status=none
     fi
+  done
+  for damage in truncated changed; do
+    if [ "$damage" = truncated ]; then note "(h) --verify finds a truncated file"; else
+      note "(i) --verify finds a changed byte"; fi
+    dir=$WORK/$damage BG=${bg_of[$damage]} T0=${t0_of[$damage]} ERR=$WORK/$damage.err
     finish_bg
     [ "$STATUS" -eq 1 ] || { cat "$ERR" >&2; fail "exit code $STATUS, expected 1"; }
     grep -q "^mpiwrite: error: rank [0-9]*: .*$dir/write1\.txt" "$ERR" ||

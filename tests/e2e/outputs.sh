@@ -72,15 +72,30 @@ refused() {  # refused TEXT ARGS...: exit 2, one error line containing TEXT, no 
   [ ! -s "$WORK/out" ] || fail "$*: standard output is not empty"
   [ ! -e "$dir" ] || fail "$*: --dir was created"
 }
-mkdir "$WORK/ro"
-refused "--csv /proc/r.csv: no file can be created in /proc" --json "$WORK/ro/a.json" --csv /proc/r.csv
-[ ! -e "$WORK/ro/a.json" ] || fail "--json was written although --csv was refused"
-refused "--csv $WORK/nowhere/r.csv: its directory $WORK/nowhere does not exist" --csv "$WORK/nowhere/r.csv"
-refused "--markdown $WORK/ro: is a directory" --markdown "$WORK/ro"
-refused "the extension .csv names the csv format, not json" -o "$WORK/ro/r.csv" --format json
-ln -s "$WORK/ro" "$WORK/rolink"
-refused "name the same file" --json "$WORK/ro/s.json" -o "$WORK/rolink/s.json"
-[ -z "$(ls -A "$WORK/ro")" ] || fail "a refused run left files in $WORK/ro: $(ls -A "$WORK/ro")"
+# The five refused runs side by side (a failing launch mostly waits on mpiexec): each in a
+# subshell with its own WORK (its out, err and --dir), checked by refused as before.
+W=$WORK
+refusing=()
+refused_beside() {
+  (
+    trap - EXIT
+    WORK=$(mktemp -d "$W/refused-XXXXXX")
+    refused "$@"
+  ) &
+  refusing+=($!)
+}
+mkdir "$W/ro"
+ln -s "$W/ro" "$W/rolink"
+refused_beside "--csv /proc/r.csv: no file can be created in /proc" --json "$W/ro/a.json" --csv /proc/r.csv
+refused_beside "--csv $W/nowhere/r.csv: its directory $W/nowhere does not exist" --csv "$W/nowhere/r.csv"
+refused_beside "--markdown $W/ro: is a directory" --markdown "$W/ro"
+refused_beside "the extension .csv names the csv format, not json" -o "$W/ro/r.csv" --format json
+refused_beside "name the same file" --json "$W/ro/s.json" -o "$W/rolink/s.json"
+failed=0
+for pid in "${refusing[@]}"; do wait "$pid" || failed=1; done
+[ "$failed" -eq 0 ] || fail "a refused case failed (above)"
+[ ! -e "$W/ro/a.json" ] || fail "--json was written although --csv was refused"
+[ -z "$(ls -A "$W/ro")" ] || fail "a refused run left files in $W/ro: $(ls -A "$W/ro")"
 
 note "(d) an output that fails at the end: exit 1 naming it, every other output written"
 run_mpiwrite -d "$(fresh)" "${SMALL[@]}" --json /dev/full --csv "$WORK/d.csv"

@@ -244,17 +244,37 @@ finished tr INT tree-remove '' ''
 # (1 s) twice before it exits, though every rank has exited: 2 s a run that test nothing of
 # mpiwrite's (as in clobber.sh). (c) is over: its signals keep the default.
 export OMPI_MCA_odls_base_sigkill_timeout=0
+# (d) and (e)'s three runs side by side: each mostly waits on rank 1's slow writes (1.2 s after
+# rank 0's last file), in which the test changes rank 0's files; the changes are a moment apart.
+cases=(deleted fifo-posix)
+uring_built && cases+=(fifo-uring)
+declare -A bg_of
+for name in "${cases[@]}"; do
+  case $name in
+    deleted) args=(--phases write,read,remove) ;;
+    fifo-*) args=(--phases write,read --verify --engine "${name#fifo-}") ;;
+  esac
+  LIMIT=90 start_bg "$name" -d "$WORK/$name" --files-per-rank 4 --slow-rank 1 \
+    --slow-delay-us 300000 "${args[@]}"
+  bg_of[$name]=$BG
+done
+for name in "${cases[@]}"; do
+  D=$WORK/$name
+  wait_until 60 test -f "$D/write4.txt" || fail "($name): rank 0 never wrote write4.txt"
+  case $name in
+    deleted) rm "$D/write2.txt" ;;
+    fifo-*) rm "$D/write1.txt" && mkfifo "$D/write1.txt" ;;
+  esac
+done
+uring_built || skip_uring_case "(e) uring: a FIFO at rank 0's write1.txt"
+
 note "(d) a file of rank 0 deleted while rank 1 writes: the read phase fails on it, exit 1"
 D=$WORK/deleted
-LIMIT=90 start_bg deleted -d "$D" --phases write,read,remove --files-per-rank 4 \
-  --slow-rank 1 --slow-delay-us 300000
-wait_until 60 test -f "$D/write4.txt" || fail "(d): rank 0 never wrote write4.txt"
-rm "$D/write2.txt"
 set +e
-wait "$BG"
+wait "${bg_of[deleted]}"
 STATUS=$?
 set -e
-cp "$OUT" "$WORK/out" && cp "$ERR" "$WORK/err"
+cp "$WORK/deleted.out" "$WORK/out" && cp "$WORK/deleted.err" "$WORK/err"
 expect_status 1
 # Rank r reads rank r + 1's files (--shift 1): rank RANKS - 1 reads rank 0's.
 grep -qxF "mpiwrite: error: rank $((RANKS - 1)): $D/write2.txt: open: No such file or directory" \
@@ -262,18 +282,15 @@ grep -qxF "mpiwrite: error: rank $((RANKS - 1)): $D/write2.txt: open: No such fi
 [ "$(error_lines)" -eq 1 ] || fail "(d): $(error_lines) error lines, expected 1"
 
 # (e) ---------------------------------------------------------------------------------------
-for engine in posix uring; do
+for name in "${cases[@]:1}"; do
+  engine=${name#fifo-}
   note "(e) $engine: a FIFO at rank 0's write1.txt before the read phase: exit 1, no hang"
-  D=$WORK/fifo-$engine
-  LIMIT=60 start_bg "fifo-$engine" -d "$D" --phases write,read --files-per-rank 4 --verify \
-    --slow-rank 1 --slow-delay-us 300000 --engine "$engine"
-  wait_until 60 test -f "$D/write4.txt" || fail "(e): rank 0 never wrote write4.txt"
-  rm "$D/write1.txt" && mkfifo "$D/write1.txt"
+  D=$WORK/$name
   set +e
-  wait "$BG"
+  wait "${bg_of[$name]}"
   STATUS=$?
   set -e
-  cp "$OUT" "$WORK/out" && cp "$ERR" "$WORK/err"
+  cp "$WORK/$name.out" "$WORK/out" && cp "$WORK/$name.err" "$WORK/err"
   if [ "$engine" = uring ] && [ "$STATUS" -eq 2 ] && grep -Eq "cannot run here|built without io_uring" "$WORK/err"; then
     echo "SKIP (uring part only): $(cat "$WORK/err")"
     continue

@@ -115,36 +115,40 @@ if not v["ratio"]["estimate"] > 1.5 or not v["prob_faster"] >= 0.9:
 PY
 fi
 
-# Layouts side by side (--layout A,B): every point of the one-layout run in each layout, in
+# Layouts side by side (--layout A,B[,C]): every point of the one-layout run in each layout, in
 # the order given (layout-major, one baseline: the first layout's first point), each labelled
 # and tagged with its layout, its comparison rows per layout; every layout directory is made
 # and removed per step, so nothing is left in --dir (new, or kept when it existed).
-# check_layouts REPORT KIND FIRST SECOND FILES VERIFIED
+# check_layouts REPORT KIND FILES VERIFIED LAYOUT...
 check_layouts() {
-  python3 - "$@" "$RANKS" <<'PY'
+  python3 - "$RANKS" "$@" <<'PY'
 import json, sys
-path, kind, first, second, files, verified, ranks = sys.argv[1:]
+ranks, path, kind, files, verified, *layouts = sys.argv[1:]
 files, verified, ranks = int(files), verified == "1", int(ranks)
 doc = json.load(open(path))
 def check(cond, what):
     if not cond: sys.exit(f"FAIL: {path}: {what}")
 check(doc["kind"] == kind, "kind")
-check(doc["config"]["layouts"] == [first, second], f"config layouts {doc['config']['layouts']}")
+check(doc["config"]["layouts"] == layouts, f"config layouts {doc['config']['layouts']}")
+first = layouts[0]
 points = doc["points"]
-half = len(points) // 2
-check(len(points) == 2 * half and half >= 1, f"{len(points)} points")
+part = len(points) // len(layouts)
+check(len(points) == len(layouts) * part and part >= 1, f"{len(points)} points")
 suffix = lambda layout: "" if layout == "shared" else "-" + layout
 shape = lambda p: (p["mode"], p["ranks"], p["threads"], p["engine"], p["queue_depth"])
-for i in range(half):
-    a, b = points[i], points[half + i]
-    check(a["layout"] == first and b["layout"] == second, f"point {i}: layouts {a['layout']} {b['layout']}")
-    check(shape(a) == shape(b), f"point {i}: {shape(a)} in {first}, {shape(b)} in {second}")
+for i in range(part):
+    a = points[i]
     base = a["label"][: len(a["label"]) - len(suffix(first))]
-    check(a["label"] == base + suffix(first) and b["label"] == base + suffix(second),
-          f"labels {a['label']} {b['label']}")
+    for j, layout in enumerate(layouts):
+        b = points[j * part + i]
+        check(b["layout"] == layout, f"point {i} of layout {j}: layout {b['layout']}, not {layout}")
+        check(shape(a) == shape(b), f"point {i}: {shape(a)} in {first}, {shape(b)} in {layout}")
+        check(b["label"] == base + suffix(layout), f"labels {a['label']} {b['label']}")
 check(len({p["label"] for p in points}) == len(points), "two points share a label")
 check(points[0]["summary"]["speedup"]["estimate"] == 1.0, "the baseline is the first point")
-check(points[half]["summary"]["speedup"]["ci"] is not None, "the second layout's 1x1 against the first's")
+for j in range(1, len(layouts)):
+    check(points[j * part]["summary"]["speedup"]["ci"] is not None,
+          f"layout {j}'s 1x1 against the first's")
 for p in points:
     check(len(p["repetitions"]) == 2, f"{p['label']}: repetitions")
     for rep in p["repetitions"]:
@@ -157,8 +161,8 @@ for p in points:
 if kind == "compare":
     rows = doc["comparison"]
     check([r["layout"] for r in rows] == sorted((r["layout"] for r in rows),
-                                                 key=[first, second].index), "rows layout-major")
-    check({r["layout"] for r in rows} == {first, second}, "rows of both layouts")
+                                                 key=layouts.index), "rows layout-major")
+    check({r["layout"] for r in rows} == set(layouts), "rows of every layout")
     for r in rows:
         for mode in ("processes", "threads", "hybrid", "async"):
             cell = r[mode]
@@ -167,7 +171,7 @@ if kind == "compare":
             owner = next(p for p in points if p["label"] == cell["label"])
             check(owner["layout"] == r["layout"], f"row {r['layout']} {r['concurrency']} holds {cell['label']}")
 check(doc["cleanup"]["files_removed"] == len(points) * 2 * files, "removal count")
-print(f"{path}: {len(points)} points in {first} and {second} ok")
+print(f"{path}: {len(points)} points in {', '.join(layouts)} ok")
 PY
 }
 # expect_empty DIR EXISTED: nothing left in DIR; DIR itself kept when it existed.
@@ -180,33 +184,28 @@ expect_empty() {
   fi
 }
 
-note "compare with --layout shared,rank: both layouts side by side"
-run_mpiwrite --compare --layout shared,rank -n 40 -r 2 --format json -d "$WORK/lay-cmp" \
-  --output "$WORK/lay-cmp.json"
-expect_status 0
-check_layouts "$WORK/lay-cmp.json" compare shared rank 40 0
-expect_empty "$WORK/lay-cmp" 0
-
-note "the same with --verify into a --dir that exists, rank first"
+note "compare with --layout rank,shared and --verify into a --dir that exists"
 mkdir "$WORK/lay-cmp-verify"
 run_mpiwrite --compare --layout rank,shared -n 40 -r 2 --verify --format json \
   -d "$WORK/lay-cmp-verify" --output "$WORK/lay-cmp-verify.json"
 expect_status 0
-check_layouts "$WORK/lay-cmp-verify.json" compare rank shared 40 1
+check_layouts "$WORK/lay-cmp-verify.json" compare 40 1 rank shared
 expect_empty "$WORK/lay-cmp-verify" 1
 
 note "sweep of 1 and 2 threads with --layout shared,thread, --verify"
 run_mpiwrite --sweep-threads 1,2 --layout shared,thread -n 40 -r 2 --verify --format json \
   -d "$WORK/lay-sweep" --output "$WORK/lay-sweep.json"
 expect_status 0
-check_layouts "$WORK/lay-sweep.json" sweep shared thread 40 1
+check_layouts "$WORK/lay-sweep.json" sweep 40 1 shared thread
 expect_empty "$WORK/lay-sweep" 0
 
-# The directories each rank really made, seen by strace (one trace file per rank): every step
+# Layouts side by side in a comparison, shared first, into a new --dir (check_layouts), and
+# the directories each rank really made, seen by strace (one trace file per rank): every step
 # of a rank or thread point makes exactly its layout's directories in its own scratch
-# directory, a shared step none. Skipped where strace is missing or ptrace is not allowed.
+# directory, a shared step none. One launch for both (each costs seconds on a loaded CI).
+# Where strace is missing or ptrace is not allowed, the comparison runs without it.
 if command -v strace >/dev/null && strace -qq -o /dev/null true 2>/dev/null; then
-  note "compare --layout shared,rank,thread under strace: each step makes its layout's directories"
+  note "compare --layout shared,rank,thread under strace: side by side; each step makes its layout's directories"
   set +e
   # --seccomp-bpf: only mkdir and mkdirat stop the rank; without it every syscall did (Open
   # MPI's progress threads poll), and this run took 16 s of a loaded CI instead of ~3.
@@ -219,6 +218,7 @@ if command -v strace >/dev/null && strace -qq -o /dev/null true 2>/dev/null; the
   STATUS=$?
   set -e
   expect_status 0
+  check_layouts "$WORK/lay-traced.json" compare 20 0 shared rank thread
   expect_empty "$WORK/lay-traced" 0
   python3 - "$WORK/lay-traced.json" "$WORK/mkdirs" "$RANKS" <<'PY'
 import glob, json, re, sys
@@ -252,7 +252,12 @@ if made != expected:
 print(f"{len(made)} step and layout directories made, exactly the expected ones")
 PY
 else
-  note "strace missing or not permitted: the traced layout check is skipped"
+  note "strace missing or not permitted: compare --layout shared,rank,thread without it"
+  run_mpiwrite --compare --layout shared,rank,thread -n 20 -r 2 --format json -d "$WORK/lay-traced" \
+    --output "$WORK/lay-traced.json"
+  expect_status 0
+  check_layouts "$WORK/lay-traced.json" compare 20 0 shared rank thread
+  expect_empty "$WORK/lay-traced" 0
 fi
 
 note "the dry run shows each point's layout directories"
