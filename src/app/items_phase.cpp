@@ -29,7 +29,7 @@ void ItemsPhase::before() {
 void ItemsPhase::after(const PhaseClock& clock, std::string& failure) {
   if (live_) guarded([&] { live_->finish(result_.files); }, failure);
   h_.writer->close_target();
-  comm::quiet_barrier(h_.comm);
+  comm::quiet_barrier(h_.comm, comm::Pace::patient);  // early finishers: as WritePhase::after
   figures_ = gather_phase_figures(phases_, h_.comm, phase_, clock, result_, step_.timed);
   if (failure.empty() && result_.failure) failure = result_.failure->message();
 }

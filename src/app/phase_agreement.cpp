@@ -61,8 +61,9 @@ void PhaseAgreement::print_error(const std::string& message) const {
   err_ << "mpiwrite: error: " << printable(message) << '\n' << std::flush;
 }
 
-bool PhaseAgreement::agree(const std::string& local_failure) {
-  const comm::Agreement agreement = comm::agree(world_, local_failure, interrupt_signal().load());
+bool PhaseAgreement::agree(const std::string& local_failure, comm::Pace pace) {
+  const comm::Agreement agreement =
+      comm::agree(world_, local_failure, interrupt_signal().load(), pace);
   agreed_signal_ = agreement.signal;
   if (root_) {
     for (const std::string& line : agreement.failures) {
@@ -93,9 +94,10 @@ bool PhaseAgreement::timed_phase(TimedPhase& phase) {
     return agree_after("the " + phase.name(), failure);
   }
   // A rank outside the phase (a smaller point of a comparison) waits here through the phase's
-  // three steps on its ranks (barrier, work, figures), each with its own --timeout.
+  // three steps on its ranks (barrier, work, figures), each with its own --timeout. Patiently:
+  // its wake-ups would take the CPU from the point's ranks while they are timed (comm::Pace).
   enter("the agreement after the " + phase.name() + " (outside its point)", 3);
-  return agree(failure);
+  return agree(failure, comm::Pace::patient);
 }
 
 int PhaseAgreement::agree_on_signal() { return comm::max_int(world_, interrupt_signal().load()); }

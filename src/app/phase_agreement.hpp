@@ -101,8 +101,9 @@ class PhaseAgreement {
     return agree(local_failure);
   }
 
-  // Every rank's verdict on a phase; rank 0 prints each failing rank's message once.
-  bool agree(const std::string& local_failure);
+  // Every rank's verdict on a phase; rank 0 prints each failing rank's message once. Patient:
+  // a rank that waits through other ranks' timed work (comm::Pace).
+  bool agree(const std::string& local_failure, comm::Pace pace = comm::Pace::prompt);
 
   // A step only rank 0 performs, followed by its verdict (an exit code) for everyone; watched
   // as `name` when given.

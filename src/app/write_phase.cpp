@@ -125,7 +125,8 @@ void WritePhase::after(const PhaseClock& clock, std::string& failure) {
   // After the clock: this rank waits in the rounds until every rank's writers are done.
   if (live_) guarded([&] { live_->finish(result_.files); }, failure);
   h_.writer->close_target();
-  comm::quiet_barrier(h_.comm);  // early finishers leave the CPUs to the ranks still writing
+  // Early finishers leave the CPUs to the ranks still writing: they wait patiently (comm::Pace).
+  comm::quiet_barrier(h_.comm, comm::Pace::patient);
   gather_figures(clock);
   outcome_.created = std::move(result_.created);
   if (failure.empty() && result_.failure) failure = result_.failure->message();

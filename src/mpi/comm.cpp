@@ -56,28 +56,36 @@ void observe(MPI_Comm comm, const std::vector<int>& ranks, bool exact = true) {
   wait_observer()(world, exact);
 }
 
-// Sleeps between tests of a wait: 50 µs while the wait is short (a boundary's ranks are
-// released within microseconds of each other), then longer, up to 500 µs, so that a rank
-// waiting seconds for another wakes 2000 times a second, not 20000.
+// Sleeps between tests of a wait (comm.hpp's Pace). Prompt: 50 µs while the wait is short (a
+// boundary's ranks are released within microseconds of each other), then longer, up to 500 µs,
+// so that a rank waiting seconds for another wakes 2000 times a second, not 20000. Patient:
+// 500 µs, doubling up to 2 ms, for waits through other ranks' timed work.
 class Backoff {
  public:
+  explicit Backoff(Pace pace)
+      : pace_(pace), pause_(pace == Pace::patient ? kPatientFirst : kPromptFirst) {}
   void sleep() {
     std::this_thread::sleep_for(pause_);
     waited_ += pause_;
-    if (waited_ > std::chrono::milliseconds(10)) {
-      pause_ = std::min<std::chrono::microseconds>(2 * pause_, std::chrono::microseconds(500));
+    if (pace_ == Pace::patient) {
+      pause_ = std::min(2 * pause_, kPatientLongest);
+    } else if (waited_ > std::chrono::milliseconds(10)) {
+      pause_ = std::min(2 * pause_, kPromptLongest);
     }
   }
 
  private:
-  std::chrono::microseconds pause_{50};
+  static constexpr std::chrono::microseconds kPromptFirst{50}, kPromptLongest{500};
+  static constexpr std::chrono::microseconds kPatientFirst{500}, kPatientLongest{2000};
+  Pace pace_;
+  std::chrono::microseconds pause_;
   std::chrono::microseconds waited_{0};
 };
 
 // Completes `request`, sleeping between tests rather than spinning.
-void wait_quietly(MPI_Request& request) {
+void wait_quietly(MPI_Request& request, Pace pace = Pace::prompt) {
   int done = 0;
-  Backoff backoff;
+  Backoff backoff(pace);
   MPI_Test(&request, &done, MPI_STATUS_IGNORE);
   while (!done) {
     backoff.sleep();
@@ -89,7 +97,7 @@ void wait_quietly(MPI_Request& request) {
 // testing with sleeps and telling the observer which ranks have not sent yet.
 template <typename T>
 void receive_from_every_rank(MPI_Comm comm, int size, T* in, int count, MPI_Datatype type,
-                             int tag) {
+                             int tag, Pace pace = Pace::prompt) {
   const auto others = static_cast<std::size_t>(size - 1);
   std::vector<MPI_Request> requests(others);
   for (std::size_t i = 0; i < others; ++i) {
@@ -99,7 +107,7 @@ void receive_from_every_rank(MPI_Comm comm, int size, T* in, int count, MPI_Data
   std::vector<int> missing(others), arrived(others);
   for (std::size_t i = 0; i < others; ++i) missing[i] = static_cast<int>(i + 1);
   observe(comm, missing);
-  Backoff backoff;
+  Backoff backoff(pace);
   for (std::size_t left = others; left > 0;) {
     int done = 0;
     MPI_Testsome(static_cast<int>(others), requests.data(), &done, arrived.data(),
@@ -123,7 +131,7 @@ void receive_from_every_rank(MPI_Comm comm, int size, T* in, int count, MPI_Data
 // every rank.
 template <typename T, typename Combine>
 T boundary_allreduce(const mpi::communicator& communicator, T value, MPI_Datatype type,
-                     Combine combine) {
+                     Combine combine, Pace pace = Pace::prompt) {
   const MPI_Comm comm = MPI_Comm(communicator);
   const int size = communicator.size();
   if (size == 1) return value;
@@ -133,13 +141,13 @@ T boundary_allreduce(const mpi::communicator& communicator, T value, MPI_Datatyp
     MPI_Irecv(&result, 1, type, kRoot, kBoundaryTag, comm, &requests[0]);
     MPI_Isend(&value, 1, type, kRoot, kBoundaryTag, comm, &requests[1]);
     observe(comm, {kRoot});
-    wait_quietly(requests[0]);
+    wait_quietly(requests[0], pace);
     wait_quietly(requests[1]);
     observe(comm, {});
     return result;
   }
   std::vector<T> in(static_cast<std::size_t>(size - 1));
-  receive_from_every_rank(comm, size, in.data(), 1, type, kBoundaryTag);
+  receive_from_every_rank(comm, size, in.data(), 1, type, kBoundaryTag, pace);
   for (const T& v : in) value = combine(value, v);
   const auto others = static_cast<std::size_t>(size - 1);
   std::vector<MPI_Request> sends(others);
@@ -172,8 +180,8 @@ CollectiveWait::CollectiveWait(MPI_Comm comm, bool from_root) : comm_(comm) {
 
 CollectiveWait::~CollectiveWait() { observe(comm_, {}); }
 
-void quiet_barrier(const mpi::communicator& comm) {
-  boundary_allreduce(comm, 0, MPI_INT, [](int a, int) { return a; });
+void quiet_barrier(const mpi::communicator& comm, Pace pace) {
+  boundary_allreduce(comm, 0, MPI_INT, [](int a, int) { return a; }, pace);
 }
 
 int broadcast_int(const mpi::communicator& world, int value) {
@@ -199,14 +207,14 @@ void broadcast_string(const mpi::communicator& world, std::string& value) {
 }
 
 Agreement agree(const mpi::communicator& world, const std::string& local_failure,
-                int local_signal) {
+                int local_signal, Pace pace) {
   Agreement result;
   // {ok, signal} as MPI_2INT (two ints, contiguous): one boundary for both.
   using Verdict = std::array<int, 2>;
   const Verdict mine{local_failure.empty() ? 1 : 0, local_signal};
-  const Verdict all = boundary_allreduce(world, mine, MPI_2INT, [](Verdict a, Verdict b) {
-    return Verdict{a[0] & b[0], std::max(a[1], b[1])};
-  });
+  const Verdict all = boundary_allreduce(
+      world, mine, MPI_2INT,
+      [](Verdict a, Verdict b) { return Verdict{a[0] & b[0], std::max(a[1], b[1])}; }, pace);
   result.all_ok = all[0] != 0;
   result.signal = all[1];
   if (result.all_ok) return result;

@@ -22,10 +22,10 @@ namespace mpi = boost::mpi;
 
 // The phase boundaries (quiet_barrier, agree, max_int, max_u64) are observable waits: each
 // rank sends its value to rank 0 and rank 0 sends back the result (point to point, a tag of
-// their own), every rank testing its requests with sleeps in between (50 µs, growing to 500 µs
-// after 10 ms of waiting), never spinning: ranks that wait (idle ranks of a comparison point,
-// ranks that finished writing early) must not take CPU from the ranks still writing, as a
-// blocking MPI collective's busy poll would. While it waits, a rank tells the observer whom it
+// their own), every rank testing its requests with sleeps in between (Pace, below), never
+// spinning: ranks that wait (idle ranks of a comparison point, ranks that finished writing
+// early) must not take CPU from the ranks still writing, as a blocking MPI collective's busy
+// poll would. While it waits, a rank tells the observer whom it
 // waits for, as world ranks: rank 0 the ranks that have not arrived, the others rank 0 (empty
 // once the wait is over). Linear in the ranks at rank 0, which is fine for untimed boundaries.
 // The other collectives here (gathers, reductions, broadcasts) block in MPI: around them the
@@ -48,8 +48,17 @@ class CollectiveWait {
   MPI_Comm comm_;
 };
 
+// How often a rank tests a boundary while it waits. Prompt: 50 µs, growing after 10 ms (the
+// ranks of a boundary between two steps arrive within microseconds of each other). Patient:
+// 500 µs, doubling up to 2 ms, for a wait that overlaps other ranks' timed work -- the ranks
+// outside a comparison point through its phase, the early finishers of a phase: with 63 idle
+// ranks on 2 cores, 50 µs sleeps are hundreds of thousands of wake-ups a second, which take
+// the CPU from the ranks being measured and widen their makespans' spread. Their figures do
+// not include the wait; the cost is a release up to 2 ms late, in the step's untimed part.
+enum class Pace { prompt, patient };
+
 // A barrier that sleeps instead of spinning (see above).
-void quiet_barrier(const mpi::communicator& comm);
+void quiet_barrier(const mpi::communicator& comm, Pace pace = Pace::prompt);
 
 // Rank 0's value of `value` on every rank.
 int broadcast_int(const mpi::communicator& world, int value);
@@ -68,7 +77,7 @@ struct Agreement {
   std::vector<std::string> failures;  // rank 0 only
 };
 Agreement agree(const mpi::communicator& world, const std::string& local_failure,
-                int local_signal = 0);
+                int local_signal = 0, Pace pace = Pace::prompt);
 
 // The largest of every rank's value on every rank, waiting quietly (for the signal check at
 // each step).
