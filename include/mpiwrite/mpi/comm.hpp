@@ -52,9 +52,12 @@ class CollectiveWait {
 // ranks of a boundary between two steps arrive within microseconds of each other). Patient:
 // 500 µs, doubling up to 2 ms, for a wait that overlaps other ranks' timed work -- the ranks
 // outside a comparison point through its phase, the early finishers of a phase: with 63 idle
-// ranks on 2 cores, 50 µs sleeps are hundreds of thousands of wake-ups a second, which take
-// the CPU from the ranks being measured and widen their makespans' spread. Their figures do
-// not include the wait; the cost is a release up to 2 ms late, in the step's untimed part.
+// ranks on 2 cores, 50 µs sleeps are hundreds of thousands of wake-ups a second, each test
+// entering Open MPI's progress engine, which yields the CPU when mpirun set
+// mpi_yield_when_idle (oversubscribed): they take the CPU from the ranks being measured and
+// widen their makespans' spread (the 1x1 point beside 63 idle ranks: 24 ms prompt, 18 ms
+// patient, 14 ms alone; docs/metrics.md). Their figures do not include the wait; the cost is a
+// release up to 2 ms late, in the step's untimed part.
 enum class Pace { prompt, patient };
 
 // A barrier that sleeps instead of spinning (see above).
