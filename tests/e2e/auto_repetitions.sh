@@ -87,23 +87,25 @@ note "equivalence: the same measurements are equivalent, twice as slow is not"
 # A slowed rank makes each repetition's time its sleeps (20 x 2 ms, then 20 x 4 ms). The same
 # configuration run again is not used: on this shared 2-core machine (load 13) two runs a few
 # seconds apart differed by 1.7x in median, which no margin of a few per cent survives; a
-# report against itself has the same series, whose ratio interval must lie inside +-D.
+# report against itself has the same series, whose ratio interval must lie inside +-D. D is
+# 25 %: the interval of 8 repetitions against themselves is as wide as their spread, which the
+# sleeps' overshoot made +-10 % in CI (ratio interval 0.90-1.11: not inside +-10 %).
 slow=(--engine null --files $((RANKS * 20)) --slow-rank 0 -r 8 --format json)
 run_mpiwrite --dir "$WORK/e1" "${slow[@]}" --slow-delay-us 2000 -o "$WORK/e1.json"
 expect_status 0
 run_mpiwrite --dir "$WORK/e3" "${slow[@]}" --slow-delay-us 4000 -o "$WORK/e3.json"
 expect_status 0
-"$MPIWRITE_COMPARE" --equivalence 10% --format json "$WORK/e1.json" "$WORK/e1.json" \
+"$MPIWRITE_COMPARE" --equivalence 25% --format json "$WORK/e1.json" "$WORK/e1.json" \
   >"$WORK/same.json" || fail "mpiwrite-compare failed"
-"$MPIWRITE_COMPARE" --equivalence 10% --format json "$WORK/e1.json" "$WORK/e3.json" \
+"$MPIWRITE_COMPARE" --equivalence 25% --format json "$WORK/e1.json" "$WORK/e3.json" \
   >"$WORK/slow.json" || fail "mpiwrite-compare failed"
-"$MPIWRITE_COMPARE" --equivalence 10% "$WORK/e1.json" "$WORK/e1.json" >"$WORK/same.txt"
+"$MPIWRITE_COMPARE" --equivalence 25% "$WORK/e1.json" "$WORK/e1.json" >"$WORK/same.txt"
 grep -q "equivalent" "$WORK/same.txt" || fail "the table says no equivalence: $(cat "$WORK/same.txt")"
 python3 - "$WORK/same.json" "$WORK/slow.json" <<'PY' || fail "equivalence verdicts"
 import json, sys
 same = json.load(open(sys.argv[1]))
 slow = json.load(open(sys.argv[2]))["points"][0]
-assert same["statistics"]["equivalence"] == 0.1, same["statistics"]
+assert same["statistics"]["equivalence"] == 0.25, same["statistics"]
 assert same["points"][0]["verdict"] == "equivalent", same["points"][0]
 assert slow["verdict"] != "equivalent", slow
 PY
