@@ -4,7 +4,7 @@
 // threads, and nothing else: no MPI, no clock per item, no histogram.
 //
 // usage: mpiwrite_floor DIR FILES LINES TEXT line|whole PROCESSES THREADS
-//                       [--phases LIST] [--shift S] [--tree DEPTH,BRANCH]
+//                       [--phases LIST] [--shift S] [--tree DEPTH,BRANCH] [--tree-walk W]
 // Without --phases: the write phase, and one line, its makespan in seconds (what the floor
 // printed before it had phases). With --phases (a comma-separated subset of tree-create, write,
 // stat, read, remove, tree-remove; run in that order, as mpiwrite runs them): one line per
@@ -17,6 +17,8 @@
 // its own). --tree: the tree phases only (no file phase), each process making (and removing)
 // its own tree DIR/rank<p>/t<k>/... of DEPTH levels of BRANCH, parents first, one round of its
 // threads per level (each takes a contiguous block of the level), as mpiwrite's run_tree does.
+// --tree-walk safe (the default) reaches each parent as mpiwrite must, without following a
+// link (floor_loops.hpp, TreeWalk); path gives the kernel the whole path: what the safety costs.
 //
 // Diagnostic knob: with MPIWRITE_FLOOR_IDLE_THREADS=K in the environment every process also starts
 // K threads that only sleep, before the start signal (an MPI library starts such helper threads
@@ -60,6 +62,7 @@ struct Options {
   Content content;
   std::vector<Phase> phases;  // in the order they run
   bool tree = false;
+  TreeWalk walk = TreeWalk::Safe;
   bool per_phase_output = false;
 };
 
@@ -131,6 +134,9 @@ Options parse(int argc, char** argv) {
               parse_count(std::string(value.substr(comma + 1)).c_str(), o.branch) &&
               o.branch <= 1000;
       o.tree = true;
+    } else if (flag == "--tree-walk") {
+      valid = value == "safe" || value == "path";
+      o.walk = value == "path" ? TreeWalk::Path : TreeWalk::Safe;
     } else {
       valid = false;
     }
@@ -152,11 +158,13 @@ Options parse(int argc, char** argv) {
   if (!valid) {
     std::fprintf(stderr,
                  "usage: %s DIR FILES LINES TEXT line|whole PROCESSES THREADS\n"
-                 "         [--phases LIST] [--shift S] [--tree DEPTH,BRANCH]\n"
+                 "         [--phases LIST] [--shift S] [--tree DEPTH,BRANCH] [--tree-walk safe|path]\n"
                  "  FILES, LINES, PROCESSES, THREADS: whole numbers >= 1; LIST: comma-separated\n"
                  "  tree-create, write, stat, read, remove, tree-remove; without --tree it has\n"
                  "  write and no tree phase; with --tree (DEPTH 0..10, BRANCH 1..1000, at most\n"
-                 "  10,000,000 directories) only the tree phases, tree-remove with tree-create\n",
+                 "  10,000,000 directories) only the tree phases, tree-remove with tree-create;\n"
+                 "  --tree-walk: parents walked without following links (safe, as mpiwrite;\n"
+                 "  the default) or whole paths to mkdirat/unlinkat (path)\n",
                  argc > 0 ? argv[0] : "mpiwrite_floor");
     return {};
   }
@@ -200,10 +208,11 @@ struct Work {
       case Phase::Remove:
         return remove_files(dir_fd, block(mine, parts, t));
       case Phase::TreeCreate:
-        return make_directories(dir_fd, levels[level], block({0, levels[level].size()}, parts, t));
+        return make_directories(dir_fd, levels[level], block({0, levels[level].size()}, parts, t),
+                                o.walk);
       case Phase::TreeRemove:
         return remove_directories(dir_fd, levels[level],
-                                  block({0, levels[level].size()}, parts, t));
+                                  block({0, levels[level].size()}, parts, t), o.walk);
     }
   }
 

@@ -113,13 +113,90 @@ void remove_files(int dir_fd, Range range) {
   }
 }
 
-void make_directories(int dir_fd, const std::vector<std::string>& paths, Range range) {
+namespace {
+
+// The parent of a tree path reached as mpiwrite reaches it (its TreeParents): one component at
+// a time from dir_fd with O_NOFOLLOW, keeping the descriptors of the components the previous
+// parent shared, so that a link on the path is never followed. The plain floor instead hands
+// the whole path to mkdirat/unlinkat, which the kernel walks following links.
+class SafeParents {
+ public:
+  explicit SafeParents(int dir_fd) : dir_fd_(dir_fd) {}
+  ~SafeParents() {
+    for (int fd : fds_) ::close(fd);
+  }
+  SafeParents(const SafeParents&) = delete;
+  SafeParents& operator=(const SafeParents&) = delete;
+
+  // The descriptor of `path`'s parent; `name` its last component.
+  int parent_of(const std::string& path, const char*& name) {
+    const std::size_t slash = path.rfind('/');
+    if (slash == std::string::npos) {
+      name = path.c_str();
+      return dir_fd_;
+    }
+    name = path.c_str() + slash + 1;
+    std::vector<std::string_view>& parts = parts_;  // reused: no allocation per item
+    parts.clear();
+    for (std::size_t at = 0; at < slash;) {
+      const std::size_t end = std::min(path.find('/', at), slash);
+      parts.emplace_back(path.data() + at, end - at);
+      at = end + 1;
+    }
+    std::size_t keep = 0;
+    while (keep < names_.size() && keep < parts.size() && names_[keep] == parts[keep]) ++keep;
+    while (fds_.size() > keep) {
+      ::close(fds_.back());
+      fds_.pop_back();
+      names_.pop_back();
+    }
+    for (std::size_t k = keep; k < parts.size(); ++k) {
+      const std::string component(parts[k]);
+      const int fd = ::openat(fds_.empty() ? dir_fd_ : fds_.back(), component.c_str(),
+                              O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      if (fd < 0) fail(component.c_str());
+      fds_.push_back(fd);
+      names_.push_back(component);
+    }
+    return fds_.back();
+  }
+
+ private:
+  int dir_fd_;
+  std::vector<int> fds_;
+  std::vector<std::string> names_;
+  std::vector<std::string_view> parts_;
+};
+
+}  // namespace
+
+void make_directories(int dir_fd, const std::vector<std::string>& paths, Range range,
+                      TreeWalk walk) {
+  if (walk == TreeWalk::Safe) {
+    SafeParents parents(dir_fd);
+    for (std::uint64_t i = range.first; i < range.first + range.count; ++i) {
+      const char* name = nullptr;
+      const int at = parents.parent_of(paths[i], name);
+      if (::mkdirat(at, name, 0755) != 0) fail(paths[i].c_str());
+    }
+    return;
+  }
   for (std::uint64_t i = range.first; i < range.first + range.count; ++i) {
     if (::mkdirat(dir_fd, paths[i].c_str(), 0755) != 0) fail(paths[i].c_str());
   }
 }
 
-void remove_directories(int dir_fd, const std::vector<std::string>& paths, Range range) {
+void remove_directories(int dir_fd, const std::vector<std::string>& paths, Range range,
+                        TreeWalk walk) {
+  if (walk == TreeWalk::Safe) {
+    SafeParents parents(dir_fd);
+    for (std::uint64_t i = range.first; i < range.first + range.count; ++i) {
+      const char* name = nullptr;
+      const int at = parents.parent_of(paths[i], name);
+      if (::unlinkat(at, name, AT_REMOVEDIR) != 0) fail(paths[i].c_str());
+    }
+    return;
+  }
   for (std::uint64_t i = range.first; i < range.first + range.count; ++i) {
     if (::unlinkat(dir_fd, paths[i].c_str(), AT_REMOVEDIR) != 0) fail(paths[i].c_str());
   }

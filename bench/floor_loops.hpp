@@ -6,7 +6,8 @@
 //   stat:        statx(AT_SYMLINK_NOFOLLOW|AT_STATX_SYNC_AS_STAT, STATX_BASIC_STATS)
 //   read:        openat(O_RDONLY|O_NOFOLLOW), read() until it returns 0, close
 //   remove:      unlinkat(0)
-//   tree-create: mkdirat(0755);  tree-remove: unlinkat(AT_REMOVEDIR)
+//   tree-create: mkdirat(0755);  tree-remove: unlinkat(AT_REMOVEDIR)  (and, with
+//                TreeWalk::Safe, an openat(O_NOFOLLOW) + close per new parent component)
 // A failed call prints "NAME: strerror" and ends the process with exit status 1 (the parent
 // sees it and fails the run): a floor that skipped a failed item would be too fast.
 
@@ -49,10 +50,20 @@ void stat_files(int dir_fd, Range range);
 void read_files(int dir_fd, Range range, std::span<char> buffer, std::uint64_t expected_bytes);
 void remove_files(int dir_fd, Range range);
 
+// How a tree phase reaches a directory's parent. Path: the whole relative path goes to
+// mkdirat/unlinkat, which the kernel walks, following links: the least system calls, but not
+// what mpiwrite may do (it never follows a link out of --dir). Safe: mpiwrite's way (its
+// TreeParents): the parent walked one component at a time with openat(O_NOFOLLOW), the
+// descriptors of the components shared with the previous parent kept, the last component made
+// or removed in the parent's descriptor: about one openat and one close per BRANCH directories.
+enum class TreeWalk { Path, Safe };
+
 // Directories: `paths` relative to dir_fd, the items [range.first, range.first + range.count)
 // of one level (a level's parents exist, a level's children are gone, before it starts).
-void make_directories(int dir_fd, const std::vector<std::string>& paths, Range range);
-void remove_directories(int dir_fd, const std::vector<std::string>& paths, Range range);
+void make_directories(int dir_fd, const std::vector<std::string>& paths, Range range,
+                      TreeWalk walk);
+void remove_directories(int dir_fd, const std::vector<std::string>& paths, Range range,
+                        TreeWalk walk);
 
 // The tree of process `process`: level 0 is its own directory "rank<process>" (mpiwrite's
 // --layout rank directory, zero-padded to the width of processes - 1 as there), then `depth`

@@ -61,6 +61,9 @@ KNOBS = [
      "tree-create, stat, read, remove, tree-remove; a cell per phase [write]"),
     ("--floor-tree-branch", "floor", "tree_branch", int, "subdirectories per directory of the "
      "tree cells (with tree-create); depth: the least whose tree holds FILES directories [10]"),
+    ("--floor-tree-walk", "floor", "tree_walk", str, "how the floor's tree cells reach a "
+     "parent: safe (openat O_NOFOLLOW per component, as mpiwrite must) or path (whole paths "
+     "to mkdirat/unlinkat, the kernel following links) [safe]"),
     ("--floor-shift", "floor", "shift", int, "stat and read go to the files of rank "
      "(r + SHIFT) %% ranks, mpiwrite --shift; below the ranks of every layout, or 1 [1]"),
     ("--files", "dynamic", "files", int, "files per run of the dynamic sections [10000]"),

@@ -66,16 +66,18 @@ def tree_run_files(ranks, threads):
     return ranks * threads
 
 
-def floor_args(phases, shift=1, tree=None):
+def floor_args(phases, shift=1, tree=None, walk="safe"):
     """mpiwrite_floor's words after its positional arguments: none for the write phase alone
-    (it prints one number, as before phases), else --phases and, as needed, --shift, --tree."""
+    (it prints one number, as before phases), else --phases and, as needed, --shift, --tree
+    and --tree-walk (safe: parents walked without following links, as mpiwrite walks them;
+    path: whole paths to the kernel)."""
     if phases == ["write"] and not tree:
         return []
     out = ["--phases", ",".join(phases)]
     if any(p in phases for p in ("stat", "read")):  # given always: mpiwrite's default is 1
         out += ["--shift", str(shift)]
     if tree:
-        out += ["--tree", f"{tree[0]},{tree[1]}"]
+        out += ["--tree", f"{tree[0]},{tree[1]}", "--tree-walk", walk]
     return out
 
 

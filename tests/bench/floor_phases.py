@@ -91,7 +91,21 @@ def main():
         assert len(made) == 26 and made[:3] == ["rank0", "rank0/t0", "rank0/t0/t0"], made
         assert "rank1/t2/t2" in made
         if have_strace:
-            assert calls(trace).get("mkdirat") == 26, calls(trace)
+            # --tree-walk safe (the default) opens each parent without following a link, as
+            # mpiwrite does, keeping what the previous parent shared: per process the rank
+            # directory once per thread's block of level 1 (2) and at level 2 (9 directories
+            # under 3 parents, blocks of 5 and 4) rank0 and the first parent, then one more
+            # per thread (6): 8 a process, 16 openat more than --tree-walk path, which gives
+            # the kernel whole paths.
+            safe = calls(trace)
+            assert safe.get("mkdirat") == 26, safe
+            d = fresh("tree-path")
+            path_trace = os.path.join(root, "tree-path.strace")
+            run(floor, d, 1, 2, 2, "--phases", "tree-create", "--tree", "2,3", "--tree-walk",
+                "path", strace=path_trace)
+            path = calls(path_trace)
+            assert path.get("mkdirat") == 26, path
+            assert safe.get("openat", 0) - path.get("openat", 0) == 16, (safe, path)
         d = fresh("tree2")
         p = run(floor, d, 1, 1, 2, "--phases", "tree-remove,tree-create", "--tree", "3,2")
         assert lines_of(p.stdout)[1][0] == "tree-remove" and lines_of(p.stdout)[1][2] == "15"
@@ -113,7 +127,8 @@ def main():
         for extra in (["--phases", "stat"], ["--phases", "write,open"],
                       ["--phases", "write", "--tree", "1,2"], ["--phases", "tree-remove",
                                                               "--tree", "1,2"],
-                      ["--tree", "11,2", "--phases", "tree-create"], ["--shift"]):
+                      ["--tree", "11,2", "--phases", "tree-create"], ["--shift"],
+                      ["--phases", "tree-create", "--tree", "1,2", "--tree-walk", "links"]):
             p = run(floor, root, 4, 1, 1, *extra, expect=2)
             assert p.stderr.startswith("usage:"), p.stderr
     finally:

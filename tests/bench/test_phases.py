@@ -34,7 +34,8 @@ def test_program_words():
     assert ph.mpiwrite_args(["write", "read"], shift=0) == ["--phases", "write,read", "--shift",
                                                             "0"]
     assert ph.floor_args(["tree-create"], tree=(2, 3)) == ["--phases", "tree-create", "--tree",
-                                                           "2,3"]
+                                                           "2,3", "--tree-walk", "safe"]
+    assert ph.floor_args(["tree-create"], tree=(2, 3), walk="path")[-2:] == ["--tree-walk", "path"]
     assert ph.tree_run_phases(["tree-create", "tree-remove"]) == [
         "tree-create", "write", "remove", "tree-remove"]
     assert ph.mpiwrite_args(["tree-create", "write"], tree=(2, 3))[2:] == [
