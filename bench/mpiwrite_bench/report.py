@@ -1,7 +1,13 @@
 """The results: bench-<UTC stamp>.json and .md in the results directory, the Markdown also on
 standard output.
 
-JSON schema "mpiwrite-bench/12" (schema_version 12). What changed from /11: the section "auto"
+JSON schema "mpiwrite-bench/13" (schema_version 13). What changed from /12: the floor's
+parameters gain "tree_walk" (safe or path: how the floor's tree cells reach a parent); each
+cell's "<program>_paired_ratio" gains "interval" ({low, high, coverage}: the median's
+distribution-free 95 % interval, null under 6 runs) and each cell "goal_clearly_missed" (the
+goal missed and that interval wholly above it); "summary" gains
+"cells_clearly_missing_goal". Every other key is as in /12.
+/12 changed from /11: the section "auto"
 (issue 26: -r 100 against -r auto on the seed's table) and its key "auto": {"parameters",
 "runs" (each round: "order", and per variant "fixed"/"auto" the "wall_s" (the whole mpirun),
 "timed_s" (the sum of every repetition's makespan), "steps", "points" (label, mode,
@@ -46,8 +52,8 @@ import json
 import os
 import sys
 
-SCHEMA = "mpiwrite-bench/12"
-SCHEMA_VERSION = 12
+SCHEMA = "mpiwrite-bench/13"
+SCHEMA_VERSION = 13
 
 
 def key_of(section):

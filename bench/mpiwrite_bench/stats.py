@@ -1,4 +1,5 @@
 """Pure figures over run times: no I/O, no printing (tests/bench/test_stats.py)."""
+import math
 import statistics
 
 
@@ -10,6 +11,25 @@ def summary(xs):
 
 def median(xs):
     return statistics.median(xs)
+
+
+def median_interval(xs, level=0.95):
+    """A distribution-free interval of the median of xs: the order statistics x_(k) and
+    x_(n+1-k) (1-based, sorted), k the largest with P(Binomial(n, 1/2) < k) <= (1 - level) / 2,
+    so that it covers the median with at least `level` (mpiwrite's own median_ci is built the
+    same way). Returns (low, high, coverage); None when n is too small for any such k (n < 6
+    at 95 %)."""
+    xs = sorted(xs)
+    n = len(xs)
+    tail, k = 0.0, 0
+    while k < n:
+        nxt = tail + math.comb(n, k) / 2 ** n  # P(B <= k)
+        if nxt > (1 - level) / 2:
+            break
+        tail, k = nxt, k + 1
+    if k == 0:
+        return None
+    return xs[k - 1], xs[n - k], 1 - 2 * tail
 
 
 def ratio_of_medians(a, b):

@@ -62,3 +62,17 @@ def test_ms_of():
 
 def test_mean_is_exact_for_floats():
     assert math.isclose(stats.summary([0.1] * 10)["mean"], 0.1)
+
+
+def test_median_interval_is_the_binomial_order_statistics():
+    # n = 15 at 95 %: P(B <= 3) = 576/32768 = 0.0176 <= 0.025 < P(B <= 4) = 0.0592, so k = 4:
+    # x_(4) and x_(12), covering with 1 - 2 * 0.0176 = 0.96484375 (mpiwrite's median_ci at 15).
+    low, high, coverage = stats.median_interval(list(range(15, 0, -1)))
+    assert (low, high) == (4, 12) and coverage == 0.96484375
+    assert stats.median_interval(list(range(1, 101)))[:2] == (40, 61)
+    assert stats.median_interval([1.0] * 6)[2] == 1 - 2 / 64  # n = 6: the extremes, 96.9 %
+
+
+def test_median_interval_needs_six_values_at_95_percent():
+    assert stats.median_interval([1, 2, 3, 4, 5]) is None
+    assert stats.median_interval([]) is None
