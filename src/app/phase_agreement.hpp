@@ -21,6 +21,7 @@
 #include "mpiwrite/core/errors.hpp"
 #include "mpiwrite/core/text_escape.hpp"
 #include "mpiwrite/mpi/comm.hpp"
+#include "mpiwrite/mpi/host_doorbell.hpp"
 #include "mpiwrite/sys/watchdog.hpp"
 
 namespace mpiwrite {
@@ -83,6 +84,8 @@ class TimedPhase {
 
 class PhaseAgreement {
  public:
+  // Collective over the world: makes the host's doorbell, on which the patient waits of the
+  // boundaries sleep (comm::HostDoorbell).
   PhaseAgreement(const boost::mpi::communicator& world, std::ostream& err);
 
   const boost::mpi::communicator& world() const { return world_; }
@@ -148,6 +151,8 @@ class PhaseAgreement {
   std::ostream& err_;
   const std::string host_;  // the watchdog's thread names it without calling MPI
   std::unique_ptr<Watchdog> watchdog_;
+  // After the watchdog: freed (collectively, on each host) while it still watches the run's end.
+  comm::HostDoorbell doorbell_;
   int clock_domains_ = 1;             // kernels (monotonic clocks) among the ranks
   int agreed_signal_ = 0;             // the last agreement's (every rank's the same)
   comm::ClockOffsets clock_offsets_;  // to rank 0's clock, on rank 0; empty with one kernel

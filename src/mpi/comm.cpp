@@ -11,9 +11,11 @@
 #include <chrono>
 #include <cstdlib>
 #include <functional>
+#include <numeric>
 #include <thread>
 
 #include "mpiwrite/mpi/config_serialization.hpp"
+#include "mpiwrite/mpi/host_doorbell.hpp"
 
 namespace mpiwrite {
 
@@ -39,21 +41,25 @@ WaitObserver& wait_observer() {
   return observer;
 }
 
+// `ranks` of `comm` as world ranks.
+std::vector<int> to_world(MPI_Comm comm, const std::vector<int>& ranks) {
+  std::vector<int> world(ranks.size());
+  if (ranks.empty()) return world;
+  MPI_Group group, world_group;
+  MPI_Comm_group(comm, &group);
+  MPI_Comm_group(MPI_COMM_WORLD, &world_group);
+  MPI_Group_translate_ranks(group, static_cast<int>(ranks.size()), ranks.data(), world_group,
+                            world.data());
+  MPI_Group_free(&group);
+  MPI_Group_free(&world_group);
+  return world;
+}
+
 // Tells the observer whom this rank waits for now: `ranks` of `comm`, as world ranks; not
 // `exact`: one of them, which cannot be told (a blocking collective).
 void observe(MPI_Comm comm, const std::vector<int>& ranks, bool exact = true) {
   if (!wait_observer()) return;
-  std::vector<int> world(ranks.size());
-  if (!ranks.empty()) {
-    MPI_Group group, world_group;
-    MPI_Comm_group(comm, &group);
-    MPI_Comm_group(MPI_COMM_WORLD, &world_group);
-    MPI_Group_translate_ranks(group, static_cast<int>(ranks.size()), ranks.data(), world_group,
-                              world.data());
-    MPI_Group_free(&group);
-    MPI_Group_free(&world_group);
-  }
-  wait_observer()(world, exact);
+  wait_observer()(to_world(comm, ranks), exact);
 }
 
 // Sleeps between tests of a wait (comm.hpp's Pace). Prompt: 50 µs while the wait is short (a
@@ -91,6 +97,25 @@ void wait_quietly(MPI_Request& request, Pace pace = Pace::prompt) {
     backoff.sleep();
     MPI_Test(&request, &done, MPI_STATUS_IGNORE);
   }
+}
+
+// The doorbell a patient wait for `comm`'s root sleeps on (host_doorbell.hpp): the process's,
+// if there is one and the root shares this host; else null (the wait sleeps between tests).
+// Prompt waits test: their boundary's ranks arrive within microseconds of each other.
+HostDoorbell* doorbell_for(MPI_Comm comm, Pace pace) {
+  HostDoorbell* doorbell = HostDoorbell::current();
+  if (pace != Pace::patient || doorbell == nullptr || !doorbell->enabled()) return nullptr;
+  return doorbell->on_this_host(to_world(comm, {kRoot})[0]) ? doorbell : nullptr;
+}
+
+// Root: after its result's sends have completed, releases the ranks of `comm` that sleep on
+// the doorbell (one futex wake each, only for those asleep).
+void ring_doorbell(MPI_Comm comm, int size) {
+  HostDoorbell* doorbell = HostDoorbell::current();
+  if (doorbell == nullptr || !doorbell->enabled()) return;
+  std::vector<int> others(static_cast<std::size_t>(size - 1));
+  std::iota(others.begin(), others.end(), 1);
+  doorbell->ring(to_world(comm, others));
 }
 
 // Rank 0: `count` values of `type` from every other rank r of `comm` into in[(r - 1) * count],
@@ -141,7 +166,11 @@ T boundary_allreduce(const mpi::communicator& communicator, T value, MPI_Datatyp
     MPI_Irecv(&result, 1, type, kRoot, kBoundaryTag, comm, &requests[0]);
     MPI_Isend(&value, 1, type, kRoot, kBoundaryTag, comm, &requests[1]);
     observe(comm, {kRoot});
-    wait_quietly(requests[0], pace);
+    if (HostDoorbell* doorbell = doorbell_for(comm, pace)) {
+      doorbell->wait(requests[0]);
+    } else {
+      wait_quietly(requests[0], pace);
+    }
     wait_quietly(requests[1]);
     observe(comm, {});
     return result;
@@ -155,6 +184,9 @@ T boundary_allreduce(const mpi::communicator& communicator, T value, MPI_Datatyp
     MPI_Isend(&value, 1, type, static_cast<int>(i + 1), kBoundaryTag, comm, &sends[i]);
   }
   for (MPI_Request& send : sends) wait_quietly(send);
+  // Every result is sent (an eager message: in the receiver's shared-memory queue, on this
+  // host): the ranks asleep on the doorbell can find it now.
+  ring_doorbell(comm, size);
   return value;
 }
 

@@ -1,11 +1,15 @@
 #include "mpiwrite/mpi/comm.hpp"
+#include "mpiwrite/mpi/host_doorbell.hpp"
 #include "mpiwrite/mpi/progress_rounds.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 
+#include <algorithm>
 #include <boost/mpi/collectives.hpp>
 #include <boost/mpi/communicator.hpp>
 #include <chrono>
+#include <cstdint>
 #include <thread>
 #include <vector>
 
@@ -197,6 +201,49 @@ TEST(ProgressRounds, RanksThatFinishEarlyKeepJoiningUntilEveryRankIsDone) {
   std::vector<std::uint64_t> all;
   boost::mpi::all_gather(world, taken, all);
   for (std::uint64_t n : all) EXPECT_EQ(n, size + 1);
+}
+
+std::int64_t monotonic_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+long voluntary_switches() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_nvcsw;
+}
+
+// Patient waits sleep on the doorbell (host_doorbell.hpp) until the root releases them: while
+// one rank arrives 300 ms late at a patient barrier -- the root itself, then the last rank --
+// every other rank but the root (all on the root's host here) is woken a handful of times, not
+// every 0.5-2 ms (about 150 voluntary context switches with those sleeps), and leaves within
+// 100 ms of the late rank's arrival (a missed ring would cost the 50 ms safety limit).
+TEST(HostDoorbell, PatientWaitersSleepUntilTheRootReleasesThem) {
+  if (world.size() < 2) GTEST_SKIP() << "needs 2 ranks";
+  comm::HostDoorbell doorbell;  // current() while it lives: the boundaries below use it
+  ASSERT_TRUE(doorbell.enabled());
+  for (const int late : {0, world.size() - 1}) {
+    comm::quiet_barrier(world);  // together, so that only the late rank's sleep is waited for
+    const long switches_before = voluntary_switches();
+    const comm::HostDoorbell::Counts counts_before = doorbell.counts();
+    if (world.rank() == late) std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    const std::int64_t arrived_ns = monotonic_ns();
+    comm::quiet_barrier(world, comm::Pace::patient);
+    const std::int64_t left_ns = monotonic_ns();
+    const long switches = voluntary_switches() - switches_before;
+    // One host: one monotonic clock.
+    std::int64_t late_arrived_ns = arrived_ns;
+    boost::mpi::broadcast(world, late_arrived_ns, late);
+    if (world.rank() == 0 || world.rank() == late) continue;  // the root tests with sleeps
+    const comm::HostDoorbell::Counts& counts = doorbell.counts();
+    EXPECT_LT(switches, 30) << "late rank " << late;
+    EXPECT_LT(left_ns - late_arrived_ns, 100'000'000) << "late rank " << late;
+    EXPECT_GT(counts.rung, counts_before.rung) << "late rank " << late;
+    EXPECT_EQ(counts.rung_not_done, counts_before.rung_not_done) << "late rank " << late;
+    EXPECT_EQ(counts.done_after_timeout, counts_before.done_after_timeout) << "late rank " << late;
+  }
 }
 
 }  // namespace

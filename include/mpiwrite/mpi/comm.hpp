@@ -48,16 +48,20 @@ class CollectiveWait {
   MPI_Comm comm_;
 };
 
-// How often a rank tests a boundary while it waits. Prompt: 50 µs, growing after 10 ms (the
-// ranks of a boundary between two steps arrive within microseconds of each other). Patient:
-// 500 µs, doubling up to 2 ms, for a wait that overlaps other ranks' timed work -- the ranks
-// outside a comparison point through its phase, the early finishers of a phase: with 63 idle
-// ranks on 2 cores, 50 µs sleeps are hundreds of thousands of wake-ups a second, each test
-// entering Open MPI's progress engine, which yields the CPU when mpirun set
-// mpi_yield_when_idle (oversubscribed): they take the CPU from the ranks being measured and
-// widen their makespans' spread (the 1x1 point beside 63 idle ranks: 24 ms prompt, 18 ms
-// patient, 14 ms alone; docs/metrics.md). Their figures do not include the wait; the cost is a
-// release up to 2 ms late, in the step's untimed part.
+// How a rank waits at a boundary. Prompt: it tests every 50 µs, growing after 10 ms (the
+// ranks of a boundary between two steps arrive within microseconds of each other). Patient,
+// for a wait that overlaps other ranks' timed work -- the ranks outside a comparison point
+// through its phase, the early finishers of a phase: a test wakes the rank and enters Open
+// MPI's progress engine, which yields the CPU when mpirun set mpi_yield_when_idle
+// (oversubscribed), so with 63 idle ranks on 2 cores even sleeps of 0.5-2 ms between tests
+// took the CPU from the ranks being measured (the 1x1 point beside 63 idle ranks: 24 ms with
+// prompt waits, 18 ms with such sleeps, 14 ms alone; docs/metrics.md). So a patient rank whose
+// boundary's root shares its host sleeps in the kernel on the host's doorbell
+// (host_doorbell.hpp: a futex on a word in shared memory) until the root, its result sent,
+// rings it -- one wake-up per boundary, and one per 50 ms of safety limit; a rank on
+// another host (or with no doorbell made) still tests with sleeps of 500 µs doubling to 2 ms.
+// Its figures never include the wait; the cost is a release up to 2 ms late, on the root's
+// host a futex wake-up late, in the step's untimed part.
 enum class Pace { prompt, patient };
 
 // A barrier that sleeps instead of spinning (see above).
