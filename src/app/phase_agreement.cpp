@@ -81,6 +81,7 @@ bool PhaseAgreement::timed_phase(TimedPhase& phase) {
     // The phase's ranks start it together. The quiet barrier is the wait --timeout can name
     // ranks in; MPI's own barrier then releases every rank within microseconds (all have
     // arrived, so its busy poll is short), where the quiet one's sleeps would skew the starts.
+    comm::settle_outside_ranks(*phase.comm());
     comm::quiet_barrier(*phase.comm());
     phase.comm()->barrier();
     enter("the " + phase.name());

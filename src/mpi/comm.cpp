@@ -216,6 +216,20 @@ void quiet_barrier(const mpi::communicator& comm, Pace pace) {
   boundary_allreduce(comm, 0, MPI_INT, [](int a, int) { return a; }, pace);
 }
 
+void settle_outside_ranks(const mpi::communicator& phase_comm, std::chrono::milliseconds limit) {
+  HostDoorbell* doorbell = HostDoorbell::current();
+  if (doorbell == nullptr || !doorbell->enabled() || !doorbell->on_this_host(kRoot)) return;
+  std::vector<int> mine(static_cast<std::size_t>(phase_comm.size()));
+  std::iota(mine.begin(), mine.end(), 0);
+  const int outside =
+      doorbell->host_size() - doorbell->on_this_host_among(to_world(MPI_Comm(phase_comm), mine));
+  if (outside <= 0) return;
+  const auto until = std::chrono::steady_clock::now() + limit;
+  while (doorbell->asleep() < outside && std::chrono::steady_clock::now() < until) {
+    std::this_thread::sleep_for(std::chrono::microseconds(50));
+  }
+}
+
 int broadcast_int(const mpi::communicator& world, int value) {
   const CollectiveWait waiting{MPI_Comm(world), true};
   mpi::broadcast(world, value, kRoot);

@@ -53,6 +53,7 @@ HostDoorbell::HostDoorbell() : previous_(current_doorbell()) {
   MPI_Comm_size(host_, &host_size);
   MPI_Comm_rank(host_, &host_rank);
   MPI_Comm_size(MPI_COMM_WORLD, &world_size);
+  host_size_ = host_size;
 
   // Which world ranks share this host, and their slots: a local translation, no message.
   std::vector<int> world_ranks(static_cast<std::size_t>(world_size));
@@ -100,15 +101,27 @@ bool HostDoorbell::on_this_host(int world_rank) const {
          host_rank_of_[static_cast<std::size_t>(world_rank)] != MPI_UNDEFINED;
 }
 
+int HostDoorbell::asleep() const {
+  if (!enabled()) return 0;
+  int n = 0;
+  for (int r = 0; r < host_size_; ++r) {
+    n += word(slots_[r].sleeping).load(std::memory_order_acquire) != 0 ? 1 : 0;
+  }
+  return n;
+}
+
+int HostDoorbell::on_this_host_among(const std::vector<int>& world_ranks) const {
+  int n = 0;
+  for (const int r : world_ranks) n += on_this_host(r) ? 1 : 0;
+  return n;
+}
+
 HostDoorbell::Slot& HostDoorbell::slot_of(int world_rank) const {
   return slots_[host_rank_of_[static_cast<std::size_t>(world_rank)]];
 }
 
 void HostDoorbell::wait(MPI_Request& request) {
   Slot& mine = slot_of(world_rank_);
-  // seq_cst, as ring()'s advance: either the ringer sees the flag and wakes this rank, or this
-  // rank's next read of its generation sees the ring (and the futex does not sleep).
-  word(mine.sleeping).store(1, std::memory_order_seq_cst);
   bool timed_out = false, rung = false;
   for (;;) {
     // The word before the test: a ring after this read makes the futex return at once.
@@ -120,6 +133,13 @@ void HostDoorbell::wait(MPI_Request& request) {
       break;
     }
     counts_.rung_not_done += rung ? 1 : 0;
+    // Asleep from here to the next ring, which clears the flag: so a rank just released is not
+    // counted asleep (asleep(), settle_outside_ranks), and a ring that came ahead of its
+    // message finds the flag set again the next time. seq_cst, as ring()'s advance and
+    // exchange: either this second read sees the ring (test again), or the ringer sees the
+    // flag and wakes this rank (the futex returns at once or is woken).
+    word(mine.sleeping).store(1, std::memory_order_seq_cst);
+    if (word(mine.generation).load(std::memory_order_seq_cst) != seen) continue;
     ++counts_.sleeps;
     const int error = futex_wait(&mine.generation, seen, kSafety);
     timed_out = error == ETIMEDOUT;
@@ -135,7 +155,10 @@ void HostDoorbell::ring(const std::vector<int>& world_ranks) {
     if (r == world_rank_ || !on_this_host(r)) continue;
     Slot& slot = slot_of(r);
     word(slot.generation).fetch_add(1, std::memory_order_seq_cst);
-    if (word(slot.sleeping).load(std::memory_order_seq_cst) != 0) futex_wake(&slot.generation);
+    // Released: no longer counted asleep (asleep()), and woken if it was.
+    if (word(slot.sleeping).exchange(0, std::memory_order_seq_cst) != 0) {
+      futex_wake(&slot.generation);
+    }
   }
 }
 

@@ -246,5 +246,37 @@ TEST(HostDoorbell, PatientWaitersSleepUntilTheRootReleasesThem) {
   }
 }
 
+// A timed phase's ranks start only once the host's ranks outside it sleep on the doorbell
+// (comm::settle_outside_ranks): here the ranks other than 0 are "outside" and arrive at their
+// patient wait 150 ms late; rank 0 (inside, the root) must not leave the settle before they
+// sleep, nor wait for the whole limit once they do; with nobody ever asleep it gives up at the
+// limit.
+TEST(HostDoorbell, APhaseStartsOnceTheRanksOutsideItSleep) {
+  if (world.size() < 2) GTEST_SKIP() << "needs 2 ranks";
+  comm::HostDoorbell doorbell;
+  ASSERT_TRUE(doorbell.enabled());
+  const boost::mpi::communicator alone = world.split(world.rank() == 0 ? 0 : 1);
+  comm::quiet_barrier(world);
+  if (world.rank() == 0) {
+    const std::int64_t start_ns = monotonic_ns();
+    comm::settle_outside_ranks(alone, std::chrono::milliseconds(5000));
+    const std::int64_t waited_ns = monotonic_ns() - start_ns;
+    EXPECT_EQ(doorbell.asleep(), world.size() - 1);
+    EXPECT_GT(waited_ns, 100'000'000);    // they came 150 ms late
+    EXPECT_LT(waited_ns, 3'000'000'000);  // and it did not wait for the limit
+  } else {
+    std::this_thread::sleep_for(std::chrono::milliseconds(150));
+  }
+  comm::quiet_barrier(world, comm::Pace::patient);  // the others sleep here until rank 0 comes
+  if (world.rank() == 0) {  // nobody asleep now: the limit ends the settle
+    const std::int64_t start_ns = monotonic_ns();
+    comm::settle_outside_ranks(alone, std::chrono::milliseconds(30));
+    const std::int64_t waited_ns = monotonic_ns() - start_ns;
+    EXPECT_GE(waited_ns, 30'000'000);
+    EXPECT_LT(waited_ns, 2'000'000'000);
+  }
+  comm::quiet_barrier(world);
+}
+
 }  // namespace
 }  // namespace mpiwrite

@@ -5,6 +5,7 @@
 // tests/architecture/check_layers.py keeps MPI headers out of every other layer.
 
 #include <boost/mpi/communicator.hpp>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -66,6 +67,16 @@ enum class Pace { prompt, patient };
 
 // A barrier that sleeps instead of spinning (see above).
 void quiet_barrier(const mpi::communicator& comm, Pace pace = Pace::prompt);
+
+// Before a timed phase, on its ranks: waits until the ranks of this host outside `phase_comm`
+// sleep on the host's doorbell (their patient wait through the phase), at most `limit`. They
+// get there from the step's earlier boundaries, all released at once: with 62 of them on 2
+// cores, their few milliseconds of waking, testing and sending overlapped the start of the
+// phase, and a 2x1 point's makespan was bimodal (2.8 ms with a core each, 5.5 ms when both
+// writers shared one). Nothing to wait for without a doorbell, or when world rank 0, whose
+// boundary they wait at, is on another host (they sleep between tests there).
+void settle_outside_ranks(const mpi::communicator& phase_comm,
+                          std::chrono::milliseconds limit = std::chrono::milliseconds(20));
 
 // Rank 0's value of `value` on every rank.
 int broadcast_int(const mpi::communicator& world, int value);

@@ -54,6 +54,14 @@ class HostDoorbell {
   // (release) and wakes it if it sleeps.
   void ring(const std::vector<int>& world_ranks);
 
+  // How many ranks of this host sleep on the doorbell now (their patient waits, between the
+  // flag set before the test and cleared on leaving): the phase's ranks wait for the others to
+  // be asleep before they start (comm::settle_outside_ranks).
+  int asleep() const;
+  // The ranks of this host among `world_ranks`.
+  int on_this_host_among(const std::vector<int>& world_ranks) const;
+  int host_size() const { return host_size_; }
+
   // How this rank's sleeps ended, for the tests and to check that rings are not missed:
   // a ring, the safety limit, or a signal; and the wake-ups after which the request was not
   // complete yet although rung (a ring ahead of its message, or a stale one), or complete only
@@ -81,6 +89,7 @@ class HostDoorbell {
   Slot* slots_ = nullptr;          // the host's slots, in host rank order; null: inert
   std::vector<int> host_rank_of_;  // per world rank: its host rank; MPI_UNDEFINED: elsewhere
   int world_rank_ = 0;
+  int host_size_ = 1;
   Counts counts_;
   HostDoorbell* previous_ = nullptr;
 };
