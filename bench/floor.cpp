@@ -158,7 +158,8 @@ Options parse(int argc, char** argv) {
   if (!valid) {
     std::fprintf(stderr,
                  "usage: %s DIR FILES LINES TEXT line|whole PROCESSES THREADS\n"
-                 "         [--phases LIST] [--shift S] [--tree DEPTH,BRANCH] [--tree-walk safe|path]\n"
+                 "         [--phases LIST] [--shift S] [--tree DEPTH,BRANCH]\n"
+                 "         [--tree-walk safe|path]\n"
                  "  FILES, LINES, PROCESSES, THREADS: whole numbers >= 1; LIST: comma-separated\n"
                  "  tree-create, write, stat, read, remove, tree-remove; without --tree it has\n"
                  "  write and no tree phase; with --tree (DEPTH 0..10, BRANCH 1..1000, at most\n"
@@ -211,8 +212,8 @@ struct Work {
         return make_directories(dir_fd, levels[level], block({0, levels[level].size()}, parts, t),
                                 o.walk);
       case Phase::TreeRemove:
-        return remove_directories(dir_fd, levels[level],
-                                  block({0, levels[level].size()}, parts, t), o.walk);
+        return remove_directories(dir_fd, levels[level], block({0, levels[level].size()}, parts, t),
+                                  o.walk);
     }
   }
 

@@ -170,36 +170,40 @@ class SafeParents {
 
 }  // namespace
 
-void make_directories(int dir_fd, const std::vector<std::string>& paths, Range range,
-                      TreeWalk walk) {
+namespace {
+
+// `call(at, name)` (mkdirat or unlinkat of one directory, 0 on success) for each path of
+// `range`: in the parent's descriptor (safe) or with the whole path in dir_fd (path). The
+// loops stay apart so that the path floor has no walk in it at all.
+template <typename Call>
+void directories(int dir_fd, const std::vector<std::string>& paths, Range range, TreeWalk walk,
+                 Call call) {
   if (walk == TreeWalk::Safe) {
     SafeParents parents(dir_fd);
     for (std::uint64_t i = range.first; i < range.first + range.count; ++i) {
       const char* name = nullptr;
       const int at = parents.parent_of(paths[i], name);
-      if (::mkdirat(at, name, 0755) != 0) fail(paths[i].c_str());
+      if (call(at, name) != 0) fail(paths[i].c_str());
     }
     return;
   }
   for (std::uint64_t i = range.first; i < range.first + range.count; ++i) {
-    if (::mkdirat(dir_fd, paths[i].c_str(), 0755) != 0) fail(paths[i].c_str());
+    if (call(dir_fd, paths[i].c_str()) != 0) fail(paths[i].c_str());
   }
+}
+
+}  // namespace
+
+void make_directories(int dir_fd, const std::vector<std::string>& paths, Range range,
+                      TreeWalk walk) {
+  directories(dir_fd, paths, range, walk,
+              [](int at, const char* name) { return ::mkdirat(at, name, 0755); });
 }
 
 void remove_directories(int dir_fd, const std::vector<std::string>& paths, Range range,
                         TreeWalk walk) {
-  if (walk == TreeWalk::Safe) {
-    SafeParents parents(dir_fd);
-    for (std::uint64_t i = range.first; i < range.first + range.count; ++i) {
-      const char* name = nullptr;
-      const int at = parents.parent_of(paths[i], name);
-      if (::unlinkat(at, name, AT_REMOVEDIR) != 0) fail(paths[i].c_str());
-    }
-    return;
-  }
-  for (std::uint64_t i = range.first; i < range.first + range.count; ++i) {
-    if (::unlinkat(dir_fd, paths[i].c_str(), AT_REMOVEDIR) != 0) fail(paths[i].c_str());
-  }
+  directories(dir_fd, paths, range, walk,
+              [](int at, const char* name) { return ::unlinkat(at, name, AT_REMOVEDIR); });
 }
 
 std::vector<std::vector<std::string>> tree_levels(unsigned process, unsigned processes,
