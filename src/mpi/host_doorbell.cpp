@@ -10,6 +10,7 @@
 #include <climits>
 #include <cstring>
 #include <ctime>
+#include <exception>
 #include <numeric>
 
 namespace mpiwrite::comm {
@@ -92,6 +93,9 @@ HostDoorbell::HostDoorbell() : previous_(current_doorbell()) {
 
 HostDoorbell::~HostDoorbell() {
   current_doorbell() = previous_;
+  // Freeing is collective over the host's ranks: a rank unwinding an exception alone (main
+  // then aborts the job) would wait here for ranks that never come. It leaves both to the abort.
+  if (std::uncaught_exceptions() > 0) return;
   if (window_ != MPI_WIN_NULL) MPI_Win_free(&window_);
   MPI_Comm_free(&host_);
 }
