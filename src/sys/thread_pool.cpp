@@ -49,57 +49,56 @@ std::string start_failure(unsigned index, unsigned workers, const std::system_er
 }  // namespace
 
 ThreadPool::ThreadPool(unsigned workers, std::function<void(unsigned)> on_start)
-    : errors_(workers), on_start_(std::move(on_start)) {
+    : starts_(std::make_unique<StartWord[]>(workers)),
+      slots_(workers),
+      errors_(workers),
+      on_start_(std::move(on_start)) {
   threads_.reserve(workers);
-  auto stop_started = [this] {
-    {
-      std::lock_guard lock(mutex_);
-      stopping_ = true;
-    }
-    start_.notify_all();
-    for (std::thread& t : threads_) t.join();
-  };
   try {
     for (unsigned i = 0; i < workers; ++i) threads_.emplace_back([this, i] { work(i); });
   } catch (const std::system_error& e) {
     const std::size_t started = threads_.size();
-    stop_started();
+    stop_workers();
     throw std::runtime_error(start_failure(static_cast<unsigned>(started), workers, e));
   } catch (...) {
-    stop_started();
+    stop_workers();
     throw;
   }
 }
 
-ThreadPool::~ThreadPool() {
-  {
-    std::lock_guard lock(mutex_);
-    stopping_ = true;
-  }
-  start_.notify_all();
+ThreadPool::~ThreadPool() { stop_workers(); }
+
+void ThreadPool::stop_workers() {
+  stopping_ = true;
+  if (slots_ > 0) wake(0);
   for (std::thread& t : threads_) t.join();
+}
+
+void ThreadPool::wake(unsigned index) {
+  starts_[index].round.fetch_add(1, std::memory_order_release);
+  starts_[index].round.notify_one();
 }
 
 void ThreadPool::run_on_all(const std::function<void(unsigned)>& task, const Poll& poll,
                             std::chrono::microseconds poll_every) {
+  task_ = &task;
+  for (std::exception_ptr& e : errors_) e = nullptr;
   {
-    std::lock_guard lock(mutex_);
-    task_ = &task;
-    pending_ = size();
-    for (std::exception_ptr& e : errors_) e = nullptr;
-    ++generation_;
+    std::lock_guard lock(done_mutex_);
+    finished_ = size() == 0;
   }
-  start_.notify_all();
-  std::unique_lock lock(mutex_);
+  pending_.store(size(), std::memory_order_relaxed);
+  if (size() > 0) wake(0);
+  std::unique_lock lock(done_mutex_);
   if (poll) {
     std::chrono::microseconds wait = poll_every;
-    while (!done_.wait_for(lock, wait, [this] { return pending_ == 0; })) {
+    while (!done_.wait_for(lock, wait, [this] { return finished_; })) {
       lock.unlock();
       wait = poll();
       lock.lock();
     }
   } else {
-    done_.wait(lock, [this] { return pending_ == 0; });
+    done_.wait(lock, [this] { return finished_; });
   }
   task_ = nullptr;
   for (const std::exception_ptr& e : errors_) {
@@ -109,25 +108,30 @@ void ThreadPool::run_on_all(const std::function<void(unsigned)>& task, const Pol
 
 void ThreadPool::work(unsigned index) {
   if (on_start_) on_start_(index);
-  std::uint64_t seen = 0;
+  std::uint32_t seen = 0;
   for (;;) {
-    const std::function<void(unsigned)>* task = nullptr;
-    {
-      std::unique_lock lock(mutex_);
-      start_.wait(lock, [&] { return stopping_ || generation_ != seen; });
-      if (stopping_) return;
-      seen = generation_;
-      task = task_;
+    starts_[index].round.wait(seen, std::memory_order_acquire);
+    seen = starts_[index].round.load(std::memory_order_acquire);
+    // Children first, also when stopping: each worker is woken by its parent only. A child
+    // that failed to start (the constructor's error path) has a word and no waiter.
+    for (unsigned child = 2 * index + 1; child <= 2 * index + 2 && child < slots_; ++child) {
+      wake(child);
     }
-    std::exception_ptr error;
+    if (stopping_) return;
     try {
-      (*task)(index);
+      (*task_)(index);
     } catch (...) {
-      error = std::current_exception();
+      errors_[index] = std::current_exception();
     }
-    std::lock_guard lock(mutex_);
-    errors_[index] = error;
-    if (--pending_ == 0) done_.notify_one();
+    // The last one out wakes the caller; the others' writes (errors_, what the task wrote)
+    // reach it through this chain of read-modify-writes and the mutex.
+    if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      {
+        std::lock_guard lock(done_mutex_);
+        finished_ = true;
+      }
+      done_.notify_one();
+    }
   }
 }
 

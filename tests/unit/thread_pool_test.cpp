@@ -5,6 +5,7 @@
 #include <chrono>
 #include <thread>
 
+#include <algorithm>
 #include <atomic>
 #include <stdexcept>
 #include <vector>
@@ -19,6 +20,41 @@ TEST(ThreadPool, RunsTheTaskOnEveryWorkerOncePerCall) {
     pool.run_on_all([&](unsigned worker) { ++runs[worker]; });
   }
   for (auto& r : runs) EXPECT_EQ(r.load(), 50);
+}
+
+// Workers wake each other in a binary tree (worker i wakes 2i+1 and 2i+2): every worker,
+// whatever the count, runs each call's task once, on its own thread, and a pool that never
+// ran a task still stops.
+TEST(ThreadPool, EveryWorkerOfAnySizeOfTreeRunsEachCallOnce) {
+  for (const unsigned workers : {1u, 2u, 3u, 4u, 5u, 6u, 7u, 8u, 13u, 64u}) {
+    ThreadPool pool(workers);
+    std::vector<std::atomic<int>> runs(workers);
+    std::vector<std::thread::id> ids(workers);
+    for (int call = 0; call < 20; ++call) {
+      pool.run_on_all([&](unsigned worker) {
+        ++runs[worker];
+        ids[worker] = std::this_thread::get_id();
+      });
+    }
+    for (unsigned w = 0; w < workers; ++w) EXPECT_EQ(runs[w].load(), 20) << workers << " workers";
+    std::vector<std::thread::id> distinct = ids;
+    std::sort(distinct.begin(), distinct.end());
+    EXPECT_EQ(std::unique(distinct.begin(), distinct.end()), distinct.end()) << workers;
+    EXPECT_EQ(std::count(ids.begin(), ids.end(), std::this_thread::get_id()), 0) << workers;
+  }
+  for (const unsigned workers : {1u, 2u, 9u}) ThreadPool idle(workers);  // joins without a call
+}
+
+// A worker that throws has already woken the workers below it: they still run.
+TEST(ThreadPool, AWorkerThatThrowsStillWakesTheWorkersBelowIt) {
+  ThreadPool pool(7);
+  std::atomic<int> ran{0};
+  EXPECT_THROW(pool.run_on_all([&](unsigned worker) {
+    ++ran;
+    if (worker <= 2) throw std::runtime_error("an inner worker failed");
+  }),
+               std::runtime_error);
+  EXPECT_EQ(ran.load(), 7);
 }
 
 TEST(ThreadPool, AWorkerExceptionReachesTheCallerAfterAllFinish) {

@@ -2,12 +2,25 @@
 // A fork-join pool of persistent workers: run_on_all() hands one task to every worker and
 // waits for all of them. Threads are started once, outside the timed phases, and joined by
 // the destructor (RAII).
+//
+// A round starts without a lock, and each worker is woken by another worker, not all by the
+// caller: the caller wakes worker 0, and worker i, once running, wakes workers 2i+1 and 2i+2
+// before its task (a binary tree: 64 workers are all awake after 6 wake-ups in a row).
+// Woken all at once by the caller, the workers were placed while the caller still held its
+// core, and the scheduler often queued two of them on one core while the caller's core went
+// idle a moment later; there they shared the core until the next load balance, a scheduler
+// tick (4 ms) or more, a stall seen under `perf sched` in most tree-remove phases of
+// 1 rank × 2 threads (bench section floor, issue 23). A worker woken by a running worker
+// finds the cores that are idle by then. Only the last worker to finish takes a mutex, to wake
+// the caller.
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <exception>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -38,13 +51,25 @@ class ThreadPool {
  private:
   void work(unsigned index);
 
-  std::mutex mutex_;
-  std::condition_variable start_;
-  std::condition_variable done_;
+  void stop_workers();
+  // Tells worker `index` that a round began (or that the pool stops).
+  void wake(unsigned index);
+
+  // The round's start: task_ and stopping_ are written before worker 0's start word is bumped
+  // (release), and a worker reads them after it saw its own word bumped (acquire), which its
+  // waker did after it saw its own.
   const std::function<void(unsigned)>* task_ = nullptr;
-  std::uint64_t generation_ = 0;
-  unsigned pending_ = 0;
   bool stopping_ = false;
+  struct alignas(64) StartWord {  // a worker's own, on its own cache line
+    std::atomic<std::uint32_t> round{0};
+  };
+  std::unique_ptr<StartWord[]> starts_;
+  unsigned slots_;  // the workers asked for: every start word exists before any thread starts
+  std::atomic<unsigned> pending_{0};  // workers still running the round
+  // The round's end: the last worker sets finished_ under done_mutex_ and wakes the caller.
+  std::mutex done_mutex_;
+  std::condition_variable done_;
+  bool finished_ = false;
   std::vector<std::exception_ptr> errors_;
   std::function<void(unsigned)> on_start_;
   std::vector<std::thread> threads_;  // last member: started after the state above exists
