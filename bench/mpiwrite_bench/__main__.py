@@ -50,7 +50,7 @@ KNOBS = [
     ("--floor-files", "floor", "files", ints, "sizes (files per run) [100,10000,100000]"),
     ("--floor-runs", "floor", "runs", ints, "runs per program and cell: one number, or one per "
      "size [15 up to 1,000 files, 7 up to 20,000, else 5]"),
-    ("--floor-fs", "floor", "fs", words, "file systems: local, shm [local,shm]"),
+    ("--floor-fs", "floor", "fs", words, "file systems: local, shm, ext4 (a fresh ext4 per run on a tmpfs-backed loop device; root) [local,shm]"),
     ("--floor-modes", "floor", "modes", words, "write modes [line,whole]"),
     ("--floor-layouts", "floor", "layouts", words, "RANKSxTHREADS [1x1,2x1,1x2]"),
     ("--floor-goal-min-files", "floor", "goal_min_files", int,

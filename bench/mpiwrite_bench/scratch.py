@@ -97,6 +97,7 @@ class Scratch:
         self.local_fs = fs_type(self.local)
         self.shm_fs = fs_type(self.shm)
         self.local_has_files = False
+        self.adopted = []  # what a section mounted or made beside the roots: closed first
         tmpdir = os.environ.get("TMPDIR", "/tmp")
         self.settle_marker = os.path.join(
             tmpdir, f"mpiwrite-bench.cleanup.{os.stat(self.tmp_root).st_dev}")
@@ -174,7 +175,19 @@ class Scratch:
             log(f"waiting {wait_s} s for the ext4 inode trap to pass (--settle {seconds})")
             time.sleep(wait_s)
 
+    def adopt(self, thing):
+        """Something with close() (a mounted file system of a section) that close() ends before
+        it removes the roots: a mount under the tmpfs root must be unmounted before rmtree."""
+        self.adopted.append(thing)
+        return thing
+
     def close(self):
+        for thing in reversed(self.adopted):
+            try:
+                thing.close()
+            except Exception as e:  # the rest is still removed; the mount stays, said once
+                log(f"warning: {e}")
+        self.adopted = []
         shutil.rmtree(self.shm, ignore_errors=True)
         if os.path.isdir(self.local):
             if self.local_has_files:

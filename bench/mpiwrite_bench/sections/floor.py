@@ -1,6 +1,6 @@
 """Section "floor": how close mpiwrite's timed write phase is to the least a program can do.
 
-For every cell {local disk, tmpfs} x FILES (100, 10,000 and 100,000 files) x {line, whole} x
+For every cell {local disk, tmpfs, and on request a fresh ext4} x FILES (100, 10,000 and 100,000 files) x {line, whole} x
 {1 rank x 1 thread, 2 ranks x 1 thread, 1 rank x 2 threads} it times new files of LINES (100)
 lines of TEXT each:
   - mpiwrite under `mpirun -np RANKS` (`-r 1 --format json`; its repetitions[0].makespan_s:
@@ -19,6 +19,9 @@ File system outermost (the local disk's files stay until the end: the inode trap
 each run's files go right after it (untimed): kept for a whole cell, a 100,000-file cell held
 1,000,000 files by its last run, and creates slowed as they piled up (bench-20261201T012347Z).
 Within a file system the sizes ascend: a broken setup shows early.
+The file system "ext4" (not in the default list; root) is a new ext4 for every run, on a loop
+device backed by tmpfs (fresh_ext4.py): ext4's own code without the local disk's inode trap
+and discard, so that a phases run's write cells measure the programs there too.
 
 Phases (issue 23, --floor-phases; default write alone, as above): with stat, read and remove
 too, each run of a file cell is one `mpiwrite --phases LIST` and one `mpiwrite_floor --phases
@@ -34,12 +37,14 @@ import shutil
 from dataclasses import dataclass, field
 
 from .. import phases as ph
+from ..fresh_ext4 import FreshExt4, size_for
 from ..harness import layout, one_repetition, run_checked
 from ..scratch import BenchError, SpaceNeed, log
 from ..stats import median_interval, ms, paired_ratios, summary
 
 NAME = "floor"
-FS_NAME = {"local": "local", "shm": "shm"}
+FS_NAME = {"local": "local", "shm": "shm", "ext4": "ext4 fresh per run"}
+FILE_SYSTEMS = tuple(FS_NAME)
 
 
 def default_runs(files):
@@ -67,6 +72,9 @@ class Params:
         ph.tree_depth(1, self.tree_branch)  # checks the branch
         if self.tree_walk not in ("safe", "path"):
             raise BenchError("--floor-tree-walk must be safe or path")
+        bad = [f for f in self.fs if f not in FILE_SYSTEMS]
+        if bad:
+            raise BenchError(f"--floor-fs: '{bad[0]}' is not one of {', '.join(FILE_SYSTEMS)}")
         if self.shift < 0:
             raise BenchError("--floor-shift must be >= 0")
         if len(set(self.files)) != len(self.files):
@@ -219,7 +227,7 @@ def run(p, h):
     h.between_series()
     records, cell_no = [], 0
     for fs in p.fs:
-        base, fstype = s.base(fs)
+        base, fstype = fresh_base(p, h) if fs == "ext4" else s.base(fs)
         for n in p.files:
             warm(p, h, fs, base, n)
             for mode in modes_of(p):
@@ -229,18 +237,45 @@ def run(p, h):
     return records
 
 
+def fresh_base(p, h):
+    """(the fresh ext4, "ext4"): one image for the invocation, made anew before each run,
+    sized for the largest run (a tree run's directories, if any, counted for every rank)."""
+    if getattr(h, "fresh_ext4", None) is None:
+        dirs = max((2 * ph.tree_directories(*p.tree(n)) for n in p.files), default=0) \
+            if p.tree_phases else 0
+        mib, inodes = size_for(max(p.files), dirs)
+        fresh = h.scratch.adopt(FreshExt4(h.scratch.work, mib, inodes))
+        fresh.remake()
+        f = fresh.facts()
+        h.note(f"ext4 fresh per run: {f.get('source', '?')} ({f.get('backing')}), "
+               f"{'with a journal' if f.get('has_journal') else 'journal unknown' if 'has_journal' not in f else 'without a journal'}, "
+               f"mounted {f.get('mount_options', '?')}; made anew (mkfs.ext4 -N {inodes} -E "
+               f"lazy_itable_init=0,lazy_journal_init=0) and mounted before every run, untimed.")
+        h.fresh_ext4 = fresh
+    return h.fresh_ext4, "ext4"
+
+
+def run_dir(fs, base, cdir, name):
+    """A run's fresh directory: under the cell's on the local disk and tmpfs; at the top of a
+    file system made for this run on the fresh ext4."""
+    if fs == "ext4":
+        return os.path.join(base.remake(), name)
+    return os.path.join(cdir, name)
+
+
 def warm(p, h, fs, base, n):
     if h.warmup <= 0:
         return
     lay, mode = p.layouts[0], p.modes[0]
     ranks, threads = layout(lay)
-    wdir = os.path.join(base, f"warmup-{n}")
-    os.mkdir(wdir)
+    wdir = None if fs == "ext4" else os.path.join(base, f"warmup-{n}")
+    if wdir:
+        os.mkdir(wdir)
 
     def go(program, run):
         h.scratch.touched(fs)
-        return one(p, h, program, os.path.join(wdir, f"run{run}-{program}"), n, ranks, threads,
-                   mode)
+        return one(p, h, program, run_dir(fs, base, wdir, f"warmup-{n}-run{run}-{program}"),
+                   n, ranks, threads, mode)
     h.warm(p.programs, go, f"{fs} {n} files {mode} {lay}")
     if fs == "shm":
         shutil.rmtree(wdir, ignore_errors=True)
@@ -249,13 +284,14 @@ def warm(p, h, fs, base, n):
 
 def cell(p, h, fs, base, fstype, n, mode, lay, cell_no, cells_total):
     ranks, threads = layout(lay)
-    cdir = os.path.join(base, f"{n}-{mode}-{lay}")
-    os.mkdir(cdir)
+    cdir = None if fs == "ext4" else os.path.join(base, f"{n}-{mode}-{lay}")
+    if cdir:
+        os.mkdir(cdir)
     runs = p.runs_per_size[n]
 
     def go(program, run, position):
         h.scratch.touched(fs)
-        d = os.path.join(cdir, f"run{run}-{program}")
+        d = run_dir(fs, base, cdir, f"{n}-{mode}-{lay}-run{run}-{program}")
         res = one(p, h, program, d, n, ranks, threads, mode)
         if fs == "shm":
             shutil.rmtree(d, ignore_errors=True)

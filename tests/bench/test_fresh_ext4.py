@@ -1,0 +1,63 @@
+"""The floor section's fresh ext4 (bench/mpiwrite_bench/fresh_ext4.py) made, remade and
+removed for real: a loop mount needs root and a loop device, so the test skips without them."""
+import os
+import shutil
+import subprocess
+
+import pytest
+
+from mpiwrite_bench.fresh_ext4 import FreshExt4, size_for
+from mpiwrite_bench.scratch import BenchError, Scratch
+
+
+def mounted(path):
+    with open("/proc/self/mounts") as f:
+        return any(line.split()[1] == path for line in f)
+
+
+def can_loop_mount():
+    return (os.geteuid() == 0 and os.path.exists("/dev/loop-control")
+            and shutil.which("mkfs.ext4") is not None)
+
+
+@pytest.mark.skipif(not can_loop_mount(), reason="needs root, /dev/loop-control and mkfs.ext4")
+def test_every_remake_is_an_empty_journalled_ext4_and_close_leaves_nothing(tmp_path):
+    scratch = Scratch(str(tmp_path / "local"), "/dev/shm")
+    try:
+        fresh = scratch.adopt(FreshExt4(scratch.work, 64, 8192))
+        root = fresh.remake()
+        assert mounted(root)
+        assert os.listdir(root) == []  # lost+found removed: a run's directory is all there is
+        facts = fresh.facts()
+        assert facts["fstype"] == "ext4" and facts["has_journal"] is True
+        assert facts["source"].startswith("/dev/loop")
+        with open(os.path.join(root, "left-by-run-1"), "w") as f:
+            f.write("x")
+        statfs_before = os.statvfs(root)
+        assert fresh.remake() == root  # the same mount point, a new file system
+        assert os.listdir(root) == []
+        assert os.statvfs(root).f_ffree >= statfs_before.f_ffree + 1
+        assert fresh.made == 2
+        loop = facts["source"]
+    finally:
+        scratch.close()
+    assert not mounted(fresh.mount_point)
+    assert not os.path.exists(fresh.image) and not os.path.exists(fresh.mount_point)
+    assert not os.path.exists(scratch.shm)
+    # The loop device was released with the unmount (mount -o loop sets autoclear).
+    out = subprocess.run(["losetup", "-j", fresh.image], capture_output=True, text=True).stdout
+    assert loop not in out
+
+
+def test_a_non_root_user_is_told_why(monkeypatch, tmp_path):
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    with pytest.raises(BenchError, match="needs root"):
+        FreshExt4(str(tmp_path), 64, 8192)
+
+
+def test_size_fits_the_largest_run():
+    mib, inodes = size_for(100_000, 0)
+    assert inodes >= 100_000 * 2 and mib * 1024 * 1024 >= 100_000 * 4096 * 2
+    mib, inodes = size_for(10_000, 2 * 111_111)  # a tree run of two ranks outgrows its files
+    assert inodes >= 2 * 111_111 and mib * 1024 * 1024 >= 2 * 111_111 * 4096
+    assert size_for(1, 0)[0] >= 512  # the journal and the tables fit a small one
