@@ -1,7 +1,12 @@
 """The results: bench-<UTC stamp>.json and .md in the results directory, the Markdown also on
 standard output.
 
-JSON schema "mpiwrite-bench/13" (schema_version 13). What changed from /12: the floor's
+JSON schema "mpiwrite-bench/14" (schema_version 14). What changed from /13: the floor's file
+systems may include "ext4" (a fresh ext4 per run, fresh_ext4.py); each floor cell gains
+"goal_met_paired" (the median paired ratio <= the goal: issue 23 §5 states its goal on that
+measure, "goal_met" stays the ratio of medians) and the floor's "summary" gains
+"cells_meeting_goal_paired". Every other key is as in /13.
+/13 changed from /12: the floor's
 parameters gain "tree_walk" (safe or path: how the floor's tree cells reach a parent); each
 cell's "<program>_paired_ratio" gains "interval" ({low, high, coverage}: the median's
 distribution-free 95 % interval, null under 6 runs) and each cell "goal_clearly_missed" (the
@@ -52,8 +57,8 @@ import json
 import os
 import sys
 
-SCHEMA = "mpiwrite-bench/13"
-SCHEMA_VERSION = 13
+SCHEMA = "mpiwrite-bench/14"
+SCHEMA_VERSION = 14
 
 
 def key_of(section):

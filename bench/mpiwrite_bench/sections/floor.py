@@ -349,6 +349,11 @@ def summarize(meta, sec, records):
         c["ratio_of_medians"] = c["mpiwrite_ratio_of_medians"]
         c["goal_applies"] = files >= goal_min
         c["goal_met"] = c["ratio_of_medians"] <= goal if c["goal_applies"] else None
+        # The same goal on the median of the run-by-run ratios (issue 23 §5 states it so): a
+        # run of each program side by side shares the machine's moment, which the two medians
+        # of separate runs do not.
+        c["goal_met_paired"] = (c["mpiwrite_paired_ratio"]["median"] <= goal
+                                if c["goal_applies"] else None)
         # Whether a miss is more than the cell's noise: the paired ratio's median interval lies
         # wholly above the goal (the runs of a cell spread by more than 5 % on this VM, so a
         # ratio of medians above the goal alone does not say mpiwrite is slower by that much).
@@ -361,6 +366,7 @@ def summarize(meta, sec, records):
     sizes = sorted({c["files"] for c in out})
     sec["summary"] = {"cells": len(out), "cells_with_goal": len(with_goal),
                       "cells_meeting_goal": sum(c["goal_met"] for c in with_goal),
+                      "cells_meeting_goal_paired": sum(c["goal_met_paired"] for c in with_goal),
                       "cells_clearly_missing_goal": sum(c["goal_clearly_missed"]
                                                         for c in with_goal),
                       "goal_ratio": goal, "goal_min_files": goal_min,
@@ -447,7 +453,9 @@ def markdown(meta, p, fp, sec, out, sizes, with_goal):
                f"with a goal" + (f"; of the {missed} that miss it, "
                                  f"{sec['summary']['cells_clearly_missing_goal']} beyond the noise "
                                  f"(the paired ratio's 95 % interval wholly above {goal})"
-                                 if missed else "") + ".", ""]
+                                 if missed else "") + ".", "",
+               f"By the median paired ratio (issue 23 §5's measure) instead: goal met in "
+               f"{sec['summary']['cells_meeting_goal_paired']} of {len(with_goal)} cells.", ""]
     else:
         md += [f"No cell has a goal (all have fewer than {goal_min:,} files).", ""]
     return md
