@@ -1,6 +1,7 @@
 #include "mpiwrite/sys/thread_pool.hpp"
 
 #include <fmt/format.h>
+#include <sched.h>
 #include <sys/resource.h>
 
 #include <cerrno>
@@ -49,11 +50,12 @@ std::string start_failure(unsigned index, unsigned workers, const std::system_er
 }  // namespace
 
 ThreadPool::ThreadPool(unsigned workers, std::function<void(unsigned)> on_start)
-    : starts_(std::make_unique<StartWord[]>(workers)),
-      slots_(workers),
-      errors_(workers),
+    : errors_(workers),
       on_start_(std::move(on_start)) {
   threads_.reserve(workers);
+  cpu_set_t cores;  // the cores this process may use (mpirun's binding, taskset, a cpuset)
+  caller_wakes_all_ = ::sched_getaffinity(0, sizeof cores, &cores) == 0 &&
+                      workers > static_cast<unsigned>(CPU_COUNT(&cores));
   try {
     for (unsigned i = 0; i < workers; ++i) threads_.emplace_back([this, i] { work(i); });
   } catch (const std::system_error& e) {
@@ -68,15 +70,22 @@ ThreadPool::ThreadPool(unsigned workers, std::function<void(unsigned)> on_start)
 
 ThreadPool::~ThreadPool() { stop_workers(); }
 
+// Stops by both words: worker 0 may not have started (the constructor's error path).
 void ThreadPool::stop_workers() {
   stopping_ = true;
-  if (slots_ > 0) wake(0);
+  wake_first();
+  wake_the_rest();
   for (std::thread& t : threads_) t.join();
 }
 
-void ThreadPool::wake(unsigned index) {
-  starts_[index].round.fetch_add(1, std::memory_order_release);
-  starts_[index].round.notify_one();
+void ThreadPool::wake_first() {
+  first_.round.fetch_add(1, std::memory_order_release);
+  first_.round.notify_one();
+}
+
+void ThreadPool::wake_the_rest() {
+  rest_.round.fetch_add(1, std::memory_order_release);
+  rest_.round.notify_all();
 }
 
 void ThreadPool::run_on_all(const std::function<void(unsigned)>& task, const Poll& poll,
@@ -88,7 +97,8 @@ void ThreadPool::run_on_all(const std::function<void(unsigned)>& task, const Pol
     finished_ = size() == 0;
   }
   pending_.store(size(), std::memory_order_relaxed);
-  if (size() > 0) wake(0);
+  if (size() > 0) wake_first();
+  if (caller_wakes_all_) wake_the_rest();
   std::unique_lock lock(done_mutex_);
   if (poll) {
     std::chrono::microseconds wait = poll_every;
@@ -110,14 +120,11 @@ void ThreadPool::work(unsigned index) {
   if (on_start_) on_start_(index);
   std::uint32_t seen = 0;
   for (;;) {
-    starts_[index].round.wait(seen, std::memory_order_acquire);
-    seen = starts_[index].round.load(std::memory_order_acquire);
-    // Children first, also when stopping: each worker is woken by its parent only. A child
-    // that failed to start (the constructor's error path) has a word and no waiter.
-    for (unsigned child = 2 * index + 1; child <= 2 * index + 2 && child < slots_; ++child) {
-      wake(child);
-    }
+    StartWord& word = index == 0 ? first_ : rest_;
+    word.round.wait(seen, std::memory_order_acquire);
+    seen = word.round.load(std::memory_order_acquire);
     if (stopping_) return;
+    if (index == 0 && !caller_wakes_all_) wake_the_rest();  // no system call without a waiter
     try {
       (*task_)(index);
     } catch (...) {

@@ -3,16 +3,20 @@
 // waits for all of them. Threads are started once, outside the timed phases, and joined by
 // the destructor (RAII).
 //
-// A round starts without a lock, and each worker is woken by another worker, not all by the
-// caller: the caller wakes worker 0, and worker i, once running, wakes workers 2i+1 and 2i+2
-// before its task (a binary tree: 64 workers are all awake after 6 wake-ups in a row).
-// Woken all at once by the caller, the workers were placed while the caller still held its
-// core, and the scheduler often queued two of them on one core while the caller's core went
-// idle a moment later; there they shared the core until the next load balance, a scheduler
-// tick (4 ms) or more, a stall seen under `perf sched` in most tree-remove phases of
-// 1 rank × 2 threads (bench section floor, issue 23). A worker woken by a running worker
-// finds the cores that are idle by then. Only the last worker to finish takes a mutex, to wake
-// the caller.
+// A round starts without a lock, and in two steps: the caller wakes worker 0 alone, and
+// worker 0, once running, wakes all the others (one futex wake) before its own task. Woken all
+// at once by the caller, the workers were placed while the caller still held its core, and
+// the scheduler often queued two of them on one core while the caller's core went idle a
+// moment later; there they shared the core until the next load balance, a scheduler tick
+// (4 ms) or more, a stall seen under `perf sched` in most tree-remove phases of 1 rank × 2
+// threads (bench section floor, issue 23). Workers woken by a running worker find the cores
+// that are idle by then. (A binary tree of wake-ups, each worker waking two, placed them as
+// well, but with more threads than cores a worker must run before its children wake: the
+// seed's 8-thread point took 11 % longer.) With more workers than the process may use cores,
+// every core will be busy however they are placed, and the second step would only delay the
+// others by worker 0's wake-up (3-6 % of the seed's 8- and 16-thread points on 2 cores): there
+// the caller wakes them all itself. Only the last worker to finish takes a mutex, to wake the
+// caller.
 
 #include <atomic>
 #include <chrono>
@@ -20,7 +24,6 @@
 #include <cstdint>
 #include <exception>
 #include <functional>
-#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -52,19 +55,22 @@ class ThreadPool {
   void work(unsigned index);
 
   void stop_workers();
-  // Tells worker `index` that a round began (or that the pool stops).
-  void wake(unsigned index);
+  // Tells worker 0 (the caller) or every other worker (worker 0) that a round began, or that
+  // the pool stops.
+  void wake_first();
+  void wake_the_rest();
 
   // The round's start: task_ and stopping_ are written before worker 0's start word is bumped
-  // (release), and a worker reads them after it saw its own word bumped (acquire), which its
-  // waker did after it saw its own.
+  // (release); worker 0 reads them after it saw its word bumped (acquire), then bumps the
+  // others' word (release), which they read before the task (acquire).
   const std::function<void(unsigned)>* task_ = nullptr;
   bool stopping_ = false;
-  struct alignas(64) StartWord {  // a worker's own, on its own cache line
+  struct alignas(64) StartWord {  // on its own cache line
     std::atomic<std::uint32_t> round{0};
   };
-  std::unique_ptr<StartWord[]> starts_;
-  unsigned slots_;  // the workers asked for: every start word exists before any thread starts
+  StartWord first_;  // worker 0's
+  StartWord rest_;   // every other worker's
+  bool caller_wakes_all_ = false;  // more workers than the process's cores (set before any start)
   std::atomic<unsigned> pending_{0};  // workers still running the round
   // The round's end: the last worker sets finished_ under done_mutex_ and wakes the caller.
   std::mutex done_mutex_;
