@@ -206,6 +206,12 @@ for ((i = 1; i <= total; i++)); do
     set +e
     run_mpiwrite() { # lib.sh's, with the status kept for check_row
       set +e
+      # Its own Open MPI session directory (beside the row's scratch, not in it): launches
+      # started together raced on one /tmp/ompi.HOST.UID, and one in three runs of this test
+      # had a row fail in orte_init ("A call to mkdir was unable to create the desired
+      # directory ... File exists", exit 1, no line of mpiwrite's): Open MPI's, not the row's.
+      mkdir -p "$WORK/ompi-session"
+      export OMPI_MCA_orte_tmpdir_base=$WORK/ompi-session
       if [ "$RANKS" -eq 1 ]; then  # a singleton: the binary alone, as on a login node
         timeout --kill-after=10 90 "$MPIWRITE" "$@" >"$WORK/out" 2>"$WORK/err"
       else
