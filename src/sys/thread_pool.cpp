@@ -54,8 +54,10 @@ ThreadPool::ThreadPool(unsigned workers, std::function<void(unsigned)> on_start)
       on_start_(std::move(on_start)) {
   threads_.reserve(workers);
   cpu_set_t cores;  // the cores this process may use (mpirun's binding, taskset, a cpuset)
-  caller_wakes_all_ = ::sched_getaffinity(0, sizeof cores, &cores) == 0 &&
-                      workers > static_cast<unsigned>(CPU_COUNT(&cores));
+  const unsigned usable = ::sched_getaffinity(0, sizeof cores, &cores) == 0
+                              ? static_cast<unsigned>(CPU_COUNT(&cores))
+                              : std::thread::hardware_concurrency();  // over 1,024 cores
+  caller_wakes_all_ = usable > 0 && workers > usable;
   try {
     for (unsigned i = 0; i < workers; ++i) threads_.emplace_back([this, i] { work(i); });
   } catch (const std::system_error& e) {
@@ -99,18 +101,28 @@ void ThreadPool::run_on_all(const std::function<void(unsigned)>& task, const Pol
   pending_.store(size(), std::memory_order_relaxed);
   if (size() > 0) wake_first();
   if (caller_wakes_all_) wake_the_rest();
+  // The round is over only when every worker is: a poll that throws (an MPI error in the
+  // dynamic counter's progress) is kept until then, so that no worker still runs a task that
+  // refers to the caller's frame, and no next round overlaps this one.
+  std::exception_ptr poll_error;
   std::unique_lock lock(done_mutex_);
   if (poll) {
     std::chrono::microseconds wait = poll_every;
     while (!done_.wait_for(lock, wait, [this] { return finished_; })) {
       lock.unlock();
-      wait = poll();
+      try {
+        wait = poll();
+      } catch (...) {
+        poll_error = std::current_exception();
+        lock.lock();
+        break;
+      }
       lock.lock();
     }
-  } else {
-    done_.wait(lock, [this] { return finished_; });
   }
+  done_.wait(lock, [this] { return finished_; });
   task_ = nullptr;
+  if (poll_error) std::rethrow_exception(poll_error);
   for (const std::exception_ptr& e : errors_) {
     if (e) std::rethrow_exception(e);
   }

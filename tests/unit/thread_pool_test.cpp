@@ -75,6 +75,33 @@ TEST(ThreadPool, AWorkerExceptionReachesTheCallerAfterAllFinish) {
   EXPECT_EQ(finished.load(), 6);
 }
 
+// A poll that throws (an MPI error in the dynamic counter's progress) does not end the round
+// early: run_on_all rethrows it only once every worker has finished, so no task outlives the
+// caller's frame and the next round does not overlap it (hostile review, session 12: it
+// returned at once, and the next round's workers ran the old round's task).
+TEST(ThreadPool, APollThatThrowsIsRethrownOnlyAfterTheWorkersFinish) {
+  ThreadPool pool(2);
+  std::atomic<int> finished{0};
+  int polls = 0;
+  EXPECT_THROW(pool.run_on_all(
+                   [&](unsigned) {
+                     std::this_thread::sleep_for(std::chrono::milliseconds(100));
+                     finished.fetch_add(1);
+                   },
+                   [&]() -> std::chrono::microseconds {
+                     ++polls;
+                     throw std::runtime_error("MPI_Iprobe failed");
+                   },
+                   std::chrono::microseconds(1000)),
+               std::runtime_error);
+  EXPECT_EQ(finished.load(), 2);
+  EXPECT_EQ(polls, 1);  // not called again after it threw
+  std::atomic<int> next{0};
+  pool.run_on_all([&](unsigned) { next.fetch_add(1); });
+  EXPECT_EQ(next.load(), 2);
+  EXPECT_EQ(finished.load(), 2);
+}
+
 // The caller's poll runs while the workers work, at about its period, not in a busy loop:
 // --progress's main thread wakes a few times per interval (an upper bound only: a loaded
 // machine may wake it less often).

@@ -33,7 +33,8 @@ namespace mpiwrite {
 class ThreadPool {
  public:
   // `on_start` runs once on each worker thread before it takes any task (e.g. to give the
-  // thread a private file descriptor table).
+  // thread a private file descriptor table). It must not throw: nothing could carry the
+  // exception to the caller, and it ends the process (std::terminate).
   explicit ThreadPool(unsigned workers, std::function<void(unsigned)> on_start = {});
   ~ThreadPool();
   ThreadPool(const ThreadPool&) = delete;
@@ -47,7 +48,8 @@ class ThreadPool {
   // Runs task(worker_index) on every worker, waits for all, then rethrows the first
   // exception a worker threw (by worker index), after every worker has finished. While it
   // waits, the calling thread runs `poll` (if given): first after `poll_every`, then after
-  // what each call returns.
+  // what each call returns. A poll that throws is not called again; its exception is
+  // rethrown (before any worker's) once every worker has finished.
   void run_on_all(const std::function<void(unsigned)>& task, const Poll& poll = {},
                   std::chrono::microseconds poll_every = std::chrono::microseconds(50));
 
