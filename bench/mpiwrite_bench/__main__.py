@@ -261,7 +261,9 @@ def run_all(args, names, ps, bins, scr, argv):
     local_kib, local_inodes = scr.check(need, h.file_size)
     places = sections.scale.place(ps["scale"], h, local_kib, local_inodes) if "scale" in names else {}
     settle = args.settle if args.settle is not None else (0 if args.smoke else 65)
-    local = sections.LOCAL_DISK.intersection(names)
+    # The sections that put files on the local disk (the floor only with --floor-fs local).
+    local = {n for n in sections.LOCAL_DISK.intersection(names)
+             if n != "floor" or "local" in ps["floor"].fs}
     if local and settle:
         scr.settle(settle)
     started = datetime.datetime.now(datetime.timezone.utc)
@@ -270,6 +272,7 @@ def run_all(args, names, ps, bins, scr, argv):
         h.note("Local-disk files are kept until the end of the benchmark and removed only then "
                "(ext4 inode trap); on tmpfs the floor's files are removed after each run, the "
                "other sections' between series.")
+    if sections.LOCAL_DISK.intersection(names):
         h.note("Untimed between runs: sync. Between series (cells): sync and drop caches; on "
                "tmpfs the cell's files are removed first.")
     raw = {}

@@ -17,6 +17,7 @@ empty file system: the file system's own code (journal, block and inode allocati
 directory index) with a device that costs nearly nothing. Needs root (mount)."""
 import os
 import subprocess
+import time
 
 from .scratch import BenchError, log
 
@@ -28,25 +29,41 @@ def _run(cmd, what):
     return p.stdout
 
 
+TOOLS = ("mkfs.ext4", "mount", "umount", "findmnt", "losetup")
+
+
+def check_can_make():
+    """Raises, saying why, unless this process can make and mount a fresh ext4: root, the
+    tools, and a free loop device. Called when the parameters are read, before any cell runs."""
+    if os.geteuid() != 0:
+        raise BenchError("--floor-fs ext4 makes and mounts a file system: it needs root")
+    path = os.environ.get("PATH", "").split(":") + ["/sbin", "/usr/sbin"]
+    for tool in TOOLS:
+        if not any(os.access(os.path.join(d, tool), os.X_OK) for d in path if d):
+            raise BenchError(f"--floor-fs ext4 needs {tool} (Debian: e2fsprogs, mount, util-linux)")
+    if subprocess.run(["losetup", "-f"], capture_output=True).returncode != 0:
+        raise BenchError("--floor-fs ext4 needs a free loop device (losetup -f found none)")
+
+
 class FreshExt4:
-    """An image at `image` (sparse, `size_mib`), mounted at `mount_point` by remake()."""
+    """An image at `image` (sparse, `size_mib`), mounted at `mount_point` by remake(). Whether
+    it is mounted is asked of the kernel (os.path.ismount), never remembered: an interrupt
+    between mount(2) and a flag would leave a mount that nothing unmounts."""
 
     def __init__(self, work_dir, size_mib, inodes):
-        if os.geteuid() != 0:
-            raise BenchError("--floor-fs ext4 makes and mounts a file system: it needs root")
-        for tool in ("mkfs.ext4", "mount", "umount"):
-            if not any(os.access(os.path.join(d, tool), os.X_OK)
-                       for d in os.environ.get("PATH", "/usr/sbin:/sbin").split(":") + ["/sbin", "/usr/sbin"]):
-                raise BenchError(f"--floor-fs ext4 needs {tool} (Debian: e2fsprogs, mount)")
+        check_can_make()
         self.image = os.path.join(work_dir, "fresh-ext4.img")
         self.mount_point = os.path.join(work_dir, "fresh-ext4")
         self.size_mib = size_mib
         self.inodes = inodes
-        self.mounted = False
         self.made = 0
         os.mkdir(self.mount_point)
         log(f"ext4: a fresh {size_mib} MiB file system ({inodes} inodes) on a loop device "
             f"backed by {self.image}, made anew before every run")
+
+    @property
+    def mounted(self):
+        return os.path.ismount(self.mount_point)
 
     def remake(self):
         """Unmounts the last one, makes a new file system, mounts it; returns its root."""
@@ -56,15 +73,26 @@ class FreshExt4:
         _run(["mkfs.ext4", "-q", "-F", "-N", str(self.inodes),
               "-E", "lazy_itable_init=0,lazy_journal_init=0", self.image], "mkfs.ext4")
         _run(["mount", "-t", "ext4", "-o", "loop", self.image, self.mount_point], "mount")
-        self.mounted = True
         self.made += 1
         os.rmdir(os.path.join(self.mount_point, "lost+found"))
         return self.mount_point
 
-    def unmount(self):
-        if self.mounted:
-            _run(["umount", self.mount_point], "umount")  # also frees the loop device
-            self.mounted = False
+    def unmount(self, patience_s=5.0):
+        """Unmounts (which frees the loop device: mount -o loop sets autoclear). A run that was
+        killed may still be exiting with its directory or files there ("target is busy"):
+        retried for `patience_s`, then detached lazily (umount -l), the kernel finishing the
+        unmount and freeing the loop device when the last user has gone."""
+        deadline = time.monotonic() + patience_s
+        while self.mounted:
+            p = subprocess.run(["umount", self.mount_point], capture_output=True, text=True)
+            if p.returncode == 0 or not self.mounted:
+                return
+            if time.monotonic() >= deadline:
+                log(f"ext4: {self.mount_point} still busy after {patience_s:.0f} s "
+                    f"({p.stderr.strip()[:120]}): detached with umount -l")
+                _run(["umount", "-l", self.mount_point], "umount -l")
+                return
+            time.sleep(0.1)
 
     def facts(self):
         """What the report says of it: the mount's source, type and options, and its journal."""
@@ -86,15 +114,16 @@ class FreshExt4:
         try:
             self.unmount()
         finally:
-            for path in (self.image,):
+            if not self.mounted:  # else Scratch.close() leaves it, saying so
+                for path in (self.image,):
+                    try:
+                        os.unlink(path)
+                    except OSError:
+                        pass
                 try:
-                    os.unlink(path)
+                    os.rmdir(self.mount_point)
                 except OSError:
                     pass
-            try:
-                os.rmdir(self.mount_point)
-            except OSError:
-                pass
 
 
 def size_for(files, tree_directories):

@@ -188,7 +188,11 @@ class Scratch:
             except Exception as e:  # the rest is still removed; the mount stays, said once
                 log(f"warning: {e}")
         self.adopted = []
-        shutil.rmtree(self.shm, ignore_errors=True)
+        still = mounts_under(self.shm)
+        if still:  # never remove through a mount: what is in it is not this tree's to delete
+            log(f"warning: left {self.shm}: {still[0]} is still mounted there")
+        else:
+            shutil.rmtree(self.shm, ignore_errors=True)
         if os.path.isdir(self.local):
             if self.local_has_files:
                 log("removing the local-disk files (untimed)...")
@@ -210,6 +214,23 @@ class Scratch:
                 if d == self.made_tmp_root:
                     break
                 d = os.path.dirname(d)
+
+
+def mounts_under(path):
+    """The mount points at or below `path` (from /proc/self/mounts)."""
+    top = os.path.realpath(path)
+    found = []
+    try:
+        with open("/proc/self/mounts") as f:
+            for line in f:
+                fields = line.split()
+                if len(fields) > 1:
+                    point = fields[1].replace("\\040", " ")
+                    if point == top or point.startswith(top + "/"):
+                        found.append(point)
+    except OSError:
+        pass
+    return found
 
 
 def _first_line(path, prefix, split=None):

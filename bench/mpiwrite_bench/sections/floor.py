@@ -37,7 +37,7 @@ import shutil
 from dataclasses import dataclass, field
 
 from .. import phases as ph
-from ..fresh_ext4 import FreshExt4, size_for
+from ..fresh_ext4 import FreshExt4, check_can_make, size_for
 from ..harness import layout, one_repetition, run_checked
 from ..scratch import BenchError, SpaceNeed, log
 from ..stats import median_interval, ms, paired_ratios, summary
@@ -75,6 +75,8 @@ class Params:
         bad = [f for f in self.fs if f not in FILE_SYSTEMS]
         if bad:
             raise BenchError(f"--floor-fs: '{bad[0]}' is not one of {', '.join(FILE_SYSTEMS)}")
+        if "ext4" in self.fs:
+            check_can_make()  # before any cell runs, not after the other file systems' cells
         if self.shift < 0:
             raise BenchError("--floor-shift must be >= 0")
         if len(set(self.files)) != len(self.files):
