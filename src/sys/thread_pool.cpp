@@ -1,6 +1,7 @@
 #include "mpiwrite/sys/thread_pool.hpp"
 
 #include <fmt/format.h>
+#include <pthread.h>
 #include <sched.h>
 #include <sys/resource.h>
 
@@ -54,10 +55,14 @@ ThreadPool::ThreadPool(unsigned workers, std::function<void(unsigned)> on_start)
       on_start_(std::move(on_start)) {
   threads_.reserve(workers);
   cpu_set_t cores;  // the cores this process may use (mpirun's binding, taskset, a cpuset)
-  const unsigned usable = ::sched_getaffinity(0, sizeof cores, &cores) == 0
-                              ? static_cast<unsigned>(CPU_COUNT(&cores))
-                              : std::thread::hardware_concurrency();  // over 1,024 cores
+  const bool known = ::pthread_getaffinity_np(::pthread_self(), sizeof cores, &cores) == 0;
+  const unsigned usable = known ? static_cast<unsigned>(CPU_COUNT(&cores))
+                                : std::thread::hardware_concurrency();  // over 1,024 cores
   caller_wakes_all_ = usable > 0 && workers > usable;
+  if (known) {  // a thread starts with its creator's cores: worker 0's own, to return to
+    const auto* bytes = reinterpret_cast<const unsigned char*>(&cores);
+    first_cores_.assign(bytes, bytes + sizeof cores);
+  }
   try {
     for (unsigned i = 0; i < workers; ++i) threads_.emplace_back([this, i] { work(i); });
   } catch (const std::system_error& e) {
@@ -85,6 +90,23 @@ void ThreadPool::wake_first() {
   first_.round.notify_one();
 }
 
+// Worker 0 may run only on the caller's core until it starts: it starts there once the caller
+// waits, never queued behind another worker (thread_pool.hpp).
+void ThreadPool::wake_first_on_the_callers_core() {
+  const int cpu = ::sched_getcpu();
+  const auto* own = reinterpret_cast<const cpu_set_t*>(first_cores_.data());
+  bool narrowed = false;
+  const auto at = static_cast<std::size_t>(cpu);
+  if (!first_cores_.empty() && cpu >= 0 && at < CPU_SETSIZE && CPU_ISSET(at, own)) {
+    cpu_set_t here;
+    CPU_ZERO(&here);
+    CPU_SET(at, &here);
+    narrowed = ::pthread_setaffinity_np(threads_[0].native_handle(), sizeof here, &here) == 0;
+  }
+  first_narrowed_ = narrowed;  // read by worker 0 after it saw the bump below
+  wake_first();
+}
+
 void ThreadPool::wake_the_rest() {
   rest_.round.fetch_add(1, std::memory_order_release);
   rest_.round.notify_all();
@@ -99,8 +121,13 @@ void ThreadPool::run_on_all(const std::function<void(unsigned)>& task, const Pol
     finished_ = size() == 0;
   }
   pending_.store(size(), std::memory_order_relaxed);
-  if (size() > 0) wake_first();
-  if (caller_wakes_all_) wake_the_rest();
+  if (caller_wakes_all_) {  // every core will be busy whatever the placement
+    wake_first();
+    wake_the_rest();
+  } else if (size() > 0) {
+    wake_the_rest();  // first: they go to the idle cores while this one is still busy
+    wake_first_on_the_callers_core();
+  }
   // The round is over only when every worker is: a poll that throws (an MPI error in the
   // dynamic counter's progress) is kept until then, so that no worker still runs a task that
   // refers to the caller's frame, and no next round overlaps this one.
@@ -136,7 +163,10 @@ void ThreadPool::work(unsigned index) {
     word.round.wait(seen, std::memory_order_acquire);
     seen = word.round.load(std::memory_order_acquire);
     if (stopping_) return;
-    if (index == 0 && !caller_wakes_all_) wake_the_rest();  // no system call without a waiter
+    if (index == 0 && first_narrowed_) {  // its own cores again: the caller's was for the start
+      ::pthread_setaffinity_np(::pthread_self(), first_cores_.size(),
+                               reinterpret_cast<const cpu_set_t*>(first_cores_.data()));
+    }
     try {
       (*task_)(index);
     } catch (...) {

@@ -1,6 +1,8 @@
 #include "mpiwrite/sys/thread_pool.hpp"
 
 #include <gtest/gtest.h>
+#include <pthread.h>
+#include <sched.h>
 
 #include <chrono>
 #include <thread>
@@ -22,10 +24,10 @@ TEST(ThreadPool, RunsTheTaskOnEveryWorkerOncePerCall) {
   for (auto& r : runs) EXPECT_EQ(r.load(), 50);
 }
 
-// The caller wakes worker 0 and worker 0 the others, or, with more workers than the process's
-// cores, the caller wakes them all (on a 2-core machine the sizes below take both ways; under
-// `taskset -c 0` only the second): every worker, whatever the count, runs each call's task
-// once, on its own thread, and a pool that never ran a task still stops.
+// The caller wakes workers 1..n-1, then worker 0 on its own core, or, with more workers than
+// the process's cores, all as they come (on a 2-core machine the sizes below take both ways;
+// under `taskset -c 0` only the second): every worker, whatever the count, runs each call's
+// task once, on its own thread, and a pool that never ran a task still stops.
 TEST(ThreadPool, EveryWorkerOfAnySizeRunsEachCallOnce) {
   for (const unsigned workers : {1u, 2u, 3u, 4u, 5u, 6u, 7u, 8u, 13u, 64u}) {
     ThreadPool pool(workers);
@@ -46,8 +48,26 @@ TEST(ThreadPool, EveryWorkerOfAnySizeRunsEachCallOnce) {
   for (const unsigned workers : {1u, 2u, 9u}) ThreadPool idle(workers);  // joins without a call
 }
 
-// Worker 0 wakes the others before its task: when its task throws, they still run, and the
-// next call runs everywhere again.
+// Worker 0 is allowed only the caller's core until it starts (thread_pool.hpp); its task runs
+// with all its cores again, whatever the caller's core was.
+TEST(ThreadPool, WorkerZeroRunsItsTaskWithAllItsCores) {
+  cpu_set_t own;
+  ASSERT_EQ(::pthread_getaffinity_np(::pthread_self(), sizeof own, &own), 0);
+  for (const unsigned workers : {1u, 2u}) {
+    ThreadPool pool(workers);
+    for (int call = 0; call < 20; ++call) {
+      cpu_set_t seen;
+      CPU_ZERO(&seen);
+      pool.run_on_all([&](unsigned worker) {
+        if (worker == 0) ::pthread_getaffinity_np(::pthread_self(), sizeof seen, &seen);
+      });
+      EXPECT_TRUE(CPU_EQUAL(&seen, &own)) << workers << " workers, call " << call;
+    }
+  }
+}
+
+// A throwing worker 0 does not keep the others from their task, and the next call runs
+// everywhere again.
 TEST(ThreadPool, WorkerZeroThatThrowsHasStillWokenTheOthers) {
   ThreadPool pool(7);
   std::atomic<int> ran{0};

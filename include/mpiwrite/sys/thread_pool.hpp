@@ -3,20 +3,18 @@
 // waits for all of them. Threads are started once, outside the timed phases, and joined by
 // the destructor (RAII).
 //
-// A round starts without a lock, and in two steps: the caller wakes worker 0 alone, and
-// worker 0, once running, wakes all the others (one futex wake) before its own task. Woken all
-// at once by the caller, the workers were placed while the caller still held its core, and
-// the scheduler often queued two of them on one core while the caller's core went idle a
-// moment later; there they shared the core until the next load balance, a scheduler tick
-// (4 ms) or more, a stall seen under `perf sched` in most tree-remove phases of 1 rank × 2
-// threads (bench section floor, issue 23). Workers woken by a running worker find the cores
-// that are idle by then. (A binary tree of wake-ups, each worker waking two, placed them as
-// well, but with more threads than cores a worker must run before its children wake: the
-// seed's 8-thread point took 11 % longer.) With more workers than the process may use cores,
-// every core will be busy however they are placed, and the second step would only delay the
-// others by worker 0's wake-up (3-6 % of the seed's 8- and 16-thread points on 2 cores): there
-// the caller wakes them all itself. Only the last worker to finish takes a mutex, to wake the
-// caller.
+// Where the workers start. A round starts without a lock: the caller wakes workers 1..n-1
+// (one futex wake), which the scheduler places on the idle cores while the caller's core is
+// still busy, then allows worker 0 only the caller's core and wakes it, so that worker 0 runs
+// there once the caller waits; worker 0 takes back its own cores as it starts. Woken all at
+// once and unconstrained, as before, two workers were often queued on one core while the
+// caller's core went idle a moment later, and shared that core until the next load balance, a
+// scheduler tick (4 ms) or more (`perf sched`; most tree-remove phases of 1 rank × 2 threads,
+// bench section floor, issue 23). Worker 0 waking the others from its core instead (tried
+// second) raced with the caller going to sleep: in the seed's 64-rank table the 1 × 2 point
+// took a 1 × 1 point's time in 20 of 20 runs. With more workers than the process may use
+// cores, every core will be busy however they are placed: the caller wakes them all, as they
+// come. Only the last worker to finish takes a mutex, to wake the caller.
 
 #include <atomic>
 #include <chrono>
@@ -57,14 +55,14 @@ class ThreadPool {
   void work(unsigned index);
 
   void stop_workers();
-  // Tells worker 0 (the caller) or every other worker (worker 0) that a round began, or that
-  // the pool stops.
+  // Tell worker 0, or every other worker, that a round began or that the pool stops.
   void wake_first();
   void wake_the_rest();
+  // wake_first(), worker 0 allowed only the calling thread's core until it starts.
+  void wake_first_on_the_callers_core();
 
-  // The round's start: task_ and stopping_ are written before worker 0's start word is bumped
-  // (release); worker 0 reads them after it saw its word bumped (acquire), then bumps the
-  // others' word (release), which they read before the task (acquire).
+  // The round's start: task_, stopping_ and first_narrowed_ are written before a start word
+  // is bumped (release) and read by a worker after it saw its word bumped (acquire).
   const std::function<void(unsigned)>* task_ = nullptr;
   bool stopping_ = false;
   struct alignas(64) StartWord {  // on its own cache line
@@ -73,6 +71,10 @@ class ThreadPool {
   StartWord first_;  // worker 0's
   StartWord rest_;   // every other worker's
   bool caller_wakes_all_ = false;  // more workers than the process's cores (set before any start)
+  // Worker 0's cores as it started (its creator's), empty if unknown; first_narrowed_: the
+  // caller allowed it only the caller's core for this round's start.
+  std::vector<unsigned char> first_cores_;
+  bool first_narrowed_ = false;
   std::atomic<unsigned> pending_{0};  // workers still running the round
   // The round's end: the last worker sets finished_ under done_mutex_ and wakes the caller.
   std::mutex done_mutex_;
