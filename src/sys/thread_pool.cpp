@@ -124,7 +124,9 @@ void ThreadPool::run_on_all(const std::function<void(unsigned)>& task, const Pol
   if (caller_wakes_all_) {  // every core will be busy whatever the placement
     wake_first();
     wake_the_rest();
-  } else if (size() > 0) {
+  } else if (size() == 1) {  // nothing to be queued behind: where the scheduler likes
+    wake_first();
+  } else if (size() > 1) {
     wake_the_rest();  // first: they go to the idle cores while this one is still busy
     wake_first_on_the_callers_core();
   }

@@ -48,8 +48,9 @@ TEST(ThreadPool, EveryWorkerOfAnySizeRunsEachCallOnce) {
   for (const unsigned workers : {1u, 2u, 9u}) ThreadPool idle(workers);  // joins without a call
 }
 
-// Worker 0 is allowed only the caller's core until it starts (thread_pool.hpp); its task runs
-// with all its cores again, whatever the caller's core was.
+// Worker 0 of two is allowed only the caller's core until it starts (thread_pool.hpp); its
+// task runs with all its cores again, whatever the caller's core was (and a lone worker's
+// cores are never narrowed).
 TEST(ThreadPool, WorkerZeroRunsItsTaskWithAllItsCores) {
   cpu_set_t own;
   ASSERT_EQ(::pthread_getaffinity_np(::pthread_self(), sizeof own, &own), 0);

@@ -12,9 +12,11 @@
 // scheduler tick (4 ms) or more (`perf sched`; most tree-remove phases of 1 rank × 2 threads,
 // bench section floor, issue 23). Worker 0 waking the others from its core instead (tried
 // second) raced with the caller going to sleep: in the seed's 64-rank table the 1 × 2 point
-// took a 1 × 1 point's time in 20 of 20 runs. With more workers than the process may use
-// cores, every core will be busy however they are placed: the caller wakes them all, as they
-// come. Only the last worker to finish takes a mutex, to wake the caller.
+// took a 1 × 1 point's time in 20 of 20 runs. A lone worker is woken where the scheduler
+// likes (narrowed to the caller's core it was no better: 1 rank × 1 thread remove and 2 × 1
+// points slower in the same hour). With more workers than the process may use cores, every
+// core will be busy however they are placed: the caller wakes them all, as they come. Only
+// the last worker to finish takes a mutex, to wake the caller.
 
 #include <atomic>
 #include <chrono>
