@@ -51,8 +51,7 @@ std::string start_failure(unsigned index, unsigned workers, const std::system_er
 }  // namespace
 
 ThreadPool::ThreadPool(unsigned workers, std::function<void(unsigned)> on_start)
-    : errors_(workers),
-      on_start_(std::move(on_start)) {
+    : errors_(workers), on_start_(std::move(on_start)) {
   threads_.reserve(workers);
   cpu_set_t cores;  // the cores this process may use (mpirun's binding, taskset, a cpuset)
   const bool known = ::pthread_getaffinity_np(::pthread_self(), sizeof cores, &cores) == 0;
