@@ -58,6 +58,7 @@ class MessageCounter final : public SharedCounter {
     chunk_ = chunk;
     total_ = total;
     done_ = 0;
+    failed_.store(false);
     if (rank_ == kOwner) return;
     if (threads > slot_count_) {  // outside the timed phase; grows only
       slots_ = std::make_unique<Slot[]>(threads);
@@ -69,20 +70,21 @@ class MessageCounter final : public SharedCounter {
 
   std::uint64_t next_start(unsigned thread) override {
     if (rank_ == kOwner) return value_.fetch_add(chunk_, std::memory_order_relaxed);
+    // Sequentially consistent with release_writers(): either it sees this writer's state, or
+    // this writer sees failed_ (one load and one store of each per chunk).
+    if (failed_.load()) return total_;
     Slot& slot = slots_[thread];
-    std::uint32_t state = slot.state.load(std::memory_order_acquire);
-    if (state == kIdle) {
-      slot.state.store(kWanted, std::memory_order_release);
-      state = kWanted;
-    }
+    std::uint32_t state = slot.state.load();
+    // A compare-exchange: a kReady that release_writers() stored meanwhile is not overwritten.
+    if (state == kIdle && slot.state.compare_exchange_strong(state, kWanted)) state = kWanted;
     while (state != kReady) {  // the main thread stores kReady and wakes this thread
-      slot.state.wait(state, std::memory_order_acquire);
-      state = slot.state.load(std::memory_order_acquire);
+      slot.state.wait(state);
+      state = slot.state.load();
     }
     const std::uint64_t start = slot.start;
     // Past the end nothing is left for anyone: stop asking.
     const bool more = kPrefetch && start + chunk_ < total_;
-    slot.state.store(more ? kWanted : kIdle, std::memory_order_release);
+    slot.state.store(more ? kWanted : kIdle);
     return start;
   }
 
@@ -105,8 +107,13 @@ class MessageCounter final : public SharedCounter {
   void progress() override {
     if (rank_ == kOwner) {
       serve();
-    } else {
+      return;
+    }
+    try {
       relay();
+    } catch (...) {  // an MPI error: nobody will relay again, so no writer may wait for one
+      release_writers();
+      throw;
     }
   }
 
@@ -127,6 +134,25 @@ class MessageCounter final : public SharedCounter {
     MPI_Request reply = MPI_REQUEST_NULL;
     bool in_flight = false;
   };
+
+  // After a failed relay: every writer waiting, or about to wait, gets a chunk past the end
+  // (it stops), and any later call returns one at once, so that the pool's round ends and the
+  // failure is reported instead of a hang (ThreadPool waits for its workers). A slot in kReady
+  // keeps its chunk: its writer stores kWanted or kIdle after reading it, then sees failed_.
+  void release_writers() {
+    failed_.store(true);
+    for (unsigned t = 0; t < threads_; ++t) {
+      Slot& slot = slots_[t];
+      std::uint32_t state = slot.state.load();
+      while (state != kReady) {
+        slot.start = total_;  // not read by its writer before it sees kReady
+        if (slot.state.compare_exchange_weak(state, kReady)) {
+          slot.state.notify_one();
+          break;
+        }
+      }
+    }
+  }
 
   // Another rank's main thread: hands arrived replies to their writers, then sends the
   // requests writers have flagged.
@@ -180,6 +206,7 @@ class MessageCounter final : public SharedCounter {
   int size_ = 1;
   std::uint64_t chunk_ = 1;
   std::uint64_t total_ = 0;
+  std::atomic<bool> failed_{false};  // a relay failed in this phase (release_writers)
   std::atomic<std::uint64_t> value_{0};  // rank 0: the counter
   int done_ = 0;                         // rank 0: ranks done with this phase
   std::unique_ptr<Slot[]> slots_;        // other ranks: one per writer thread
