@@ -57,6 +57,8 @@ KNOBS = [
      "the 1.05 goal applies from this many files [10000]"),
     ("--floor-idle-threads", "floor", "idle_threads", int, "if > 0, also the floor with that "
      "many idle threads per process (as an MPI library starts) [0]"),
+    ("--floor-control", "floor", "control", bool01, "also the floor once more, interleaved "
+     "(floor-again): the floor against itself, what each cell can resolve: 0 or 1 [0]"),
     ("--floor-phases", "floor", "phases", words, "phases to time: write, and any of "
      "tree-create, stat, read, remove, tree-remove; a cell per phase [write]"),
     ("--floor-tree-branch", "floor", "tree_branch", int, "subdirectories per directory of the "

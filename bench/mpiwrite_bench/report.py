@@ -1,7 +1,15 @@
 """The results: bench-<UTC stamp>.json and .md in the results directory, the Markdown also on
 standard output.
 
-JSON schema "mpiwrite-bench/14" (schema_version 14). What changed from /13: the floor's file
+JSON schema "mpiwrite-bench/15" (schema_version 15). What changed from /14: with
+--floor-control 1 the floor's "programs" gain "floor-again" (the floor run once more,
+interleaved: a control); each floor cell then gains "floor-again" (its summary),
+"floor-again_ratio_of_medians", "floor-again_paired_ratio" and "control" {paired_ratio_median,
+interval, meets_goal, resolution (the farther end of the control's 95 % interval from 1),
+resolves_goal}, and the floor's "summary" gains "control" {cells, control_cells_meeting_goal,
+cells_resolving_goal, mpiwrite_geometric_mean, control_geometric_mean,
+max_control_paired_ratio, goal_ratio}. Every other key is as in /14.
+/14 changed from /13: the floor's file
 systems may include "ext4" (a fresh ext4 per run, fresh_ext4.py); each floor cell gains
 "goal_met_paired" (the median paired ratio <= the goal: issue 23 §5 states its goal on that
 measure, "goal_met" stays the ratio of medians) and the floor's "summary" gains
@@ -57,8 +65,8 @@ import json
 import os
 import sys
 
-SCHEMA = "mpiwrite-bench/14"
-SCHEMA_VERSION = 14
+SCHEMA = "mpiwrite-bench/15"
+SCHEMA_VERSION = 15
 
 
 def key_of(section):

@@ -43,6 +43,37 @@ def test_floor_goal_on_the_paired_ratio_is_said_beside_the_ratio_of_medians():
     assert any("issue 23 §5's measure) instead: goal met in 0 of 1" in line for line in md)
 
 
+def test_floor_control_is_the_floor_against_itself():
+    # Six runs of three programs: mpiwrite 1.10 x the floor in every run (a clear miss); the
+    # floor again strays 0.90..1.20 (median 1.04): within the goal, but its interval (the
+    # extreme pairs of 6 runs) reaches 0.90 and 1.20, so the cell does not resolve 5 %.
+    strays = [1.0, 1.2, 0.9, 1.04, 1.04, 1.1]
+    records = []
+    for run, again in enumerate(strays, 1):
+        records += [floor_record(run, 1, "floor", 1.0), floor_record(run, 2, "mpiwrite", 1.10),
+                    floor_record(run, 3, "floor-again", again)]
+    sec = {"parameters": {"goal_ratio": 1.05, "goal_min_files": 10000,
+                          "programs": ["floor", "mpiwrite", "floor-again"],
+                          "floor_idle_threads": 0, "floor_sizes": [{"files": 10000, "runs": 6}]}}
+    md = floor.summarize(META, sec, records)
+    k = sec["cells"][0]["control"]
+    assert abs(k["paired_ratio_median"] - 1.04) < 1e-12
+    assert k["meets_goal"] is True
+    assert k["interval"]["low"] == 0.9 and k["interval"]["high"] == 1.2
+    assert abs(k["resolution"] - 0.2) < 1e-12 and k["resolves_goal"] is False
+    s = sec["summary"]["control"]
+    assert s["control_cells_meeting_goal"] == 1 and s["cells_resolving_goal"] == 0
+    assert abs(s["mpiwrite_geometric_mean"] - 1.10) < 1e-12
+    assert any("the floor against itself" in line and "0 of 1 cells resolve" in line
+               for line in md)
+    assert any("| 1.040 (0.900–1.200) |" in line for line in md)
+
+
+def test_floor_control_is_a_third_interleaved_program():
+    assert floor.Params(control=True).programs == ["floor", "mpiwrite", "floor-again"]
+    assert floor.Params().programs == ["floor", "mpiwrite"]
+
+
 def test_floor_small_cells_have_no_goal():
     records = [floor_record(1, 1, "floor", 1.0, 100), floor_record(1, 2, "mpiwrite", 3.0, 100)]
     sec = {"parameters": {"goal_ratio": 1.05, "goal_min_files": 10000,

@@ -15,6 +15,11 @@ has no goal. Runs per program and cell depend on the size: a cheap, noisy 100-fi
 15, up to 20,000 files 7, beyond 5 (~15 min on a 2-core VM, not an hour).
 idle_threads > 0 adds a third program, the floor with that many idle threads per process (as
 an MPI library starts helper threads): what being a multi-threaded process costs.
+control (--floor-control 1) adds the floor once more, "floor-again", interleaved as the others:
+the floor against itself, a control. Its paired ratio would be 1 on a quiet machine; how far it
+strays in a cell is what that cell can resolve in that hour, so a miss of mpiwrite's can be
+read against it (on this 2-core VM the floor against itself strayed past 1.05 in cells of 10
+to 12 runs: a 5 % goal is near the resolution of a cell).
 File system outermost (the local disk's files stay until the end: the inode trap); on tmpfs
 each run's files go right after it (untimed): kept for a whole cell, a 100,000-file cell held
 1,000,000 files by its last run, and creates slowed as they piled up (bench-20261201T012347Z).
@@ -32,8 +37,10 @@ place): the phases module (mpiwrite_bench/phases.py) says what it makes. With re
 the phases, the runs delete their own files, on the local disk too: the ext4 inode trap then
 slows the next runs' creates, both programs' alike (they alternate), so the write phase of a
 phases run on ext4 is not the write-only floor's figure."""
+import math
 import os
 import shutil
+import statistics
 from dataclasses import dataclass, field
 
 from .. import phases as ph
@@ -62,6 +69,7 @@ class Params:
     goal: float = 1.05
     goal_min_files: int = 10_000
     idle_threads: int = 0
+    control: bool = False  # also "floor-again": the floor against itself
     phases: list = field(default_factory=lambda: ["write"])
     tree_branch: int = 10
     tree_walk: str = "safe"  # the floor's tree cells: "safe" as mpiwrite must, or "path"
@@ -112,7 +120,8 @@ class Params:
 
     @property
     def programs(self):
-        return ["floor", "mpiwrite"] + (["floor-mt"] if self.idle_threads else [])
+        return (["floor", "mpiwrite"] + (["floor-again"] if self.control else [])
+                + (["floor-mt"] if self.idle_threads else []))
 
 
 def plan(p, h):
@@ -362,6 +371,8 @@ def summarize(meta, sec, records):
         band = c["mpiwrite_paired_ratio"]["interval"]
         c["goal_clearly_missed"] = (bool(c["goal_applies"]) and not c["goal_met"]
                                     and band is not None and band["low"] > goal)
+        if "floor-again" in programs:
+            c["control"] = control_of(c, goal)
         out.append(c)
     sec["cells"] = out
     with_goal = [c for c in out if c["goal_applies"]]
@@ -376,7 +387,43 @@ def summarize(meta, sec, records):
                       "by_phase": {ph_: by_files([c for c in out if c["phase"] == ph_], None,
                                                  goal_min)
                                    for ph_ in ph.ORDER if any(c["phase"] == ph_ for c in out)}}
+    if "floor-again" in programs and with_goal:
+        sec["summary"]["control"] = control_summary(with_goal, goal)
     return markdown(meta, p, fp, sec, out, sizes, with_goal)
+
+
+def control_of(c, goal):
+    """The floor against itself in cell c: its paired ratio (floor-again / floor, run by run),
+    whether that alone meets the goal, and what the cell resolves: the larger distance of its
+    median's 95 % interval from 1 (None under 6 runs). A cell whose control strays by more than
+    the goal's margin cannot tell mpiwrite at the goal from mpiwrite at the floor."""
+    pr = c["floor-again_paired_ratio"]
+    band = pr["interval"]
+    resolution = max(band["high"] - 1, 1 - band["low"]) if band else None
+    return {"paired_ratio_median": pr["median"],
+            "interval": band,
+            "meets_goal": pr["median"] <= goal if c["goal_applies"] else None,
+            "resolution": resolution,
+            "resolves_goal": resolution is not None and resolution <= goal - 1}
+
+
+def geometric_mean(xs):
+    return math.exp(statistics.fmean(math.log(x) for x in xs))
+
+
+def control_summary(cells, goal):
+    """Over the cells with a goal: how often the floor against itself misses the goal, how
+    many cells resolve it, and the geometric means of the paired-ratio medians of mpiwrite and
+    of the control (one figure for the whole table, whose noise averages over its cells)."""
+    return {"cells": len(cells),
+            "control_cells_meeting_goal": sum(bool(c["control"]["meets_goal"]) for c in cells),
+            "cells_resolving_goal": sum(c["control"]["resolves_goal"] for c in cells),
+            "mpiwrite_geometric_mean": geometric_mean(
+                [c["mpiwrite_paired_ratio"]["median"] for c in cells]),
+            "control_geometric_mean": geometric_mean(
+                [c["control"]["paired_ratio_median"] for c in cells]),
+            "max_control_paired_ratio": max(c["control"]["paired_ratio_median"] for c in cells),
+            "goal_ratio": goal}
 
 
 def by_files(cells, n, goal_min):
@@ -398,6 +445,9 @@ def markdown(meta, p, fp, sec, out, sizes, with_goal):
             "ratio of medians", "paired ratio median [min–max]", "paired ratio's median, 95 % interval",
             f"floor µs/{unit}", f"mpiwrite µs/{unit}", f"≤ {goal}× (from {goal_min:,} files)"]
     mt = "floor-mt" in programs
+    control = "floor-again" in programs
+    if control:
+        head += ["floor again / floor: paired median (95 % interval)"]
     if mt:
         head += [f"floor+{fp['floor_idle_threads']} idle threads ms median [min–max]",
                  "mpiwrite / floor+idle (ratio of medians)"]
@@ -419,6 +469,11 @@ def markdown(meta, p, fp, sec, out, sizes, with_goal):
                f"{band['low']:.3f}–{band['high']:.3f}" if band else "–",
                f"{c['floor']['us_per_file_median']:.1f}",
                f"{c['mpiwrite']['us_per_file_median']:.1f}", verdict]
+        if control:
+            k = c["control"]
+            row += [f"{k['paired_ratio_median']:.3f}" + (
+                f" ({k['interval']['low']:.3f}–{k['interval']['high']:.3f})" if k["interval"]
+                else "")]
         if mt:
             row += [ms(c["floor-mt"]), f"{c['mpiwrite']['median'] / c['floor-mt']['median']:.3f}"]
         lines.append("| " + " | ".join(row) + " |")
@@ -458,6 +513,15 @@ def markdown(meta, p, fp, sec, out, sizes, with_goal):
                                  if missed else "") + ".", "",
                f"By the median paired ratio (issue 23 §5's measure) instead: goal met in "
                f"{sec['summary']['cells_meeting_goal_paired']} of {len(with_goal)} cells.", ""]
+        k = sec["summary"].get("control")
+        if k:
+            md += [f"The control, the floor against itself: its paired ratio's median is within "
+                   f"{goal} in {k['control_cells_meeting_goal']} of {k['cells']} cells (largest "
+                   f"{k['max_control_paired_ratio']:.3f}); {k['cells_resolving_goal']} of "
+                   f"{k['cells']} cells resolve the goal (the control's 95 % interval within "
+                   f"{2 - goal:.2f}–{goal}). Over all {k['cells']} cells, geometric mean of the "
+                   f"paired medians: mpiwrite {k['mpiwrite_geometric_mean']:.3f}, the control "
+                   f"{k['control_geometric_mean']:.3f}.", ""]
     else:
         md += [f"No cell has a goal (all have fewer than {goal_min:,} files).", ""]
     return md
