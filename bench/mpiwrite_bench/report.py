@@ -6,9 +6,12 @@ JSON schema "mpiwrite-bench/15" (schema_version 15). What changed from /14: with
 interleaved: a control); each floor cell then gains "floor-again" (its summary),
 "floor-again_ratio_of_medians", "floor-again_paired_ratio" and "control" {paired_ratio_median,
 interval, meets_goal, resolution (the farther end of the control's 95 % interval from 1),
-resolves_goal}, and the floor's "summary" gains "control" {cells, control_cells_meeting_goal,
-cells_resolving_goal, mpiwrite_geometric_mean, control_geometric_mean,
-max_control_paired_ratio, goal_ratio}. Every other key is as in /14.
+resolves_goal, mpiwrite_vs_both_floors (a summary with "interval" of each run's mpiwrite time
+over the geometric mean of its two floor times)}, and the floor's "summary" gains "control"
+{cells, control_cells_meeting_goal, cells_resolving_goal, mpiwrite_geometric_mean,
+control_geometric_mean, mpiwrite_vs_both_floors_geometric_mean,
+cells_meeting_goal_vs_both_floors, by_phase_vs_both_floors, max_control_paired_ratio,
+goal_ratio}. Every other key is as in /14.
 /14 changed from /13: the floor's file
 systems may include "ext4" (a fresh ext4 per run, fresh_ext4.py); each floor cell gains
 "goal_met_paired" (the median paired ratio <= the goal: issue 23 §5 states its goal on that

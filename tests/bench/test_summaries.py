@@ -67,6 +67,12 @@ def test_floor_control_is_the_floor_against_itself():
     assert any("the floor against itself" in line and "0 of 1 cells resolve" in line
                for line in md)
     assert any("| 1.040 (0.900–1.200) |" in line for line in md)
+    # Against both floors: 1.10 / sqrt(1.0 * again) per run; the median of the six.
+    both = sorted(1.10 / again ** 0.5 for again in strays)
+    b = k["mpiwrite_vs_both_floors"]
+    assert abs(b["median"] - (both[2] + both[3]) / 2) < 1e-12
+    assert s["cells_meeting_goal_vs_both_floors"] == 0
+    assert abs(s["by_phase_vs_both_floors"]["write"] - b["median"]) < 1e-12
 
 
 def test_floor_control_is_a_third_interleaved_program():
