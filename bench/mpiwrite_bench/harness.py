@@ -2,9 +2,12 @@
 
 A section measures *cells* (one combination of file system, size, mode, layout...). In a cell
 each *variant* (a program or an mpiwrite configuration) runs RUNS times, interleaved: run k
-starts with the variant that the rotation by (k - 1 + cell number - 1) puts first, so which
-one goes first moves on every run and every cell, and no variant always runs first (on a
-warming or cooling machine the first runs differently). Before the first cell of a file
+takes the order that shift s = (k - 1 + cell number - 1) gives (order_of): the variants
+rotated by s, and with three or more variants reversed in every other block of that many runs,
+so which one goes first moves on every run and every cell (on a warming or cooling machine the
+first runs differently) and no variant always follows the same one (a run can leave the
+machine faster or slower for the next: with three variants every ordered pair is adjacent
+equally often in each 6 runs). Before the first cell of a file
 system (and, in the floor, of each size) WARMUP untimed runs absorb the cold start (the first
 create after a cache drop can take twice as long). Every run writes into a fresh directory.
 Untimed hooks: `sync` before every run; between cells (series) `sync` and drop caches (echo 3
@@ -38,6 +41,18 @@ def rotate(items, by):
     """items rotated left by `by`: [a, b, c] by 1 is [b, c, a]."""
     n = len(items)
     return [items[(k + by) % n] for k in range(n)] if n else []
+
+
+def order_of(items, shift):
+    """The order of a run: items rotated left by `shift`; with three or more items, reversed
+    when shift // len(items) is odd. Over 2 * len(items) consecutive shifts each item holds
+    each place equally often and follows each of its neighbours in the cycle equally often
+    (three items: every other item), which rotation alone does not give: with it, B always
+    follows A."""
+    order = rotate(items, shift)
+    if len(items) >= 3 and (shift // len(items)) % 2 == 1:
+        order.reverse()
+    return order
 
 
 def rotation(run, cell_no):
@@ -114,7 +129,7 @@ class Harness:
         Returns [{"run": k, "order": [...], VARIANT: result, ...}, ...]."""
         out = []
         for run in range(1, runs + 1):
-            order = rotate(list(variants), shift(run, cell_no))
+            order = order_of(list(variants), shift(run, cell_no))
             r = {"run": run, "order": order}
             summary = []
             for position, variant in enumerate(order, 1):

@@ -31,6 +31,23 @@ def test_first_variant_alternates_by_run_and_by_cell():
     assert firsts == ["floor", "mpiwrite", "mpiwrite", "floor"]
 
 
+def test_order_of_two_variants_is_the_rotation():
+    assert [harness.order_of(["a", "b"], k) for k in range(4)] == [
+        ["a", "b"], ["b", "a"], ["a", "b"], ["b", "a"]]
+
+
+def test_order_of_three_variants_balances_places_and_predecessors():
+    # floor, mpiwrite, floor-again: with rotation alone floor-again always followed mpiwrite.
+    items = ["floor", "mpiwrite", "floor-again"]
+    for start in range(6):  # any 6 consecutive runs
+        orders = [harness.order_of(items, k) for k in range(start, start + 6)]
+        places = {(o[i], i) for o in orders for i in range(3)}
+        assert all(sum(o[i] == v for o in orders) == 2 for v in items for i in range(3))
+        assert len(places) == 9
+        pairs = [(o[i], o[i + 1]) for o in orders for i in range(2)]
+        assert all(pairs.count((a, b)) == 2 for a in items for b in items if a != b)
+
+
 def test_layout():
     assert harness.layout("4x2") == (4, 2)
 

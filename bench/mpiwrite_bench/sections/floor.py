@@ -161,7 +161,9 @@ def parameters(p, h):
                        "directories_per_tree": ph.tree_directories(*p.tree(n))}
                       for n in p.files] if p.tree_phases else [],
             "floor_sizes": [{"files": n, "runs": p.runs_per_size[n]} for n in p.files],
-            "order": "per cell, runs interleaved; the first program rotates every run and every cell"}
+            "order": "per cell, runs interleaved; the first program rotates every run and every "
+                     "cell; with three or more programs the order reverses every other block "
+                     "of that many runs (harness.order_of)"}
 
 
 def one(p, h, program, d, files, ranks, threads, mode):
