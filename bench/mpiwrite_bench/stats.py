@@ -32,6 +32,14 @@ def median_interval(xs, level=0.95):
     return xs[k - 1], xs[n - k], 1 - 2 * tail
 
 
+def summary_with_interval(xs):
+    """summary(xs) and "interval": the median's 95 % interval as {low, high, coverage}, or
+    None under 6 values (median_interval)."""
+    band = median_interval(xs)
+    return summary(xs) | {"interval": ({"low": band[0], "high": band[1], "coverage": band[2]}
+                                       if band else None)}
+
+
 def ratio_of_medians(a, b):
     """median(a) / median(b): the figure every goal is stated on."""
     return statistics.median(a) / statistics.median(b)

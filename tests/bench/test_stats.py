@@ -76,3 +76,11 @@ def test_median_interval_is_the_binomial_order_statistics():
 def test_median_interval_needs_six_values_at_95_percent():
     assert stats.median_interval([1, 2, 3, 4, 5]) is None
     assert stats.median_interval([]) is None
+
+
+def test_summary_with_interval_has_one_only_from_six_values():
+    assert stats.summary_with_interval([1.0, 2.0, 3.0, 4.0, 5.0])["interval"] is None
+    s = stats.summary_with_interval([1.0, 2.0, 3.0, 4.0, 5.0, 6.0])
+    assert s["median"] == 3.5
+    assert s["interval"]["low"] == 1.0 and s["interval"]["high"] == 6.0
+    assert s["interval"]["coverage"] > 0.95

@@ -47,7 +47,7 @@ from .. import phases as ph
 from ..fresh_ext4 import FreshExt4, check_can_make, size_for
 from ..harness import layout, one_repetition, run_checked
 from ..scratch import BenchError, SpaceNeed, log
-from ..stats import median_interval, ms, paired_ratios, summary
+from ..stats import ms, paired_ratios, summary, summary_with_interval
 
 NAME = "floor"
 FS_NAME = {"local": "local", "shm": "shm", "ext4": "ext4 fresh per run"}
@@ -354,11 +354,8 @@ def summarize(meta, sec, records):
             c[prog] = s
         for prog in programs[1:]:
             c[f"{prog}_ratio_of_medians"] = c[prog]["median"] / c["floor"]["median"]
-            pairs = paired_ratios(runs, prog + "_s", "floor_s")
-            c[f"{prog}_paired_ratio"] = summary(pairs)
-            band = median_interval(pairs)
-            c[f"{prog}_paired_ratio"]["interval"] = (
-                {"low": band[0], "high": band[1], "coverage": band[2]} if band else None)
+            c[f"{prog}_paired_ratio"] = summary_with_interval(
+                paired_ratios(runs, prog + "_s", "floor_s"))
         c["ratio_of_medians"] = c["mpiwrite_ratio_of_medians"]
         c["goal_applies"] = files >= goal_min
         c["goal_met"] = c["ratio_of_medians"] <= goal if c["goal_applies"] else None
@@ -406,19 +403,12 @@ def control_of(c, goal):
     # with half the floor's own noise in each ratio.
     both = [r["mpiwrite_s"] / math.sqrt(r["floor_s"] * r["floor-again_s"]) for r in c["runs"]
             if "mpiwrite_s" in r and "floor_s" in r and "floor-again_s" in r]
-    both_band = median_interval(both)
     return {"paired_ratio_median": pr["median"],
             "interval": band,
             "meets_goal": pr["median"] <= goal if c["goal_applies"] else None,
             "resolution": resolution,
             "resolves_goal": resolution is not None and resolution <= goal - 1,
-            "mpiwrite_vs_both_floors": summary(both) | {"interval": (
-                {"low": both_band[0], "high": both_band[1], "coverage": both_band[2]}
-                if both_band else None)}}
-
-
-def geometric_mean(xs):
-    return math.exp(statistics.fmean(math.log(x) for x in xs))
+            "mpiwrite_vs_both_floors": summary_with_interval(both)}
 
 
 def control_summary(cells, goal):
@@ -428,17 +418,18 @@ def control_summary(cells, goal):
     return {"cells": len(cells),
             "control_cells_meeting_goal": sum(bool(c["control"]["meets_goal"]) for c in cells),
             "cells_resolving_goal": sum(c["control"]["resolves_goal"] for c in cells),
-            "mpiwrite_geometric_mean": geometric_mean(
+            "mpiwrite_geometric_mean": statistics.geometric_mean(
                 [c["mpiwrite_paired_ratio"]["median"] for c in cells]),
-            "control_geometric_mean": geometric_mean(
+            "control_geometric_mean": statistics.geometric_mean(
                 [c["control"]["paired_ratio_median"] for c in cells]),
-            "mpiwrite_vs_both_floors_geometric_mean": geometric_mean(
+            "mpiwrite_vs_both_floors_geometric_mean": statistics.geometric_mean(
                 [c["control"]["mpiwrite_vs_both_floors"]["median"] for c in cells]),
             "cells_meeting_goal_vs_both_floors": sum(
                 c["control"]["mpiwrite_vs_both_floors"]["median"] <= goal for c in cells),
             "by_phase_vs_both_floors": {
-                phase: geometric_mean([c["control"]["mpiwrite_vs_both_floors"]["median"]
-                                       for c in cells if c["phase"] == phase])
+                phase: statistics.geometric_mean(
+                    [c["control"]["mpiwrite_vs_both_floors"]["median"]
+                     for c in cells if c["phase"] == phase])
                 for phase in ph.ORDER if any(c["phase"] == phase for c in cells)},
             "max_control_paired_ratio": max(c["control"]["paired_ratio_median"] for c in cells),
             "goal_ratio": goal}
@@ -550,7 +541,8 @@ def markdown(meta, p, fp, sec, out, sizes, with_goal):
                    f"median within {goal} in {k['cells_meeting_goal_vs_both_floors']} of "
                    f"{k['cells']} cells; geometric mean over the cells "
                    f"{k['mpiwrite_vs_both_floors_geometric_mean']:.3f}; by phase "
-                   + ", ".join(f"{name} {v:.3f}" for name, v in k["by_phase_vs_both_floors"].items())
+                   + ", ".join(f"{name} {v:.3f}"
+                               for name, v in k["by_phase_vs_both_floors"].items())
                    + ".", ""]
     else:
         md += [f"No cell has a goal (all have fewer than {goal_min:,} files).", ""]
