@@ -66,6 +66,9 @@ KNOBS = [
     ("--floor-tree-walk", "floor", "tree_walk", str, "how the floor's tree cells reach a "
      "parent: safe (openat O_NOFOLLOW per component, as mpiwrite must) or path (whole paths "
      "to mkdirat/unlinkat, the kernel following links) [safe]"),
+    ("--floor-passes", "floor", "passes", int, "the whole sweep of cells this many times, "
+     "each cell's runs of every pass pooled (so a cell's runs spread over the section, not "
+     "one stretch of it): --floor-runs per pass [1]"),
     ("--floor-shift", "floor", "shift", int, "stat and read go to the files of rank "
      "(r + SHIFT) %% ranks, mpiwrite --shift; below the ranks of every layout, or 1 [1]"),
     ("--files", "dynamic", "files", int, "files per run of the dynamic sections [10000]"),

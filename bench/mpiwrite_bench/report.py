@@ -1,7 +1,16 @@
 """The results: bench-<UTC stamp>.json and .md in the results directory, the Markdown also on
 standard output.
 
-JSON schema "mpiwrite-bench/15" (schema_version 15). What changed from /14: with
+JSON schema "mpiwrite-bench/16" (schema_version 16). What changed from /15: the floor's
+parameters gain "passes" (--floor-passes: the whole sweep of cells that many times; its
+"floor_sizes" runs count every pass); each floor record gains "pass" (its "run" numbers
+continue across passes); with more than one pass each cell gains "passes" {by_pass (per pass:
+pass, runs, mpiwrite_paired_ratio_median, and with the control mpiwrite_vs_both_floors_median),
+min, max, straddle_goal} and the floor's "summary" gains "passes" {cells, passes,
+cells_meeting_goal_in_every_pass, cells_meeting_goal_in_no_pass, cells_straddling_goal,
+largest_spread}; every other figure pools a cell's runs of all passes. Every other key is as
+in /15.
+/15 changed from /14: with
 --floor-control 1 the floor's "programs" gain "floor-again" (the floor run once more,
 interleaved: a control); each floor cell then gains "floor-again" (its summary),
 "floor-again_ratio_of_medians", "floor-again_paired_ratio" and "control" {paired_ratio_median,
@@ -68,8 +77,8 @@ import json
 import os
 import sys
 
-SCHEMA = "mpiwrite-bench/15"
-SCHEMA_VERSION = 15
+SCHEMA = "mpiwrite-bench/16"
+SCHEMA_VERSION = 16
 
 
 def key_of(section):

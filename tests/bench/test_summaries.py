@@ -80,6 +80,55 @@ def test_floor_control_is_a_third_interleaved_program():
     assert floor.Params().programs == ["floor", "mpiwrite"]
 
 
+def test_floor_passes_pool_a_cells_runs_and_say_each_pass():
+    # Two passes of three runs: mpiwrite 1.02 x the floor in the first, 1.08 in the second
+    # (a cell that moved between passes). The cell's figures pool all six runs; each pass's
+    # median is said, and the two straddle the goal.
+    records = []
+    for run, (pass_no, ratio) in enumerate([(1, 1.02)] * 3 + [(2, 1.08)] * 3, 1):
+        records += [floor_record(run, 1, "floor", 1.0) | {"pass": pass_no},
+                    floor_record(run, 2, "mpiwrite", ratio) | {"pass": pass_no}]
+    sec = {"parameters": {"goal_ratio": 1.05, "goal_min_files": 10000,
+                          "programs": ["floor", "mpiwrite"], "floor_idle_threads": 0,
+                          "floor_sizes": [{"files": 10000, "runs": 6}], "passes": 2}}
+    md = floor.summarize(META, sec, records)
+    c = sec["cells"][0]
+    assert c["runs_per_program"] == 6
+    assert abs(c["mpiwrite_paired_ratio"]["median"] - 1.05) < 1e-12  # (1.02 + 1.08) / 2
+    q = c["passes"]
+    assert [x["pass"] for x in q["by_pass"]] == [1, 2]
+    assert [x["runs"] for x in q["by_pass"]] == [3, 3]
+    assert abs(q["by_pass"][0]["mpiwrite_paired_ratio_median"] - 1.02) < 1e-12
+    assert abs(q["by_pass"][1]["mpiwrite_paired_ratio_median"] - 1.08) < 1e-12
+    assert q["straddle_goal"] is True
+    s = sec["summary"]["passes"]
+    assert (s["cells_meeting_goal_in_every_pass"], s["cells_meeting_goal_in_no_pass"],
+            s["cells_straddling_goal"]) == (0, 0, 1)
+    assert abs(s["largest_spread"] - 0.06) < 1e-12
+    assert any("| 1.020, 1.080 |" in line for line in md)
+    assert any("the passes straddle it in 1" in line for line in md)
+
+
+def test_floor_one_pass_says_no_passes():
+    records = [floor_record(1, 1, "floor", 1.0), floor_record(1, 2, "mpiwrite", 1.0)]
+    sec = {"parameters": {"goal_ratio": 1.05, "goal_min_files": 10000,
+                          "programs": ["floor", "mpiwrite"], "floor_idle_threads": 0,
+                          "floor_sizes": [{"files": 10000, "runs": 1}]}}
+    md = floor.summarize(META, sec, records)
+    assert "passes" not in sec["cells"][0] and "passes" not in sec["summary"]
+    assert not any("by pass" in line for line in md)
+
+
+def test_floor_passes_plan_every_cell_once_per_pass():
+    class H:
+        warmup = 1
+    p = floor.Params(files=[10000], runs=[3], fs=["shm"], modes=["line"], layouts=["1x1", "2x1"],
+                     passes=3)
+    cells = floor.plan(p, H())["cells"]
+    assert [(c["pass"], c["layout"]) for c in cells] == [
+        (1, "1x1"), (1, "2x1"), (2, "1x1"), (2, "2x1"), (3, "1x1"), (3, "2x1")]
+
+
 def test_floor_small_cells_have_no_goal():
     records = [floor_record(1, 1, "floor", 1.0, 100), floor_record(1, 2, "mpiwrite", 3.0, 100)]
     sec = {"parameters": {"goal_ratio": 1.05, "goal_min_files": 10000,

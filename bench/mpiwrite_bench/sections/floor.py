@@ -20,6 +20,12 @@ the floor against itself, a control. Its paired ratio would be 1 on a quiet mach
 strays in a cell is what that cell can resolve in that hour, so a miss of mpiwrite's can be
 read against it (on this 2-core VM the floor against itself strayed past 1.05 in cells of 10
 to 12 runs: a 5 % goal is near the resolution of a cell).
+passes (--floor-passes P) run the whole sweep of cells P times, --floor-runs each, and pool a
+cell's runs of every pass: a cell's runs are then spread over the section instead of taken in
+one stretch of it. On this VM a cell's figure moved between invocations minutes apart by more
+than its own interval (tmpfs 10,000 files 1r x 1t stat: 1.065 in 41 runs, 0.957 in 21 runs
+minutes later), so one stretch's runs, however many, measure that stretch. Each cell also says
+its median pass by pass.
 File system outermost (the local disk's files stay until the end: the inode trap); on tmpfs
 each run's files go right after it (untimed): kept for a whole cell, a 100,000-file cell held
 1,000,000 files by its last run, and creates slowed as they piled up (bench-20261201T012347Z).
@@ -74,6 +80,7 @@ class Params:
     tree_branch: int = 10
     tree_walk: str = "safe"  # the floor's tree cells: "safe" as mpiwrite must, or "path"
     shift: int = 1  # mpiwrite's --shift default (mdtest -N 1)
+    passes: int = 1  # the whole sweep of cells this many times, each cell's runs pooled
 
     def __post_init__(self):
         self.phases = ph.check(self.phases)
@@ -87,6 +94,8 @@ class Params:
             check_can_make()  # before any cell runs, not after the other file systems' cells
         if self.shift < 0:
             raise BenchError("--floor-shift must be >= 0")
+        if self.passes < 1:
+            raise BenchError("--floor-passes must be >= 1")
         if len(set(self.files)) != len(self.files):
             raise BenchError("--floor-files: a size appears twice")
         if len(self.runs) > 1 and len(self.runs) != len(self.files):
@@ -128,20 +137,22 @@ def plan(p, h):
     """The cells in the order they run, and what stays on the local disk."""
     cells, need = [], SpaceNeed()
     progs = len(p.programs)
-    for fs in p.fs:
-        for n in p.files:
-            for mode in modes_of(p):
-                for lay in p.layouts:
-                    cells.append({"fs": fs, "files": n, "mode": mode, "layout": lay,
-                                  "runs": p.runs_per_size[n]})
+    for pass_no in range(1, p.passes + 1):
+        for fs in p.fs:
+            for n in p.files:
+                for mode in modes_of(p):
+                    for lay in p.layouts:
+                        cells.append({"fs": fs, "files": n, "mode": mode, "layout": lay,
+                                      "runs": p.runs_per_size[n], "pass": pass_no})
     kept = "remove" not in p.phases  # a run that removes its files keeps none
-    for n in p.files:  # per size: its cells' runs and the warm-ups, of each program
-        runs = (p.runs_per_size[n] * len(modes_of(p)) * len(p.layouts) + h.warmup) * progs
+    for n in p.files:  # per size: its cells' runs and the warm-ups, of each program, each pass
+        runs = (p.runs_per_size[n] * len(modes_of(p)) * len(p.layouts) + h.warmup) * progs \
+            * p.passes
         if "local" in p.fs:
             need.local_runs += runs
             need.local_files += n * runs if kept else 0
             if p.tree_phases and "tree-remove" not in p.phases:  # the trees stay
-                need.local_files += (p.runs_per_size[n] * len(p.layouts) * progs * 2
+                need.local_files += (p.runs_per_size[n] * len(p.layouts) * progs * 2 * p.passes
                                      * ph.tree_directories(*p.tree(n)))
         need.shm_cell_files = max(need.shm_cell_files, n * p.runs_per_size[n] * progs)
     return {"cells": cells, "need": need}
@@ -160,10 +171,12 @@ def parameters(p, h):
             "trees": [{"files": n, "depth": p.tree(n)[0], "branch": p.tree_branch,
                        "directories_per_tree": ph.tree_directories(*p.tree(n))}
                       for n in p.files] if p.tree_phases else [],
-            "floor_sizes": [{"files": n, "runs": p.runs_per_size[n]} for n in p.files],
+            "floor_sizes": [{"files": n, "runs": p.runs_per_size[n] * p.passes} for n in p.files],
+            "passes": p.passes,
             "order": "per cell, runs interleaved; the first program rotates every run and every "
                      "cell; with three or more programs the order reverses every other block "
-                     "of that many runs (harness.order_of)"}
+                     "of that many runs (harness.order_of); with passes > 1 the whole sweep of "
+                     "cells runs that many times, a cell's runs of every pass pooled"}
 
 
 def one(p, h, program, d, files, ranks, threads, mode):
@@ -231,22 +244,30 @@ def run(p, h):
                   + ", ".join(f"{n:,} files: {p.tree(n)[0]}" for n in p.files) + ")"
                   if p.tree_phases else "") + ".")
     cells = plan(p, h)["cells"]
-    total = sum(2 * (p.runs_per_size[n] * len(modes_of(p)) * len(p.layouts) + h.warmup) * len(progs)
-                for n in p.files)
+    total = sum(len(p.fs) * (p.runs_per_size[n] * len(modes_of(p)) * len(p.layouts) + h.warmup)
+                * len(progs) * p.passes for n in p.files)
     sizes = "".join(f"{n}: {p.runs_per_size[n]}, " for n in p.files)
+    if p.passes > 1:
+        h.note(f"The whole sweep of cells ran {p.passes} times (passes), each cell's "
+               f"{', '.join(str(p.runs_per_size[n]) for n in p.files)} runs per pass pooled: a "
+               f"cell's runs are spread over the section, not taken in one stretch of it (on this "
+               f"VM a cell's figure moved between invocations minutes apart by more than its "
+               f"interval).")
     log(f"floor: {len(cells)} cells x {len(progs)} programs, sizes (files: runs per program and "
-        f"cell) {sizes}{total} runs in all with the warm-ups; local: {s.local} ({s.local_fs}), "
-        f"tmpfs: {s.shm} ({s.shm_fs})")
+        f"cell{' and pass' if p.passes > 1 else ''}) {sizes}{total} runs in all with the "
+        f"warm-ups; local: {s.local} ({s.local_fs}), tmpfs: {s.shm} ({s.shm_fs})")
     h.between_series()
     records, cell_no = [], 0
-    for fs in p.fs:
-        base, fstype = fresh_base(p, h) if fs == "ext4" else s.base(fs)
-        for n in p.files:
-            warm(p, h, fs, base, n)
-            for mode in modes_of(p):
-                for lay in p.layouts:
-                    cell_no += 1
-                    records += cell(p, h, fs, base, fstype, n, mode, lay, cell_no, len(cells))
+    for pass_no in range(1, p.passes + 1):
+        for fs in p.fs:
+            base, fstype = fresh_base(p, h) if fs == "ext4" else s.base(fs)
+            for n in p.files:
+                warm(p, h, fs, base, n, pass_no)
+                for mode in modes_of(p):
+                    for lay in p.layouts:
+                        cell_no += 1
+                        records += cell(p, h, fs, base, fstype, n, mode, lay, cell_no,
+                                        len(cells), pass_no)
     return records
 
 
@@ -276,12 +297,17 @@ def run_dir(fs, base, cdir, name):
     return os.path.join(cdir, name)
 
 
-def warm(p, h, fs, base, n):
+def pass_suffix(p, pass_no):
+    """A pass's directories are its own (the local disk keeps them until the end)."""
+    return f"-pass{pass_no}" if p.passes > 1 else ""
+
+
+def warm(p, h, fs, base, n, pass_no=1):
     if h.warmup <= 0:
         return
     lay, mode = p.layouts[0], p.modes[0]
     ranks, threads = layout(lay)
-    wdir = None if fs == "ext4" else os.path.join(base, f"warmup-{n}")
+    wdir = None if fs == "ext4" else os.path.join(base, f"warmup-{n}{pass_suffix(p, pass_no)}")
     if wdir:
         os.mkdir(wdir)
 
@@ -295,16 +321,19 @@ def warm(p, h, fs, base, n):
     h.between_series()
 
 
-def cell(p, h, fs, base, fstype, n, mode, lay, cell_no, cells_total):
+def cell(p, h, fs, base, fstype, n, mode, lay, cell_no, cells_total, pass_no=1):
+    """One pass's runs of a cell; their run numbers follow the earlier passes' (a cell's runs
+    of every pass are pooled by summarize, each record saying its pass)."""
     ranks, threads = layout(lay)
-    cdir = None if fs == "ext4" else os.path.join(base, f"{n}-{mode}-{lay}")
+    cdir = None if fs == "ext4" else os.path.join(base, f"{n}-{mode}-{lay}{pass_suffix(p, pass_no)}")
     if cdir:
         os.mkdir(cdir)
     runs = p.runs_per_size[n]
 
     def go(program, run, position):
         h.scratch.touched(fs)
-        d = run_dir(fs, base, cdir, f"{n}-{mode}-{lay}-run{run}-{program}")
+        d = run_dir(fs, base, cdir,
+                    f"{n}-{mode}-{lay}{pass_suffix(p, pass_no)}-run{run}-{program}")
         res = one(p, h, program, d, n, ranks, threads, mode)
         if fs == "shm":
             shutil.rmtree(d, ignore_errors=True)
@@ -312,12 +341,13 @@ def cell(p, h, fs, base, fstype, n, mode, lay, cell_no, cells_total):
 
     out = h.cell(p.programs, runs, cell_no, go, lambda run, text: log(
         f"[{cell_no}/{cells_total}] {fs} {n} files {mode} {ranks}r x {threads}t run "
-        f"{run}/{runs}: {text}"))
+        f"{run}/{runs}{f' of pass {pass_no}/{p.passes}' if p.passes > 1 else ''}: {text}"))
     if fs == "shm":
         shutil.rmtree(cdir, ignore_errors=True)
     h.between_series()
     return [{"fs": fs, "fs_type": fstype, "files": n, "mode": mode, "layout": lay,
-             "run": r["run"], "position": r[prog]["position"], "program": prog, "phase": phase,
+             "run": (pass_no - 1) * runs + r["run"], "pass": pass_no,
+             "position": r[prog]["position"], "program": prog, "phase": phase,
              "seconds": t["seconds"], "items": t["items"]}
             for r in out for prog in r["order"] for phase, t in r[prog]["phases"].items()]
 
@@ -332,7 +362,8 @@ def summarize(meta, sec, records):
         x = {"phase": "write", "items": None} | x  # records from before phases: the write phase
         c = cells.setdefault(tuple(x[k] for k in keys),
                              {k: x[k] for k in keys} | {"runs": {}, "items": {}})
-        r = c["runs"].setdefault(x["run"], {"run": x["run"], "order": []})
+        r = c["runs"].setdefault(x["run"], {"run": x["run"], "pass": x.get("pass", 1),
+                                            "order": []})
         r["order"].append(x["program"])
         r[x["program"] + "_s"] = x["seconds"]
         c["items"].setdefault(x["program"], x["items"])
@@ -372,6 +403,8 @@ def summarize(meta, sec, records):
                                     and band is not None and band["low"] > goal)
         if "floor-again" in programs:
             c["control"] = control_of(c, goal)
+        if len({r["pass"] for r in runs}) > 1:
+            c["passes"] = passes_of(c, goal)
         out.append(c)
     sec["cells"] = out
     with_goal = [c for c in out if c["goal_applies"]]
@@ -388,6 +421,8 @@ def summarize(meta, sec, records):
                                    for ph_ in ph.ORDER if any(c["phase"] == ph_ for c in out)}}
     if "floor-again" in programs and with_goal:
         sec["summary"]["control"] = control_summary(with_goal, goal)
+    if any("passes" in c for c in with_goal):
+        sec["summary"]["passes"] = passes_summary([c for c in with_goal if "passes" in c], goal)
     return markdown(meta, p, fp, sec, out, sizes, with_goal)
 
 
@@ -409,6 +444,39 @@ def control_of(c, goal):
             "resolution": resolution,
             "resolves_goal": resolution is not None and resolution <= goal - 1,
             "mpiwrite_vs_both_floors": summary_with_interval(both)}
+
+
+def passes_of(c, goal):
+    """Cell c pass by pass: each pass's median paired ratio (and against both floors, with the
+    control), and whether the passes agree on the goal. The pooled figures are the cell's; how
+    far its passes lie apart is how much the cell's figure moves within one invocation."""
+    by_pass = {}
+    for r in c["runs"]:
+        by_pass.setdefault(r["pass"], []).append(r)
+    out = []
+    for k in sorted(by_pass):
+        runs = by_pass[k]
+        row = {"pass": k, "runs": len(runs),
+               "mpiwrite_paired_ratio_median": statistics.median(
+                   paired_ratios(runs, "mpiwrite_s", "floor_s"))}
+        both = [r["mpiwrite_s"] / math.sqrt(r["floor_s"] * r["floor-again_s"]) for r in runs
+                if "mpiwrite_s" in r and "floor_s" in r and "floor-again_s" in r]
+        if both:
+            row["mpiwrite_vs_both_floors_median"] = statistics.median(both)
+        out.append(row)
+    medians = [row["mpiwrite_paired_ratio_median"] for row in out]
+    return {"by_pass": out, "min": min(medians), "max": max(medians),
+            "straddle_goal": min(medians) <= goal < max(medians)}
+
+
+def passes_summary(cells, goal):
+    """Over the cells with a goal: how many meet it in every pass, in none, and how many
+    passes' medians straddle it."""
+    return {"cells": len(cells), "passes": max(len(c["passes"]["by_pass"]) for c in cells),
+            "cells_meeting_goal_in_every_pass": sum(c["passes"]["max"] <= goal for c in cells),
+            "cells_meeting_goal_in_no_pass": sum(c["passes"]["min"] > goal for c in cells),
+            "cells_straddling_goal": sum(c["passes"]["straddle_goal"] for c in cells),
+            "largest_spread": max(c["passes"]["max"] - c["passes"]["min"] for c in cells)}
 
 
 def control_summary(cells, goal):
@@ -458,6 +526,9 @@ def markdown(meta, p, fp, sec, out, sizes, with_goal):
     if control:
         head += ["floor again / floor: paired median (95 % interval)",
                  "mpiwrite / both floors: median (95 % interval)"]
+    passes = any("passes" in c for c in out)
+    if passes:
+        head += ["paired median by pass"]
     if mt:
         head += [f"floor+{fp['floor_idle_threads']} idle threads ms median [min–max]",
                  "mpiwrite / floor+idle (ratio of medians)"]
@@ -488,6 +559,9 @@ def markdown(meta, p, fp, sec, out, sizes, with_goal):
                 f"{b['median']:.3f}" + (
                 f" ({b['interval']['low']:.3f}–{b['interval']['high']:.3f})" if b["interval"]
                 else "")]
+        if passes:
+            row += [", ".join(f"{x['mpiwrite_paired_ratio_median']:.3f}"
+                              for x in c["passes"]["by_pass"]) if "passes" in c else "–"]
         if mt:
             row += [ms(c["floor-mt"]), f"{c['mpiwrite']['median'] / c['floor-mt']['median']:.3f}"]
         lines.append("| " + " | ".join(row) + " |")
@@ -544,6 +618,14 @@ def markdown(meta, p, fp, sec, out, sizes, with_goal):
                    + ", ".join(f"{name} {v:.3f}"
                                for name, v in k["by_phase_vs_both_floors"].items())
                    + ".", ""]
+        q = sec["summary"].get("passes")
+        if q:
+            md += [f"Pass by pass ({q['passes']} passes, each cell's runs pooled above): the "
+                   f"median paired ratio meets the goal in every pass in "
+                   f"{q['cells_meeting_goal_in_every_pass']} of {q['cells']} cells, in no pass "
+                   f"in {q['cells_meeting_goal_in_no_pass']}; the passes straddle it in "
+                   f"{q['cells_straddling_goal']}; a cell's passes lie up to "
+                   f"{q['largest_spread']:.3f} apart.", ""]
     else:
         md += [f"No cell has a goal (all have fewer than {goal_min:,} files).", ""]
     return md
