@@ -1,8 +1,6 @@
 #include "mpiwrite/sys/thread_pool.hpp"
 
 #include <fmt/format.h>
-#include <pthread.h>
-#include <sched.h>
 #include <sys/resource.h>
 
 #include <cerrno>
@@ -53,15 +51,6 @@ std::string start_failure(unsigned index, unsigned workers, const std::system_er
 ThreadPool::ThreadPool(unsigned workers, std::function<void(unsigned)> on_start)
     : errors_(workers), on_start_(std::move(on_start)) {
   threads_.reserve(workers);
-  cpu_set_t cores;  // the cores this process may use (mpirun's binding, taskset, a cpuset)
-  const bool known = ::pthread_getaffinity_np(::pthread_self(), sizeof cores, &cores) == 0;
-  const unsigned usable = known ? static_cast<unsigned>(CPU_COUNT(&cores))
-                                : std::thread::hardware_concurrency();  // over 1,024 cores
-  caller_wakes_all_ = usable > 0 && workers > usable;
-  if (known) {  // a thread starts with its creator's cores: worker 0's own, to return to
-    const auto* bytes = reinterpret_cast<const unsigned char*>(&cores);
-    first_cores_.assign(bytes, bytes + sizeof cores);
-  }
   try {
     for (unsigned i = 0; i < workers; ++i) threads_.emplace_back([this, i] { work(i); });
   } catch (const std::system_error& e) {
@@ -76,39 +65,15 @@ ThreadPool::ThreadPool(unsigned workers, std::function<void(unsigned)> on_start)
 
 ThreadPool::~ThreadPool() { stop_workers(); }
 
-// Stops by both words: worker 0 may not have started (the constructor's error path).
 void ThreadPool::stop_workers() {
   stopping_ = true;
-  wake_first();
-  wake_the_rest();
+  wake_all();
   for (std::thread& t : threads_) t.join();
 }
 
-void ThreadPool::wake_first() {
-  first_.round.fetch_add(1, std::memory_order_release);
-  first_.round.notify_one();
-}
-
-// Worker 0 may run only on the caller's core until it starts: it starts there once the caller
-// waits, never queued behind another worker (thread_pool.hpp).
-void ThreadPool::wake_first_on_the_callers_core() {
-  const int cpu = ::sched_getcpu();
-  const auto* own = reinterpret_cast<const cpu_set_t*>(first_cores_.data());
-  bool narrowed = false;
-  const auto at = static_cast<std::size_t>(cpu);
-  if (!first_cores_.empty() && cpu >= 0 && at < CPU_SETSIZE && CPU_ISSET(at, own)) {
-    cpu_set_t here;
-    CPU_ZERO(&here);
-    CPU_SET(at, &here);
-    narrowed = ::pthread_setaffinity_np(threads_[0].native_handle(), sizeof here, &here) == 0;
-  }
-  first_narrowed_ = narrowed;  // read by worker 0 after it saw the bump below
-  wake_first();
-}
-
-void ThreadPool::wake_the_rest() {
-  rest_.round.fetch_add(1, std::memory_order_release);
-  rest_.round.notify_all();
+void ThreadPool::wake_all() {
+  start_.round.fetch_add(1, std::memory_order_release);
+  start_.round.notify_all();
 }
 
 void ThreadPool::run_on_all(const std::function<void(unsigned)>& task, const Poll& poll,
@@ -120,15 +85,7 @@ void ThreadPool::run_on_all(const std::function<void(unsigned)>& task, const Pol
     finished_ = size() == 0;
   }
   pending_.store(size(), std::memory_order_relaxed);
-  if (caller_wakes_all_) {  // every core will be busy whatever the placement
-    wake_first();
-    wake_the_rest();
-  } else if (size() == 1) {  // nothing to be queued behind: where the scheduler likes
-    wake_first();
-  } else if (size() > 1) {
-    wake_the_rest();  // first: they go to the idle cores while this one is still busy
-    wake_first_on_the_callers_core();
-  }
+  if (size() > 0) wake_all();  // each where the scheduler likes (thread_pool.hpp)
   // The round is over only when every worker is: a poll that throws (an MPI error in the
   // dynamic counter's progress) is kept until then, so that no worker still runs a task that
   // refers to the caller's frame, and no next round overlaps this one.
@@ -160,14 +117,9 @@ void ThreadPool::work(unsigned index) {
   if (on_start_) on_start_(index);
   std::uint32_t seen = 0;
   for (;;) {
-    StartWord& word = index == 0 ? first_ : rest_;
-    word.round.wait(seen, std::memory_order_acquire);
-    seen = word.round.load(std::memory_order_acquire);
+    start_.round.wait(seen, std::memory_order_acquire);
+    seen = start_.round.load(std::memory_order_acquire);
     if (stopping_) return;
-    if (index == 0 && first_narrowed_) {  // its own cores again: the caller's was for the start
-      ::pthread_setaffinity_np(::pthread_self(), first_cores_.size(),
-                               reinterpret_cast<const cpu_set_t*>(first_cores_.data()));
-    }
     try {
       (*task_)(index);
     } catch (...) {

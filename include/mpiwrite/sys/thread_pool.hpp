@@ -3,20 +3,19 @@
 // waits for all of them. Threads are started once, outside the timed phases, and joined by
 // the destructor (RAII).
 //
-// Where the workers start. A round starts without a lock: the caller wakes workers 1..n-1
-// (one futex wake), which the scheduler places on the idle cores while the caller's core is
-// still busy, then allows worker 0 only the caller's core and wakes it, so that worker 0 runs
-// there once the caller waits; worker 0 takes back its own cores as it starts. Woken all at
-// once and unconstrained, as before, two workers were often queued on one core while the
-// caller's core went idle a moment later, and shared that core until the next load balance, a
-// scheduler tick (4 ms) or more (`perf sched`; most tree-remove phases of 1 rank × 2 threads,
-// bench section floor, issue 23). Worker 0 waking the others from its core instead (tried
-// second) raced with the caller going to sleep: in the seed's 64-rank table the 1 × 2 point
-// took a 1 × 1 point's time in 20 of 20 runs. A lone worker is woken where the scheduler
-// likes (narrowed to the caller's core it was no better: 1 rank × 1 thread remove and 2 × 1
-// points slower in the same hour). With more workers than the process may use cores, every
-// core will be busy however they are placed: the caller wakes them all, as they come. Only
-// the last worker to finish takes a mutex, to wake the caller.
+// Where the workers start. A round starts without a lock: the caller bumps one start word and
+// wakes every worker with one futex wake, and the scheduler places each (on its previous core
+// when that is idle), as mpiwrite_floor wakes its threads. Until session 14 the caller woke
+// workers 1..n-1 first and allowed worker 0 only the caller's core (against two workers
+// queued on one core, seen with an older pool that woke its workers through a condition
+// variable). But a worker then follows the caller, and the caller follows whichever worker
+// finished last: from one round to the next, worker 0 and worker 1 swapped cores. A tree
+// phase has a round per level, each level's directories made in the parents the same worker
+// made one level before, and after a swap every one of those parents was in the other core's
+// caches: 1 rank x 2 threads tree-create at 10,000 directories took 1.09-1.35x the floor's
+// time in 11 of 12 alternating sets in one hour, and 0.96-1.06x with every worker woken at
+// once (bench/floor; docs/performance.md, "The pool's wake-up", session 14). Only the last
+// worker to finish takes a mutex, to wake the caller.
 
 #include <atomic>
 #include <chrono>
@@ -57,26 +56,17 @@ class ThreadPool {
   void work(unsigned index);
 
   void stop_workers();
-  // Tell worker 0, or every other worker, that a round began or that the pool stops.
-  void wake_first();
-  void wake_the_rest();
-  // wake_first(), worker 0 allowed only the calling thread's core until it starts.
-  void wake_first_on_the_callers_core();
+  // Tells every worker that a round began or that the pool stops.
+  void wake_all();
 
-  // The round's start: task_, stopping_ and first_narrowed_ are written before a start word
-  // is bumped (release) and read by a worker after it saw its word bumped (acquire).
+  // The round's start: task_ and stopping_ are written before the start word is bumped
+  // (release) and read by a worker after it saw the word bumped (acquire).
   const std::function<void(unsigned)>* task_ = nullptr;
   bool stopping_ = false;
   struct alignas(64) StartWord {  // on its own cache line
     std::atomic<std::uint32_t> round{0};
   };
-  StartWord first_;  // worker 0's
-  StartWord rest_;   // every other worker's
-  bool caller_wakes_all_ = false;  // more workers than the process's cores (set before any start)
-  // Worker 0's cores as it started (its creator's), empty if unknown; first_narrowed_: the
-  // caller allowed it only the caller's core for this round's start.
-  std::vector<unsigned char> first_cores_;
-  bool first_narrowed_ = false;
+  StartWord start_;
   std::atomic<unsigned> pending_{0};  // workers still running the round
   // The round's end: the last worker sets finished_ under done_mutex_ and wakes the caller.
   std::mutex done_mutex_;
