@@ -33,6 +33,8 @@ if [ "${1:-}" = --test ]; then
     # tests/cluster/netfs.sh: a GlusterFS volume on emulated hosts (tests/testbed/netfs-up.sh:
     # bricks on XFS, netdelay.c built with cc; ping to check the emulated round-trip time)
     glusterfs-server glusterfs-client xfsprogs iputils-ping
+    # tests/cluster/netfs_slurm.sh: the backtrace of a task that crashed, from its core
+    gdb
   )
 fi
 

@@ -53,6 +53,7 @@ on_exit() {
     echo "---- last lines of the Slurm logs and job outputs ----" >&2
     tail -n 15 "$SLURM"/log/*.log "$JOBS"/*.out >&2 2>/dev/null || true
   fi
+  backtraces_of_cores "$JOBS" || status=1
   "$CLUSTER/slurm-down.sh" "$SLURM" >/dev/null || { echo "FAIL: slurm-down.sh left processes" >&2; status=1; }
   rm -rf "$JOBS" 2>/dev/null
   if [ -z "$SHARED_BED" ]; then   # a shared bed is netfs_bed.sh's to remove
@@ -61,6 +62,26 @@ on_exit() {
   stop_reaper
   cleanup_work
   exit "$status"
+}
+# A task that crashes leaves its core in its working directory, the submit directory on the
+# shared volume (the kernel's core_pattern "core", this machine's default; Slurm propagates
+# this shell's core limit to the tasks): its backtrace is printed, and the test fails, before
+# the directory goes. One rank once died here by SIGSEGV at address 0 before writing anything
+# (CI, 2026-12-03), with only the signal trampoline in Open MPI's own backtrace.
+ulimit -c unlimited 2>/dev/null || note "cannot raise the core limit: a crash leaves no core"
+backtraces_of_cores() {
+  local core found=0
+  for core in "$1"/core "$1"/core.*; do
+    [ -f "$core" ] || continue
+    found=1
+    echo "---- a task crashed: $core, $(file -b "$core" 2>/dev/null) ----" >&2
+    if command -v gdb >/dev/null; then
+      gdb -batch -nx -ex "info sharedlibrary" -ex "thread apply all bt" "$MPIWRITE" "$core" >&2 2>&1 || true
+    else
+      echo "(no gdb: tools/install-deps.sh --test installs it)" >&2
+    fi
+  done
+  [ "$found" -eq 0 ]
 }
 trap on_exit EXIT
 trap 'exit 130' INT
