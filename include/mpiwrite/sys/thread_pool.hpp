@@ -4,11 +4,11 @@
 // the destructor (RAII).
 //
 // Where the workers start. A round starts without a lock: the caller bumps one start word and
-// wakes every worker with one futex wake, and the scheduler places each (on its previous core
-// when that is idle), as mpiwrite_floor wakes its threads. Until session 14 the caller woke
-// workers 1..n-1 first and allowed worker 0 only the caller's core (against two workers
-// queued on one core, seen with an older pool that woke its workers through a condition
-// variable). But a worker then follows the caller, and the caller follows whichever worker
+// wakes every worker with one futex wake, and the scheduler places each (as a rule on its
+// previous core when that is idle), as mpiwrite_floor wakes its threads. Until session 14 the
+// caller woke workers 1..n-1 first and allowed worker 0 only the caller's core (against two
+// workers queued on one core, seen with an older pool whose workers woke one another in a
+// tree). But a worker then follows the caller, and the caller follows whichever worker
 // finished last: from one round to the next, worker 0 and worker 1 swapped cores. A tree
 // phase has a round per level, each level's directories made in the parents the same worker
 // made one level before, and after a swap every one of those parents was in the other core's
