@@ -78,12 +78,14 @@ bool PhaseAgreement::timed_phase(TimedPhase& phase) {
   std::string failure;
   if (phase.comm() != nullptr && *phase.comm()) {
     enter("the barrier before the " + phase.name());
-    // The phase's ranks start it together. The quiet barrier is the wait --timeout can name
-    // ranks in; MPI's own barrier then releases every rank within microseconds (all have
-    // arrived, so its busy poll is short), where the quiet one's sleeps would skew the starts.
+    // The phase's ranks start it together. The quiet barrier is the wait --timeout names the
+    // missing ranks in; MPI's own barrier then releases every rank within microseconds (all
+    // have arrived, so its busy poll is short), where the quiet one's sleeps would skew the
+    // starts. A rank stopped between the two leaves the others in MPI's barrier, which names
+    // every other rank as the one it may wait for (e2e.watchdog (b) once failed on it in CI).
     comm::settle_outside_ranks(*phase.comm());
     comm::quiet_barrier(*phase.comm());
-    phase.comm()->barrier();
+    comm::barrier(*phase.comm());
     enter("the " + phase.name());
     phase.before();
     PhaseClock clock;

@@ -216,6 +216,11 @@ void quiet_barrier(const mpi::communicator& comm, Pace pace) {
   boundary_allreduce(comm, 0, MPI_INT, [](int a, int) { return a; }, pace);
 }
 
+void barrier(const mpi::communicator& comm) {
+  const CollectiveWait waiting{MPI_Comm(comm)};
+  comm.barrier();
+}
+
 void settle_outside_ranks(const mpi::communicator& phase_comm, std::chrono::milliseconds limit) {
   HostDoorbell* doorbell = HostDoorbell::current();
   if (doorbell == nullptr || !doorbell->enabled() || !doorbell->on_this_host(kRoot)) return;

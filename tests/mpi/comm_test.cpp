@@ -79,6 +79,27 @@ TEST(ObservedWaits, RankZeroHearsWhichRankHasNotArrivedTheOthersRankZero) {
   EXPECT_TRUE(named);
 }
 
+// MPI's own barrier after a phase's quiet barrier (phase_agreement.cpp): a rank in it is told
+// it waits for one of every other rank (not exact: a blocking collective cannot say which),
+// then that the wait is over. Without it, a rank stopped between the two barriers left the
+// others' --timeout message naming nobody (e2e.watchdog (b), CI of 43ed65c).
+TEST(ObservedWaits, MpisBarrierNamesEveryOtherRankAsOneOfThem) {
+  if (world.size() < 2) GTEST_SKIP() << "needs 2 ranks";
+  std::vector<std::pair<std::vector<int>, bool>> heard;
+  comm::observe_waits(
+      [&](const std::vector<int>& ranks, bool exact) { heard.emplace_back(ranks, exact); });
+  comm::barrier(world);
+  comm::observe_waits(nullptr);
+  ASSERT_EQ(heard.size(), 2u);
+  std::vector<int> others;
+  for (int r = 0; r < world.size(); ++r) {
+    if (r != world.rank()) others.push_back(r);
+  }
+  EXPECT_EQ(heard[0].first, others);
+  EXPECT_FALSE(heard[0].second);
+  EXPECT_TRUE(heard[1].first.empty());
+}
+
 TEST(GatherClockSamples, ArriveOnRootInRankOrder) {
   const RankClockSample mine{world.rank(), -5 - world.rank(), 100 + world.rank(),
                              7u + static_cast<unsigned>(world.rank()), 1ull << 40};

@@ -67,6 +67,11 @@ enum class Pace { prompt, patient };
 
 // A barrier that sleeps instead of spinning (see above).
 void quiet_barrier(const mpi::communicator& comm, Pace pace = Pace::prompt);
+// MPI's own barrier, observed as a blocking collective (every other rank, not exact). After a
+// quiet barrier it releases the ranks within microseconds of each other; a rank stopped
+// between the two (its quiet barrier done, MPI's not entered) still leaves the others a wait
+// that names whom they may be waiting for (--timeout).
+void barrier(const mpi::communicator& comm);
 
 // Before a timed phase, on its ranks: waits until the ranks of this host outside `phase_comm`
 // sleep on the host's doorbell (their patient wait through the phase), at most `limit`. They
