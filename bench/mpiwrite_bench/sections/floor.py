@@ -426,6 +426,13 @@ def summarize(meta, sec, records):
     return markdown(meta, p, fp, sec, out, sizes, with_goal)
 
 
+def vs_both_floors(runs):
+    """mpiwrite against both floor runs of each run that has them (their geometric mean): the
+    same pairing as mpiwrite / floor, with half the floor's own noise in each ratio."""
+    return [r["mpiwrite_s"] / math.sqrt(r["floor_s"] * r["floor-again_s"]) for r in runs
+            if "mpiwrite_s" in r and "floor_s" in r and "floor-again_s" in r]
+
+
 def control_of(c, goal):
     """The floor against itself in cell c: its paired ratio (floor-again / floor, run by run),
     whether that alone meets the goal, and what the cell resolves: the larger distance of its
@@ -434,10 +441,7 @@ def control_of(c, goal):
     pr = c["floor-again_paired_ratio"]
     band = pr["interval"]
     resolution = max(band["high"] - 1, 1 - band["low"]) if band else None
-    # mpiwrite against both floor runs of its run (their geometric mean): the same pairing,
-    # with half the floor's own noise in each ratio.
-    both = [r["mpiwrite_s"] / math.sqrt(r["floor_s"] * r["floor-again_s"]) for r in c["runs"]
-            if "mpiwrite_s" in r and "floor_s" in r and "floor-again_s" in r]
+    both = vs_both_floors(c["runs"])
     return {"paired_ratio_median": pr["median"],
             "interval": band,
             "meets_goal": pr["median"] <= goal if c["goal_applies"] else None,
@@ -459,8 +463,7 @@ def passes_of(c, goal):
         row = {"pass": k, "runs": len(runs),
                "mpiwrite_paired_ratio_median": statistics.median(
                    paired_ratios(runs, "mpiwrite_s", "floor_s"))}
-        both = [r["mpiwrite_s"] / math.sqrt(r["floor_s"] * r["floor-again_s"]) for r in runs
-                if "mpiwrite_s" in r and "floor_s" in r and "floor-again_s" in r]
+        both = vs_both_floors(runs)
         if both:
             row["mpiwrite_vs_both_floors_median"] = statistics.median(both)
         out.append(row)
