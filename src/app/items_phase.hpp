@@ -31,6 +31,10 @@ class ItemsPhase : public TimedPhase {
   // target closed, a quiet barrier, the figures gathered (figures_ on rank 0 of a timed
   // step), and the writer's failure as the rank's when nothing failed before.
   void after(const PhaseClock& clock, std::string& failure) override;
+  // The writer's last thread's finish (its run_files or run_tree is all of work()).
+  std::optional<std::int64_t> work_ended_ns() const override {
+    return ns_of(h_.writer->finished_at());
+  }
 
  protected:
   ItemsPhase(const RunState& run, PhaseAgreement& phases, PointHandles& h, const Step& step,

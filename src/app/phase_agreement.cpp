@@ -15,10 +15,15 @@ namespace mpiwrite {
 
 namespace mpi = boost::mpi;
 
-std::int64_t now_ns() {
-  const auto since_epoch = std::chrono::steady_clock::now().time_since_epoch();
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(since_epoch).count();
+std::int64_t ns_of(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
 }
+
+std::optional<std::int64_t> ns_of(const std::optional<std::chrono::steady_clock::time_point>& t) {
+  return t ? std::optional<std::int64_t>(ns_of(*t)) : std::nullopt;
+}
+
+std::int64_t now_ns() { return ns_of(std::chrono::steady_clock::now()); }
 
 PhaseAgreement::PhaseAgreement(const mpi::communicator& world, std::ostream& err)
     : world_(world),
@@ -92,6 +97,12 @@ bool PhaseAgreement::timed_phase(TimedPhase& phase) {
     clock.start_ns = now_ns();
     phase.work(failure);
     clock.end_ns = now_ns();
+    // The writer's own end where it has one from inside this phase (docs/metrics.md, "A
+    // rank's start and end").
+    if (const std::optional<std::int64_t> ended = phase.work_ended_ns();
+        ended && *ended >= clock.start_ns && *ended <= clock.end_ns) {
+      clock.end_ns = *ended;
+    }
     enter("the figures after the " + phase.name());
     phase.after(clock, failure);
     return agree_after("the " + phase.name(), failure);

@@ -86,6 +86,11 @@ void WritePhase::work(std::string& failure) {
   if (run_.config.wear_out) wear_out(failure);
 }
 
+std::optional<std::int64_t> WritePhase::work_ended_ns() const {
+  if (run_.config.wear_out) return std::nullopt;
+  return ns_of(h_.writer->finished_at());
+}
+
 // --wear-out, inside the timed phase: once every writer of the point has stopped at the
 // limit, each goes on to the largest count any writer reached (a static partition: a
 // writer's files are a prefix of its part). Every rank of the point takes part in the

@@ -41,6 +41,9 @@ class WritePhase final : public TimedPhase {
 
   void before() override;
   void work(std::string& failure) override;
+  // The writer's last thread's finish; with --wear-out the read after work(), whose
+  // agreement on the count to go on to is part of the phase.
+  std::optional<std::int64_t> work_ended_ns() const override;
   void after(const PhaseClock& clock, std::string& failure) override;
 
  private:

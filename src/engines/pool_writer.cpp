@@ -8,6 +8,7 @@
 #include <atomic>
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -160,6 +161,10 @@ class PoolWriter final : public Writer {
 
   bool private_fd_tables() const override { return private_tables_.load() == pool_.size(); }
 
+  std::optional<std::chrono::steady_clock::time_point> finished_at() const override {
+    return finished_at_;
+  }
+
  private:
   static constexpr std::chrono::steady_clock::time_point kNoDeadline =
       std::chrono::steady_clock::time_point::max();
@@ -175,6 +180,7 @@ class PoolWriter final : public Writer {
                         const ThreadPool::Poll& progress, std::chrono::microseconds poll_every,
                         Rounds&& rounds) {
     std::atomic<bool> stop{false};
+    finished_at_.reset();
     for (Worker& w : workers_) {
       w.done.files.store(0, std::memory_order_relaxed);
       w.result.reset();
@@ -190,6 +196,7 @@ class PoolWriter final : public Writer {
           progress, poll_every);
     };
     rounds(round, std::as_const(stop));
+    finished_at_ = pool_.last_finish();  // the last round's; the caller's wake-up not in it
     SliceResult total;
     for (const Worker& w : workers_) total.merge(w.result);
     return total;
@@ -214,6 +221,7 @@ class PoolWriter final : public Writer {
   bool exclusive_ = false;
   std::vector<Worker> workers_;
   std::atomic<unsigned> private_tables_{0};
+  std::optional<std::chrono::steady_clock::time_point> finished_at_;  // see finished_at()
   ThreadPool pool_;  // last: its threads use the members above
 };
 

@@ -376,7 +376,10 @@ void write_json(const RunReport& r, std::ostream& out) {
       {"timing",
        {{"clock", "CLOCK_MONOTONIC (std::chrono::steady_clock)"},
         {"phase", "open, writes, optional fsync and close of every file a rank owns"},
-        {"start", "after an MPI barrier; each rank reads its clock at its own start and end"},
+        {"start",
+         "after an MPI barrier; each rank reads its clock at its own start (its main "
+         "thread, after the barrier) and end (its last writer thread as it finishes; "
+         "with --wear-out its main thread)"},
         {"makespan",
          "from the earliest rank start to the latest rank end, on one time axis: "
          "ranks of one kernel share CLOCK_MONOTONIC; other kernels' clocks are "

@@ -83,6 +83,7 @@ void ThreadPool::run_on_all(const std::function<void(unsigned)>& task, const Pol
   {
     std::lock_guard lock(done_mutex_);
     finished_ = size() == 0;
+    if (finished_) last_finish_ = std::chrono::steady_clock::now();  // nothing to run
   }
   pending_.store(size(), std::memory_order_relaxed);
   if (size() > 0) wake_all();  // each where the scheduler likes (thread_pool.hpp)
@@ -128,9 +129,11 @@ void ThreadPool::work(unsigned index) {
     // The last one out wakes the caller; the others' writes (errors_, what the task wrote)
     // reach it through this chain of read-modify-writes and the mutex.
     if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      const auto finished_at = std::chrono::steady_clock::now();
       {
         std::lock_guard lock(done_mutex_);
         finished_ = true;
+        last_finish_ = finished_at;
       }
       done_.notify_one();
     }

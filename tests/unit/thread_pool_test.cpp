@@ -156,5 +156,48 @@ TEST(ThreadPool, WaitsWhatItsPollAsksFor) {
   EXPECT_LE(polls, 3);  // 1 ms, then 100 ms waits: at most 3 polls in 200 ms (1000 at 200 µs)
 }
 
+// A round's end is its last worker's finish, read by that worker, not the caller's return:
+// here the caller is kept 100 ms in its poll while the workers are done after 0-10 ms, and
+// the round's end still is within the workers' (a phase's end on a rank, PhaseAgreement).
+TEST(ThreadPool, TheRoundEndsWhenItsLastWorkerFinishesNotWhenTheCallerReturns) {
+  using Clock = std::chrono::steady_clock;
+  ThreadPool pool(3);
+  EXPECT_EQ(pool.last_finish(), Clock::time_point{});  // no round yet
+  std::vector<Clock::time_point> ends(3);
+  const Clock::time_point began = Clock::now();
+  bool polled = false;
+  pool.run_on_all(
+      [&](unsigned worker) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(5 * worker));
+        ends[worker] = Clock::now();
+      },
+      [&] {
+        if (!polled) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        polled = true;
+        return std::chrono::microseconds(1000);
+      },
+      std::chrono::microseconds(100));
+  const Clock::time_point returned = Clock::now();
+  ASSERT_TRUE(polled);
+  const Clock::time_point last = *std::max_element(ends.begin(), ends.end());
+  EXPECT_GE(pool.last_finish(), last);
+  EXPECT_LE(pool.last_finish(), returned);
+  EXPECT_GE(returned - pool.last_finish(), std::chrono::milliseconds(30))
+      << "the round's end is the caller's return";
+  EXPECT_GE(returned - began, std::chrono::milliseconds(100));
+  // The next round's end is its own.
+  pool.run_on_all([](unsigned) {});
+  EXPECT_GT(pool.last_finish(), returned);
+}
+
+// Without workers a round ends when it begins.
+TEST(ThreadPool, ARoundWithoutWorkersEndsWhenItBegins) {
+  ThreadPool pool(0);
+  const auto before = std::chrono::steady_clock::now();
+  pool.run_on_all([](unsigned) {});
+  EXPECT_GE(pool.last_finish(), before);
+  EXPECT_LE(pool.last_finish(), std::chrono::steady_clock::now());
+}
+
 }  // namespace
 }  // namespace mpiwrite

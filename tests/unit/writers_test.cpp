@@ -5,6 +5,7 @@
 #include <sys/resource.h>
 
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -59,6 +60,33 @@ SliceResult write_into(const std::string& dir, const WriteOptions& o, const Prog
   SliceResult result = writer->write(source);
   writer->close_target();
   return result;
+}
+
+// A writer's phase ends when its last thread finished (Writer::finished_at): empty before its
+// first phase, then within each phase's call, from the write to the stat of the same files.
+TEST(Writers, SayWhenTheirLastPhaseEnded) {
+  using Clock = std::chrono::steady_clock;
+  TempDir dir;
+  const WriteOptions o = options(2, WriteMode::Whole);
+  const auto writer = make_writer(o);
+  EXPECT_FALSE(writer->finished_at());
+  writer->open_target(dir.path());
+  EXPECT_FALSE(writer->finished_at()) << "opening the target is no phase";
+  StaticSource source(Progression{1, 10, 1}, 2, Partition::Block);
+  const Clock::time_point before_write = Clock::now();
+  const SliceResult written = writer->write(source);
+  const Clock::time_point after_write = Clock::now();
+  ASSERT_FALSE(written.failure);
+  ASSERT_TRUE(writer->finished_at());
+  EXPECT_GE(*writer->finished_at(), before_write);
+  EXPECT_LE(*writer->finished_at(), after_write);
+  StaticSource again(Progression{1, 10, 1}, 2, Partition::Block);
+  const SliceResult stated = writer->run_files(Phase::Stat, again);
+  ASSERT_FALSE(stated.failure);
+  EXPECT_EQ(stated.files, 10u);
+  EXPECT_GE(*writer->finished_at(), after_write);
+  EXPECT_LE(*writer->finished_at(), Clock::now());
+  writer->close_target();
 }
 
 // Threads, write mode, and the uring engine's queue depth (0: the posix engine).
