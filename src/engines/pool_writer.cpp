@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <barrier>
 #include <chrono>
 #include <memory>
 #include <optional>
@@ -82,60 +83,54 @@ class PoolWriter final : public Writer {
     });
   }
 
-  // A pool round per level: a level's directories in contiguous blocks, one per thread, the
-  // next level once every thread's parents exist. What each thread did of its block is a
-  // prefix (it stops at the first failure), recorded as a count: the paths are made from it
-  // after the phase (tree_progress.hpp).
+  // One pool round for the whole tree: each level's directories in contiguous blocks, one per
+  // thread, and the threads meet at a barrier after each level, so every parent exists before
+  // its children are made (and is empty before it is removed). Until session 15 the main thread
+  // ran a round per level: two thread wake-ups per level (20-70 us each on the project's VM),
+  // and on 2 cores the main thread, woken on the core of the worker that finished last, made
+  // the kernel move that worker to the other core at the next level's wake-up, beside the
+  // other worker (perf sched: both on one core for 15 ms slices; 1 rank x 2 threads
+  // tree-remove 1.15x the floor). At the barrier the last thread to arrive wakes the others,
+  // each where it ran. What each thread did of its block is a prefix (it stops at the first
+  // failure, and the others then do no further level), counted per level and thread and
+  // recorded after the round: the paths are made from it after the phase (tree_progress.hpp).
   SliceResult run_tree(Phase phase, const std::vector<std::vector<std::string>>& levels,
                        TreeProgress& done, const ThreadPool::Poll& progress,
                        std::chrono::microseconds poll_every) override {
-    done.clear(levels.size() * workers_.size());
-    if (workers_.size() == 1) return run_tree_alone(phase, levels, done, progress, poll_every);
-    const auto rounds = [&](const auto& round, const std::atomic<bool>& stop) {
-      const bool removing = phase == Phase::TreeRemove;
-      const auto threads = static_cast<unsigned>(workers_.size());
-      std::vector<std::uint64_t> before(workers_.size());
-      for (std::size_t k = 0; k < levels.size() && !stop.load(); ++k) {
-        const std::size_t at = removing ? levels.size() - 1 - k : k;
-        const std::vector<std::string>& level = levels[at];
-        const std::vector<Progression> parts =
-            thread_parts(Progression{0, level.size(), 1}, threads, Partition::Block);
-        for (std::size_t t = 0; t < workers_.size(); ++t) before[t] = workers_[t].result.files;
-        round([&](Worker& w, unsigned t, const WriteTarget& target, std::atomic<bool>& stop_all) {
-          if (t < parts.size()) w.engine->tree(phase, target, level, parts[t], w.result, stop_all);
-        });
-        for (std::size_t t = 0; t < workers_.size() && t < parts.size(); ++t) {
-          Progression did = parts[t];
-          did.count = workers_[t].result.files - before[t];
-          done.record(at, did);
-        }
-      }
-    };
-    return run_phase(false, kNoDeadline, progress, poll_every, rounds);
-  }
-
-  // A rank with one writer: every level in one round, the writer's own order putting parents
-  // first (deepest first to remove), as mpiwrite_floor's single-threaded process does it. A
-  // round per level cost two thread wake-ups per level (20-70 us each on the project's VM,
-  // about 1 % of a 10,000-file tree at 1 rank x 1 thread); the writer records its levels
-  // itself, alone.
-  SliceResult run_tree_alone(Phase phase, const std::vector<std::vector<std::string>>& levels,
-                             TreeProgress& done, const ThreadPool::Poll& progress,
-                             std::chrono::microseconds poll_every) {
+    const std::size_t threads = workers_.size();
+    done.clear(levels.size() * threads);
+    // The levels in the order walked (deepest first to remove), each split over the threads.
     const bool removing = phase == Phase::TreeRemove;
-    return run_phase(false, kNoDeadline, progress, poll_every, [&](const auto& round, auto&) {
-      round([&](Worker& w, unsigned /*t*/, const WriteTarget& target, std::atomic<bool>& stop) {
-        for (std::size_t k = 0; k < levels.size() && !stop.load(); ++k) {
-          const std::size_t at = removing ? levels.size() - 1 - k : k;
-          const std::uint64_t before = w.result.files;
-          const Progression all{0, levels[at].size(), 1};
-          w.engine->tree(phase, target, levels[at], all, w.result, stop);
-          Progression did = all;
-          did.count = w.result.files - before;
-          done.record(at, did);
-        }
-      });
-    });
+    std::vector<std::size_t> order(levels.size());
+    std::vector<std::vector<Progression>> parts(levels.size());
+    for (std::size_t k = 0; k < levels.size(); ++k) {
+      order[k] = removing ? levels.size() - 1 - k : k;
+      parts[k] = thread_parts(Progression{0, levels[order[k]].size(), 1},
+                              static_cast<unsigned>(threads), Partition::Block);
+    }
+    std::vector<std::uint64_t> did(levels.size() * threads, 0);  // [k * threads + t]
+    std::barrier level_done(static_cast<std::ptrdiff_t>(threads));
+    SliceResult total =
+        run_phase(false, kNoDeadline, progress, poll_every, [&](const auto& round, auto&) {
+          round([&](Worker& w, unsigned t, const WriteTarget& target, std::atomic<bool>& stop) {
+            for (std::size_t k = 0; k < levels.size(); ++k) {
+              if (t < parts[k].size() && !stop.load()) {
+                const std::uint64_t before = w.result.files;
+                w.engine->tree(phase, target, levels[order[k]], parts[k][t], w.result, stop);
+                did[k * threads + t] = w.result.files - before;
+              }
+              level_done.arrive_and_wait();  // every thread, every level: none waits forever
+            }
+          });
+        });
+    for (std::size_t k = 0; k < levels.size(); ++k) {
+      for (std::size_t t = 0; t < parts[k].size(); ++t) {
+        Progression part = parts[k][t];
+        part.count = did[k * threads + t];
+        done.record(order[k], part);
+      }
+    }
+    return total;
   }
 
   std::vector<std::uint64_t> thread_files() const override {
