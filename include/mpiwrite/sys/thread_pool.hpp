@@ -10,12 +10,13 @@
 // workers queued on one core, seen with an older pool whose workers woke one another in a
 // tree). But a worker then follows the caller, and the caller follows whichever worker
 // finished last: from one round to the next, worker 0 and worker 1 swapped cores. A tree
-// phase had a round per level (one round since session 15, pool_writer.cpp), each level's directories made in the parents the same worker
-// made one level before, and after a swap every one of those parents was in the other core's
-// caches: 1 rank x 2 threads tree-create at 10,000 directories took 1.09-1.35x the floor's
-// time in 11 of 12 alternating sets in one hour, and 0.96-1.06x with every worker woken at
-// once (bench/floor; docs/performance.md, "The pool's wake-up", session 14). Only the last
-// worker to finish takes a mutex, to wake the caller.
+// phase had a round per level (one round since session 15, pool_writer.cpp), each level's
+// directories made in the parents the same worker made one level before, and after a swap
+// every one of those parents was in the other core's caches: 1 rank x 2 threads tree-create
+// at 10,000 directories took 1.09-1.35x the floor's time in 11 of 12 alternating sets in one
+// hour, and 0.96-1.06x with every worker woken at once (bench/floor; docs/performance.md,
+// "The pool's wake-up", session 14). Only the last worker to finish takes a mutex, to wake
+// the caller.
 
 #include <atomic>
 #include <chrono>
