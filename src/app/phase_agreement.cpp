@@ -97,8 +97,8 @@ bool PhaseAgreement::timed_phase(TimedPhase& phase) {
     clock.start_ns = now_ns();
     phase.work(failure);
     clock.end_ns = now_ns();
-    // The writer's own end where it has one from inside this phase (docs/metrics.md, "A
-    // rank's start and end").
+    // The writer's own end where it has one from inside this phase (docs/metrics.md, "The
+    // timed phase").
     if (const std::optional<std::int64_t> ended = phase.work_ended_ns();
         ended && *ended >= clock.start_ns && *ended <= clock.end_ns) {
       clock.end_ns = *ended;

@@ -84,16 +84,19 @@ class PoolWriter final : public Writer {
   }
 
   // One pool round for the whole tree: each level's directories in contiguous blocks, one per
-  // thread, and the threads meet at a barrier after each level, so every parent exists before
-  // its children are made (and is empty before it is removed). Until session 15 the main thread
-  // ran a round per level: two thread wake-ups per level (20-70 us each on the project's VM),
-  // and on 2 cores the main thread, woken on the core of the worker that finished last, made
-  // the kernel move that worker to the other core at the next level's wake-up, beside the
-  // other worker (perf sched: both on one core for 15 ms slices; 1 rank x 2 threads
-  // tree-remove 1.15x the floor). At the barrier the last thread to arrive wakes the others,
-  // each where it ran. What each thread did of its block is a prefix (it stops at the first
-  // failure, and the others then do no further level), counted per level and thread and
-  // recorded after the round: the paths are made from it after the phase (tree_progress.hpp).
+  // thread, and the threads meet at a barrier between two levels, so every parent exists
+  // before its children are made (and is empty before it is removed). Until session 15 the
+  // main thread ran a round per level: two thread wake-ups per level (20-70 us each on the
+  // project's VM), and on 2 cores the main thread, woken on the core of the worker that
+  // finished last, made the kernel move that worker to the other core at the next level's
+  // wake-up, beside the other worker (perf sched: both on one core in 4 ms slices for ~15 ms,
+  // the other core idle). At the barrier the last thread to arrive wakes the others, each
+  // where it ran; after the last level there is none, so the round ends with the last thread
+  // to finish its own block, not with a wake-up (the rank's end, Writer::finished_at). What
+  // each thread did of its block is a prefix (it stops at the first failure, and the others
+  // then do no further level), counted per level and thread and recorded after the round,
+  // also when the round throws: the paths are made from it after the phase
+  // (tree_progress.hpp).
   SliceResult run_tree(Phase phase, const std::vector<std::vector<std::string>>& levels,
                        TreeProgress& done, const ThreadPool::Poll& progress,
                        std::chrono::microseconds poll_every) override {
@@ -109,28 +112,37 @@ class PoolWriter final : public Writer {
                               static_cast<unsigned>(threads), Partition::Block);
     }
     std::vector<std::uint64_t> did(levels.size() * threads, 0);  // [k * threads + t]
-    std::barrier level_done(static_cast<std::ptrdiff_t>(threads));
-    SliceResult total =
-        run_phase(false, kNoDeadline, progress, poll_every, [&](const auto& round, auto&) {
-          round([&](Worker& w, unsigned t, const WriteTarget& target, std::atomic<bool>& stop) {
-            for (std::size_t k = 0; k < levels.size(); ++k) {
-              if (t < parts[k].size() && !stop.load()) {
-                const std::uint64_t before = w.result.files;
-                w.engine->tree(phase, target, levels[order[k]], parts[k][t], w.result, stop);
-                did[k * threads + t] = w.result.files - before;
-              }
-              level_done.arrive_and_wait();  // every thread, every level: none waits forever
-            }
-          });
-        });
-    for (std::size_t k = 0; k < levels.size(); ++k) {
-      for (std::size_t t = 0; t < parts[k].size(); ++t) {
-        Progression part = parts[k][t];
-        part.count = did[k * threads + t];
-        done.record(order[k], part);
+    const auto record = [&] {
+      for (std::size_t k = 0; k < levels.size(); ++k) {
+        for (std::size_t t = 0; t < parts[k].size(); ++t) {
+          Progression part = parts[k][t];
+          part.count = did[k * threads + t];
+          done.record(order[k], part);
+        }
       }
+    };
+    std::barrier level_done(static_cast<std::ptrdiff_t>(threads));
+    const auto body = [&](Worker& w, unsigned t, const WriteTarget& target,
+                          std::atomic<bool>& stop) {
+      for (std::size_t k = 0; k < levels.size(); ++k) {
+        if (t < parts[k].size() && !stop.load()) {
+          const std::uint64_t before = w.result.files;
+          w.engine->tree(phase, target, levels[order[k]], parts[k][t], w.result, stop);
+          did[k * threads + t] = w.result.files - before;
+        }
+        // Every thread between every two levels, whatever it did: none waits forever.
+        if (k + 1 < levels.size()) level_done.arrive_and_wait();
+      }
+    };
+    try {
+      SliceResult total = run_phase(false, kNoDeadline, progress, poll_every,
+                                    [&](const auto& round, auto&) { round(body); });
+      record();
+      return total;
+    } catch (...) {  // a poll that threw, once every worker finished: what they made counts
+      record();
+      throw;
     }
-    return total;
   }
 
   std::vector<std::uint64_t> thread_files() const override {
@@ -166,10 +178,12 @@ class PoolWriter final : public Writer {
 
   // What every timed phase of the pool (write, run_files, run_tree) shares: each worker's
   // --progress counter and result start from zero; `rounds(round, stop)` runs the phase's pool
-  // rounds, one or one per level of a tree, where round(body) runs body(worker, thread, target,
-  // stop) in every worker against the open target while the calling thread runs `progress`,
-  // and `stop` is set once a worker failed; the workers' results are merged once the last
-  // round is joined. A body never throws (FileEngine's entry points record what fails).
+  // round (one per phase), where round(body) runs body(worker, thread, target, stop) in every
+  // worker against the open target while the calling thread runs `progress`, and `stop` is
+  // set once a worker failed or the poll threw (an MPI error: the workers stop at their next
+  // item, and the poll's exception reaches the caller once they have); the workers' results
+  // are merged once the round is joined. A body never throws (FileEngine's entry points
+  // record what fails).
   template <typename Rounds>
   SliceResult run_phase(bool exclusive, std::chrono::steady_clock::time_point deadline,
                         const ThreadPool::Poll& progress, std::chrono::microseconds poll_every,
@@ -180,6 +194,17 @@ class PoolWriter final : public Writer {
       w.done.files.store(0, std::memory_order_relaxed);
       w.result.reset();
     }
+    ThreadPool::Poll poll;  // empty without a poll: the pool then only waits
+    if (progress) {
+      poll = [&]() -> std::chrono::microseconds {
+        try {
+          return progress();
+        } catch (...) {
+          stop.store(true);
+          throw;
+        }
+      };
+    }
     const auto round = [&](const auto& body) {
       pool_.run_on_all(
           [&](unsigned t) {
@@ -188,7 +213,7 @@ class PoolWriter final : public Writer {
                                      deadline,        &w.done.files, w.dir_fd.get()};
             body(w, t, target, stop);
           },
-          progress, poll_every);
+          poll, poll_every);
     };
     rounds(round, std::as_const(stop));
     finished_at_ = pool_.last_finish();  // the last round's; the caller's wake-up not in it

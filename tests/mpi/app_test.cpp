@@ -4,15 +4,18 @@
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
+#include <algorithm>
 #include <boost/mpi/collectives.hpp>
 #include <boost/mpi/communicator.hpp>
-#include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include <numeric>
+#include <optional>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include "../../src/app/phase_agreement.hpp"
 #include "../unit/temp_dir.hpp"
@@ -244,6 +247,63 @@ TEST(TimedPhase, AFailingRankFailsEveryRankAndRankZeroSaysSoOnce) {
 
   phase.fail = false;
   EXPECT_TRUE(phases.timed_phase(phase));
+}
+
+// A phase that knows when its work ended (the writer's last thread, Writer::finished_at):
+// that is the rank's end, not the main thread's read after work() returns; an end it
+// reports from before the phase's start (a writer that did not run) or after that read is
+// not taken.
+class EndingPhase final : public TimedPhase {
+ public:
+  enum class Report { AtTheWorksEnd, BeforeTheStart, InTheFuture, Nothing };
+  EndingPhase(const boost::mpi::communicator& comm, Report report)
+      : TimedPhase("ending", &comm), report_(report) {}
+  void work(std::string& /*failure*/) override {
+    began_ns_ = now_ns();
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    ended_ns_ = now_ns();  // the work ends here; the caller's read comes 40 ms later
+    std::this_thread::sleep_for(std::chrono::milliseconds(40));
+  }
+  std::optional<std::int64_t> work_ended_ns() const override {
+    switch (report_) {
+      case Report::AtTheWorksEnd:
+        return ended_ns_;
+      case Report::BeforeTheStart:
+        return began_ns_ - 1'000'000'000;
+      case Report::InTheFuture:
+        return now_ns() + 1'000'000'000;
+      case Report::Nothing:
+        break;
+    }
+    return std::nullopt;
+  }
+  void after(const PhaseClock& clock, std::string& /*failure*/) override { clock_ = clock; }
+
+  PhaseClock clock_;
+  std::int64_t began_ns_ = 0, ended_ns_ = 0;
+
+ private:
+  Report report_;
+};
+
+TEST(TimedPhase, ARanksEndIsWhenItsWorkEndedWhereThePhaseKnowsIt) {
+  std::ostringstream err;
+  PhaseAgreement phases(world, err);
+  using Report = EndingPhase::Report;
+  EndingPhase at_end(world, Report::AtTheWorksEnd);
+  ASSERT_TRUE(phases.timed_phase(at_end));
+  EXPECT_EQ(at_end.clock_.end_ns, at_end.ended_ns_);
+  EXPECT_LE(at_end.clock_.start_ns, at_end.began_ns_);
+  for (const Report report : {Report::BeforeTheStart, Report::InTheFuture, Report::Nothing}) {
+    EndingPhase other(world, report);
+    ASSERT_TRUE(phases.timed_phase(other));
+    const std::int64_t returned_ns = now_ns();
+    // The main thread's own read, after the 40 ms that follow the work's end, and before
+    // timed_phase returned (not the end a phase reports from the future).
+    EXPECT_GE(other.clock_.end_ns - other.ended_ns_, 40'000'000) << static_cast<int>(report);
+    EXPECT_LE(other.clock_.end_ns, returned_ns) << static_cast<int>(report);
+  }
+  EXPECT_EQ(err.str(), "");
 }
 
 }  // namespace

@@ -9,10 +9,12 @@
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -348,6 +350,40 @@ TEST_P(TreePhases, AFileInALeafFailsItsRmdirByName) {
   EXPECT_EQ(remove.files, removed.size());
   EXPECT_EQ(std::count(removed.begin(), removed.end(), "t1/t0/t1"), 0);
   EXPECT_EQ(testing::read_file(dir / "t1/t0/t1/planted"), "not the run's");
+}
+
+// A poll that throws in a tree phase (an MPI error in --progress's rounds) stops the threads
+// and reaches the caller once they have stopped; what they made is still recorded, every
+// directory on disk and no other (the ledger removes what the run made, and only that).
+TEST_P(TreePhases, APollThatThrowsStopsTheTreeAndKeepsWhatWasMade) {
+  const unsigned threads = GetParam();
+  TempDir dir;
+  std::vector<std::vector<std::string>> levels{{"t0", "t1"}};
+  for (int depth = 1; depth < 4; ++depth) {  // 2 + 20 + 200 + 2000 directories
+    std::vector<std::string> next;
+    for (const std::string& parent : levels.back()) {
+      for (int b = 0; b < 10; ++b) next.push_back(parent + "/t" + std::to_string(b));
+    }
+    levels.push_back(next);
+  }
+  const auto writer = make_writer(options(threads));
+  writer->open_target(dir.path());
+  TreeProgress done;
+  EXPECT_THROW(
+      writer->run_tree(
+          Phase::TreeCreate, levels, done,
+          []() -> std::chrono::microseconds { throw std::runtime_error("MPI_Iprobe failed"); },
+          std::chrono::microseconds(1)),
+      std::runtime_error);
+  writer->close_target();
+  EXPECT_FALSE(writer->finished_at()) << "a phase that threw has no end of its own";
+  const std::vector<std::string> made = done.paths(levels);
+  std::set<std::string> on_disk;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir.path())) {
+    on_disk.insert(std::filesystem::relative(entry.path(), dir.path()).string());
+  }
+  EXPECT_EQ(std::set<std::string>(made.begin(), made.end()), on_disk);
+  EXPECT_EQ(made.size(), on_disk.size());
 }
 
 INSTANTIATE_TEST_SUITE_P(Threads, TreePhases, ::testing::Values(1u, 3u));

@@ -157,22 +157,27 @@ TEST(ThreadPool, WaitsWhatItsPollAsksFor) {
 }
 
 // A round's end is its last worker's finish, read by that worker, not the caller's return:
-// here the caller is kept 100 ms in its poll while the workers are done after 0-10 ms, and
-// the round's end still is within the workers' (a phase's end on a rank, PhaseAgreement).
+// here the workers finish only once the caller is in its poll, which then keeps it 100 ms,
+// and the round's end still is within the workers' (a phase's end on a rank, PhaseAgreement).
 TEST(ThreadPool, TheRoundEndsWhenItsLastWorkerFinishesNotWhenTheCallerReturns) {
   using Clock = std::chrono::steady_clock;
   ThreadPool pool(3);
   EXPECT_EQ(pool.last_finish(), Clock::time_point{});  // no round yet
   std::vector<Clock::time_point> ends(3);
   const Clock::time_point began = Clock::now();
+  std::atomic<bool> polling{false};
   bool polled = false;
   pool.run_on_all(
       [&](unsigned worker) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(5 * worker));
+        while (!polling.load()) std::this_thread::sleep_for(std::chrono::microseconds(200));
+        std::this_thread::sleep_for(std::chrono::milliseconds(worker));
         ends[worker] = Clock::now();
       },
       [&] {
-        if (!polled) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        if (!polled) {
+          polling.store(true);
+          std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        }
         polled = true;
         return std::chrono::microseconds(1000);
       },

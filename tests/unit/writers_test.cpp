@@ -84,6 +84,7 @@ TEST(Writers, SayWhenTheirLastPhaseEnded) {
   const SliceResult stated = writer->run_files(Phase::Stat, again);
   ASSERT_FALSE(stated.failure);
   EXPECT_EQ(stated.files, 10u);
+  ASSERT_TRUE(writer->finished_at());
   EXPECT_GE(*writer->finished_at(), after_write);
   EXPECT_LE(*writer->finished_at(), Clock::now());
   writer->close_target();

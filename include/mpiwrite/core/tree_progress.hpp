@@ -1,8 +1,8 @@
 #pragma once
 // What a tree phase (Writer::run_tree) did, kept as counts while it is timed and turned into
-// directory paths after it. Each pool round does one level of the tree, a contiguous block of
-// it per thread, and each thread stops at its first failure, so what was done is, per level
-// and thread, a prefix of that thread's block: one record of a few integers. Copying a
+// directory paths after it. Each level of the tree is split into a contiguous block per
+// thread, and each thread stops at its first failure, so what was done is, per level and
+// thread, a prefix of that thread's block: one record of a few integers. Copying a
 // million paths into a list inside the phase was a few per cent of a tree phase's time on
 // tmpfs (issue 23's floor); the ledger gets the same paths, made after the clock stops.
 

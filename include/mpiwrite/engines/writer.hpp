@@ -130,9 +130,9 @@ class Writer {
   // target (open_target with no layout): `levels` as they are made, parents first (removal
   // walks them deepest level first). Each level's directories are split over the threads in
   // contiguous blocks, the threads meeting at a barrier after each level (one pool round in
-  // all), so a parent exists before its children are made and is empty before it is
-  // removed. mkdirat(…, 0755) / unlinkat(…, AT_REMOVEDIR) per
-  // directory; `files` counts the directories, the latency is per directory (mkdir or rmdir).
+  // all), so a parent exists before its children are made and is empty before it is removed.
+  // mkdirat(…, 0755) / unlinkat(…, AT_REMOVEDIR) per directory; `files` counts the
+  // directories, the latency is per directory (mkdir or rmdir).
   // Stops at the first failure; `done` says which directories were made (or removed), also
   // when it stopped part-way: done.paths(levels), relative to the target. Never throws.
   virtual SliceResult run_tree(Phase phase, const std::vector<std::vector<std::string>>& levels,
