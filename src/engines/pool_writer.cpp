@@ -67,20 +67,20 @@ class PoolWriter final : public Writer {
   SliceResult write(WorkSource& source, const ThreadPool::Poll& progress,
                     std::chrono::microseconds poll_every,
                     std::chrono::steady_clock::time_point deadline) override {
-    return run_phase(exclusive_, deadline, progress, poll_every, [&](const auto& round, auto&) {
-      round([&](Worker& w, unsigned t, const WriteTarget& target, std::atomic<bool>& stop) {
-        w.engine->write(target, source, t, w.result, stop);
-      });
-    });
+    return run_phase(
+        exclusive_, deadline, progress, poll_every,
+        [&](Worker& w, unsigned t, const WriteTarget& target, std::atomic<bool>& stop) {
+          w.engine->write(target, source, t, w.result, stop);
+        });
   }
 
   SliceResult run_files(Phase phase, WorkSource& source, const ThreadPool::Poll& progress,
                         std::chrono::microseconds poll_every) override {
-    return run_phase(false, kNoDeadline, progress, poll_every, [&](const auto& round, auto&) {
-      round([&](Worker& w, unsigned t, const WriteTarget& target, std::atomic<bool>& stop) {
-        w.engine->files(phase, target, source, t, w.result, stop);
-      });
-    });
+    return run_phase(
+        false, kNoDeadline, progress, poll_every,
+        [&](Worker& w, unsigned t, const WriteTarget& target, std::atomic<bool>& stop) {
+          w.engine->files(phase, target, source, t, w.result, stop);
+        });
   }
 
   // One pool round for the whole tree: each level's directories in contiguous blocks, one per
@@ -135,8 +135,7 @@ class PoolWriter final : public Writer {
       }
     };
     try {
-      SliceResult total = run_phase(false, kNoDeadline, progress, poll_every,
-                                    [&](const auto& round, auto&) { round(body); });
+      SliceResult total = run_phase(false, kNoDeadline, progress, poll_every, body);
       record();
       return total;
     } catch (...) {  // a poll that threw, once every worker finished: what they made counts
@@ -177,17 +176,16 @@ class PoolWriter final : public Writer {
       std::chrono::steady_clock::time_point::max();
 
   // What every timed phase of the pool (write, run_files, run_tree) shares: each worker's
-  // --progress counter and result start from zero; `rounds(round, stop)` runs the phase's pool
-  // round (one per phase), where round(body) runs body(worker, thread, target, stop) in every
-  // worker against the open target while the calling thread runs `progress`, and `stop` is
-  // set once a worker failed or the poll threw (an MPI error: the workers stop at their next
-  // item, and the poll's exception reaches the caller once they have); the workers' results
-  // are merged once the round is joined. A body never throws (FileEngine's entry points
-  // record what fails).
-  template <typename Rounds>
+  // --progress counter and result start from zero; one pool round runs body(worker, thread,
+  // target, stop) in every worker against the open target while the calling thread runs
+  // `progress`, and `stop` is set once a worker failed or the poll threw (an MPI error: the
+  // workers stop at their next item, and the poll's exception reaches the caller once they
+  // have); the workers' results are merged once the round is joined. A body never throws
+  // (FileEngine's entry points record what fails).
+  template <typename Body>
   SliceResult run_phase(bool exclusive, std::chrono::steady_clock::time_point deadline,
                         const ThreadPool::Poll& progress, std::chrono::microseconds poll_every,
-                        Rounds&& rounds) {
+                        const Body& body) {
     std::atomic<bool> stop{false};
     finished_at_.reset();
     for (Worker& w : workers_) {
@@ -205,18 +203,15 @@ class PoolWriter final : public Writer {
         }
       };
     }
-    const auto round = [&](const auto& body) {
-      pool_.run_on_all(
-          [&](unsigned t) {
-            Worker& w = workers_[t];
-            const WriteTarget target{&w.directories, dir_path_,     exclusive,
-                                     deadline,        &w.done.files, w.dir_fd.get()};
-            body(w, t, target, stop);
-          },
-          poll, poll_every);
-    };
-    rounds(round, std::as_const(stop));
-    finished_at_ = pool_.last_finish();  // the last round's; the caller's wake-up not in it
+    pool_.run_on_all(
+        [&](unsigned t) {
+          Worker& w = workers_[t];
+          const WriteTarget target{&w.directories, dir_path_,     exclusive,
+                                   deadline,       &w.done.files, w.dir_fd.get()};
+          body(w, t, target, stop);
+        },
+        poll, poll_every);
+    finished_at_ = pool_.last_finish();  // the round's end; the caller's wake-up not in it
     SliceResult total;
     for (const Worker& w : workers_) total.merge(w.result);
     return total;
