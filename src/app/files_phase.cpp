@@ -31,13 +31,13 @@ FilesPhase::FilesPhase(const RunState& run, PhaseAgreement& phases, PointHandles
                        const Step& step, Phase phase, const CreatedFiles* records)
     : ItemsPhase(run, phases, h, step, phase), records_(records) {}
 
-// This rank's files: after a completed write, a block of the names; after a cut-short one,
-// the records of the rank whose share it takes (exchanged here: collective over the point).
+// This rank's files: after a completed block or cyclic write, a slice of the names as the
+// write split them; after a dynamic or cut-short one, the records of the rank whose share it
+// takes (exchanged here: collective over the point).
 std::vector<Progression> FilesPhase::share() const {
-  const int ranks = h_.comm.size();
-  const int rank = h_.comm.rank();
   if (records_ == nullptr) {
-    return {completed_share(phase_, run_.config.files, rank, ranks, run_.config.shift)};
+    return {completed_share(phase_, run_.plans[step_.point].split, h_.comm.rank(),
+                            run_.config.shift)};
   }
   const unsigned by = phase_ == Phase::Remove ? 0 : run_.config.shift;
   return comm::created_of_rank_after(h_.comm, *records_, by).taken;
@@ -52,9 +52,12 @@ FilesOutcome FilesPhase::run() {
 }
 
 // Untimed: this rank's share and its order; then every writer thread opens the step's
-// directory (the layout's directories as it reaches them: a thread's files here are not
-// those it wrote).
+// directory and, as the write phase's writers do theirs, the layout directories of the share
+// (where it is one progression: every thread all of them, up to its descriptor share, since
+// --random-order may give a thread a file in any of them); the rest as the files reach them,
+// kept open once opened.
 void FilesPhase::set_up(std::string& failure) {
+  std::vector<Progression> ahead;  // per thread, whose directories it opens before the phase
   guarded(
       [&] {
         const std::vector<Progression> mine = share();
@@ -64,11 +67,16 @@ void FilesPhase::set_up(std::string& failure) {
                             ? shuffled_parts(mine, threads,
                                              order_seed(run_.seed, step_, h_.comm.rank()))
                             : split_over_threads(mine, threads));
+        if (mine.size() == 1) ahead.assign(threads, mine.front());
       },
       failure);
   if (!failure.empty()) return;
-  guarded([&] { h_.writer->open_target(run_.from_dir(step_.dir), false, h_.layout, nullptr); },
-          failure);
+  guarded(
+      [&] {
+        h_.writer->open_target(run_.from_dir(step_.dir), false, h_.layout,
+                               ahead.empty() ? nullptr : &ahead);
+      },
+      failure);
 }
 
 void FilesPhase::work(std::string& failure) {

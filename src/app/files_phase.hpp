@@ -29,8 +29,9 @@ struct FilesOutcome {
 
 class FilesPhase final : public ItemsPhase {
  public:
-  // `records`: this rank's writers' records of a step --time-limit cut short, else null (every
-  // name 1..files exists). `phase`: Stat, Read or Remove.
+  // `records`: this rank's writers' records of a step --time-limit cut short or written with
+  // --partition dynamic, else null (every name 1..files exists, each rank's where the write's
+  // split put it). `phase`: Stat, Read or Remove.
   FilesPhase(const RunState& run, PhaseAgreement& phases, PointHandles& h, const Step& step,
              Phase phase, const CreatedFiles* records);
 

@@ -162,7 +162,15 @@ bool StepRunner::run_step(const Step& step) {
     // agreement after the write phase: a second one would cost a boundary of every rank.)
     if (interrupted_at_agreement(run_, phases_)) return true;
   }
-  if (!run_later_phases(step, h, written.cut_short, later)) return false;
+  // Who wrote which file, where the names cannot say: the records of a step the time limit
+  // cut short (the ledger's), or of a dynamic write (each writer took chunks as it ran; the
+  // null engine records none, and its later phases take blocks of names).
+  const bool dynamic = run_.plans[step.point].split.partition == Partition::Dynamic &&
+                       run_.ledger.engine_creates_files();
+  const CreatedFiles* records = written.cut_short ? run_.ledger.records_of(step.dir)
+                                : dynamic         ? &written.created
+                                                  : nullptr;
+  if (!run_later_phases(step, h, records, later)) return false;
   if (run_.interrupted) return true;  // a phase of it was cut short: discarded too
   if (written.figures) {
     written.figures->phases = std::move(later);
@@ -172,13 +180,12 @@ bool StepRunner::run_step(const Step& step) {
 }
 
 // --phases stat, read, remove, tree-remove, in that order, each timed over what the write phase
-// created (after a step --time-limit cut short, by the writers' records). A phase removed what it
+// created (by `records`, this rank's writers', where given: see run_step). A phase removed what it
 // removed on every rank once the world agreed it succeeded and no signal cut it short: then the
 // ledger says so (a remove or tree-remove a signal stopped left files or directories, which the
 // interrupt path must still remove).
-bool StepRunner::run_later_phases(const Step& step, PointHandles& h, bool cut_short,
+bool StepRunner::run_later_phases(const Step& step, PointHandles& h, const CreatedFiles* records,
                                   std::vector<PhaseFigures>& later) {
-  const CreatedFiles* records = cut_short ? run_.ledger.records_of(step.dir) : nullptr;
   for (Phase phase : {Phase::Stat, Phase::Read, Phase::Remove}) {
     if (!run_.phases.has(phase)) continue;
     begin_part(step, std::string(phase_name(phase)));

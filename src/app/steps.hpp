@@ -38,7 +38,7 @@ class StepRunner {
   void begin_part(const Step& step, std::string phase);
   bool make_layout(const Step& step, PointHandles& h, std::vector<PhaseFigures>& later);
   bool time_tree_create(const Step& step, PointHandles& h, std::vector<PhaseFigures>& later);
-  bool run_later_phases(const Step& step, PointHandles& h, bool cut_short,
+  bool run_later_phases(const Step& step, PointHandles& h, const CreatedFiles* records,
                         std::vector<PhaseFigures>& later);
   void make_layout_directories(const Step& step, const PointHandles& h);
   bool open_directories(const Step& step, PointHandles& h, bool exclusive);

@@ -11,11 +11,8 @@ int share_owner(Phase phase, int rank, int ranks, unsigned shift) {
                           static_cast<std::uint64_t>(ranks));
 }
 
-Progression completed_share(Phase phase, std::uint64_t files, int rank, int ranks,
-                            unsigned shift) {
-  const int owner = share_owner(phase, rank, ranks, shift);
-  return split(whole_run(files), static_cast<std::uint64_t>(ranks),
-               static_cast<std::uint64_t>(owner), Partition::Block);
+Progression completed_share(Phase phase, const WorkSplit& write, int rank, unsigned shift) {
+  return rank_slice(write, share_owner(phase, rank, write.ranks, shift));
 }
 
 std::vector<std::vector<Progression>> split_over_threads(const std::vector<Progression>& share,

@@ -6,6 +6,8 @@
 #  (b) strace per rank (posix, 2 threads): N statx on the files, of another rank's files
 #      (--shift), N read-only opens reading every byte, N unlinks, D mkdirat and D rmdirs;
 #      --random-order: stat and remove not in the files' order;
+#  (b2) --partition cyclic and dynamic: rank r stats and reads exactly the files rank r + 1
+#      created (strace), and unlinks exactly its own;
 #  (c) uring: none of those as syscalls on the files (they go through io_uring_enter);
 #  (d) null: the same counts in the report, nothing on disk;
 #  (e) a statx failing with ENOENT (strace inject): exit 1 naming each rank's path, no hang;
@@ -130,6 +132,45 @@ for call in statx unlinkat; do
   fail "--random-order: every thread made its $call calls in the files' order"
 done
 [ -z "$(find "$D" -mindepth 1)" ] || fail "posix: left $(find "$D" -mindepth 1 | head -3)"
+
+# (b2) --------------------------------------------------------------------------------------
+# Whoever wrote which file under --partition cyclic (the names say) and dynamic (only the
+# writers' records do): rank r stats and reads exactly the files rank r + 1 created, and
+# unlinks exactly its own.
+for partition in cyclic dynamic; do
+  note "(b2) --partition $partition under strace: stat and read on the next rank's writing"
+  D=$WORK/$partition
+  extra=()
+  [ "$partition" = dynamic ] && extra=(--chunk 2)
+  run_traced "$partition" -d "$D" --phases write,stat,read,remove --files-per-rank 10 \
+    --partition "$partition" "${extra[@]}"
+  expect_status 0
+  python3 - "$WORK/trace-$partition" "$RANKS" <<'PY' || fail "--partition $partition: whose files"
+import glob, re, sys
+prefix, ranks = sys.argv[1], int(sys.argv[2])
+calls = {"create": r'^openat\(.*"(write\d+\.txt)", O_WRONLY\|O_CREAT',
+         "stat": r'^statx\(.*"(write\d+\.txt)", AT_STATX',
+         "read": r'^openat\(.*"(write\d+\.txt)", O_RDONLY',
+         "unlink": r'^unlinkat\(.*"(write\d+\.txt)", 0\)'}
+names = {}
+for r in range(ranks):
+    names[r] = {k: [] for k in calls}
+    for path in glob.glob(f"{prefix}.{r}.*"):
+        for line in open(path):
+            for k, pattern in calls.items():
+                m = re.match(pattern, line)
+                if m:
+                    names[r][k].append(m.group(1))
+everything = sorted(n for r in range(ranks) for n in names[r]["create"])
+assert len(everything) == 10 * ranks == len(set(everything)), everything
+for r in range(ranks):
+    theirs = sorted(names[(r + 1) % ranks]["create"])
+    for k in ("stat", "read"):
+        assert sorted(names[r][k]) == theirs, (r, k, sorted(names[r][k]), theirs)
+    assert sorted(names[r]["unlink"]) == sorted(names[r]["create"]), (r, names[r])
+PY
+  [ -z "$(find "$D" -mindepth 1)" ] || fail "$partition: left $(find "$D" -mindepth 1 | head -3)"
+done
 
 # (c) ---------------------------------------------------------------------------------------
 note "(c) uring under strace: no statx, read, unlinkat or mkdirat syscall on the run's files"
