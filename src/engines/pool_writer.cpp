@@ -60,6 +60,8 @@ class PoolWriter final : public Writer {
       w.directories.wait_for_missing();
       if (thread_files != nullptr && t < thread_files->size()) {
         w.directories.preopen((*thread_files)[t], share);
+      } else {
+        w.directories.keep_open(share);
       }
     });
   }

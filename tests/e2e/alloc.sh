@@ -2,9 +2,10 @@
 # No heap allocation per file. Runs mpiwrite under the counting allocator (bench/alloc_count.cpp,
 # preloaded: it counts every malloc, calloc, realloc, aligned allocation and operator new of a
 # process) at SMALL (200) and BIG (2,000) files, RANKS ranks x 2 threads, -l 10 line mode, for
-# four configurations: posix engine with --partition block, null engine, posix with
-# --partition dynamic (--chunk 8), and the uring engine with 8 files in flight per thread. It checks that the allocations summed over the ranks grow
-# by less than MARGIN (50) from SMALL to BIG files.
+# five configurations: posix engine with --partition block, null engine, posix with
+# --partition dynamic (--chunk 8), posix timing stat, read and remove too (--random-order),
+# and the uring engine with 8 files in flight per thread. It checks that the allocations
+# summed over the ranks grow by less than MARGIN (50) from SMALL to BIG files.
 #
 # Why these numbers: a whole run makes ~58,000 allocations (nearly all of them Open MPI's
 # start-up), and that count varies by ~10-20 from run to run at the same size (helper threads,
@@ -78,6 +79,8 @@ note "$RANKS ranks x $THREADS threads, $SMALL and $BIG files, in $root"
 check posix-block --engine posix --partition block
 check null --engine null
 check posix-dynamic --engine posix --partition dynamic --chunk 8
+# The other phases' loops too: stat, read and remove of another rank's files, shuffled.
+check posix-phases --engine posix --phases write,stat,read,remove --random-order
 if uring_built; then
   check uring-block --engine uring --queue-depth 8 --partition block
 else

@@ -128,6 +128,37 @@ TEST(FileDirectories, PreopensAWritersDirectoriesUpToTheLimit) {
   EXPECT_EQ(open_descriptors(), before + 16);  // the rest: each replaced an unused one
 }
 
+// The later phases' files come in no directory order (another rank's share, --random-order):
+// kept open up to the limit, each directory is opened once however the files alternate.
+TEST(FileDirectories, KeptOpenEachDirectoryIsOpenedOnceInAnyOrder) {
+  testing::TempDir tmp;
+  const DirectoryLayout layout(LayoutSpec{Layout::Shared, 1, 20, Partition::Block, 1, 1});
+  make_all(tmp.path(), layout, 1);  // 20 directories of one file each
+  const UniqueFd base = open_directory(tmp.path());
+  const std::size_t before = open_descriptors();
+  for (const std::size_t limit : {std::size_t{0}, std::size_t{20}}) {
+    FileDirectories dirs(base.get(), tmp.path(), &layout);
+    dirs.keep_open(limit);
+    for (int round = 0; round < 3; ++round) {
+      for (std::uint64_t k = 0; k < 20; ++k) {
+        const std::uint64_t i = 1 + (k * 7) % 20;  // every file, out of order
+        const FileDirectories::Handle h = dirs.acquire(i);
+        EXPECT_EQ(dirs.path(h), tmp / layout.directory_of(i));
+        dirs.release(h);
+      }
+    }
+    if (limit == 0) {
+      EXPECT_GT(dirs.opened(), 40u);  // the few kept: nearly every file reopened its directory
+      EXPECT_LE(open_descriptors(), before + 8);
+    } else {
+      EXPECT_EQ(dirs.opened(), 20u);
+      EXPECT_EQ(open_descriptors(), before + 20);
+    }
+    dirs.close_all();
+    EXPECT_EQ(open_descriptors(), before);
+  }
+}
+
 TEST(FileDirectories, NeverFollowsALinkInPlaceOfALayoutDirectory) {
   testing::TempDir tmp;
   const DirectoryLayout layout(LayoutSpec{Layout::Thread, 0, 4, Partition::Block, 1, 2});

@@ -95,6 +95,8 @@ class Writer {
   // they exist already. `thread_files` (a static partition: each thread's files): each thread
   // opens the directories of its files here, untimed, up to its share of the descriptors (see
   // kMaxPreopenedDirectories; the rest, and all with a dynamic partition, as it reaches them).
+  // Without it, a thread keeps every directory it opens, up to the same share (files in no
+  // directory order: stat, read and remove of a share --random-order shuffled).
   // `dir` is reached from a directory the run holds (held_directory.hpp), whose descriptor
   // was open before the writer threads started (each copied it into its own table).
   virtual void open_target(const DirectoryAt& dir, bool exclusive = false,

@@ -12,6 +12,7 @@
 // symbolic link put in place of a layout directory is refused, never followed out of --dir.
 // One object per thread: descriptors belong to the thread's descriptor table.
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <string>
@@ -52,6 +53,11 @@ class FileDirectories {
   // Opens the directories of `files` in the order they come, at most `limit` of them (the
   // rest are opened when first needed), and keeps them all open. Throws IoError.
   void preopen(const Progression& files, std::size_t limit);
+  // Keeps up to `limit` directories open once opened (at least the few it always keeps): for
+  // files that do not come in their directories' order (the stat, read and remove phases take
+  // another rank's files, --random-order shuffles them), which would otherwise close and
+  // reopen a directory for nearly every file once a share spans more than a few.
+  void keep_open(std::size_t limit) { keep_open_ = std::max(kKeptOpen, limit); }
   // For writers, whose directories all exist (made and agreed on before): a missing one is
   // waited for up to 2 s (a network file system may show another node's mkdir late). Verify
   // and removal take a missing directory at once as gone.
