@@ -36,8 +36,8 @@ FilesPhase::FilesPhase(const RunState& run, PhaseAgreement& phases, PointHandles
 // takes (exchanged here: collective over the point).
 std::vector<Progression> FilesPhase::share() const {
   if (records_ == nullptr) {
-    return {completed_share(phase_, run_.plans[step_.point].split, h_.comm.rank(),
-                            run_.config.shift)};
+    return {
+        completed_share(phase_, run_.plans[step_.point].split, h_.comm.rank(), run_.config.shift)};
   }
   const unsigned by = phase_ == Phase::Remove ? 0 : run_.config.shift;
   return comm::created_of_rank_after(h_.comm, *records_, by).taken;

@@ -95,10 +95,30 @@ void summarize_phases(PointReport& p) {
       values.push_back(rep.all_phases()[k].makespan_s);
     }
     s.makespan = summarize_series(values);
-    s.items_per_s = rates(static_cast<double>(s.items), s.makespan);
-    if (s.makespan.median_ci && s.makespan.median_ci->low > 0) {
-      const Interval& t = *s.makespan.median_ci;
-      const double n = static_cast<double>(s.items);
+    // A repetition's rate is its own items over its own makespan: --time-limit leaves each
+    // repetition its own count. The rates and their interval come from the makespans scaled
+    // to the most items any repetition timed (the makespans themselves where every one timed
+    // as many); a repetition that timed none (its write cut short at once) has no rate.
+    std::uint64_t most = 0;
+    for (const RepetitionFigures& rep : p.repetitions) {
+      most = std::max(most, rep.all_phases()[k].items);
+    }
+    std::vector<double> scaled;
+    scaled.reserve(p.repetitions.size());
+    bool as_many = true;  // every repetition timed `most` items
+    for (const RepetitionFigures& rep : p.repetitions) {
+      const PhaseFigures f = rep.all_phases()[k];
+      as_many = as_many && f.items == most;
+      if (f.items == 0) continue;
+      scaled.push_back(f.makespan_s * static_cast<double>(most) / static_cast<double>(f.items));
+    }
+    const SeriesSummary per_items = as_many          ? s.makespan
+                                    : scaled.empty() ? SeriesSummary{}
+                                                     : summarize_series(scaled);
+    const double n = static_cast<double>(most);
+    s.items_per_s = rates(n, per_items);
+    if (per_items.median_ci && per_items.median_ci->low > 0) {
+      const Interval& t = *per_items.median_ci;
       s.rate_ci = Interval{n / t.high, n / t.low, t.level};
     }
     p.phases.push_back(std::move(s));
@@ -311,18 +331,13 @@ std::uint64_t row_stream(const ComparisonRow& row) {
   return 1000003 + row.concurrency + (static_cast<std::uint64_t>(row.layout) << 40);
 }
 
-// Phase k's makespans of every timed repetition of point p, in the order measured.
-std::vector<double> phase_times(const PointReport& p, std::size_t k) {
-  std::vector<double> times;
-  for (const RepetitionFigures& rep : p.repetitions) {
-    const AllPhases all = rep.all_phases();
-    if (k < all.size()) times.push_back(all[k].makespan_s);
-  }
-  return times;
-}
-
 // --phases: every phase other than write decided as the row is, over the same measured
 // cells, each phase sorted by its own median (a mode may win one phase and lose another).
+// The times are each repetition's makespan scaled to the same items (phase_series), so that
+// the order and the test are those of the rates: the tree phases make more directories with
+// more ranks (or threads) under --layout rank (thread), and --time-limit leaves each
+// repetition its own count. A cell whose phase timed no item (a tree without directories, a
+// repetition that wrote nothing) has no rate and takes no part.
 void decide_phases(ComparisonRow& row, const std::vector<PointReport>& points,
                    const std::vector<std::pair<std::string, const ModeCell*>>& measured,
                    std::uint64_t seed, double equivalence) {
@@ -331,25 +346,29 @@ void decide_phases(ComparisonRow& row, const std::vector<PointReport>& points,
   for (std::size_t k = 0; k < first.phases.size(); ++k) {
     const Phase phase = first.phases[k].phase;
     if (phase == Phase::Write) continue;
+    std::uint64_t items = 0;  // the count every cell's times are scaled to
+    for (const auto& m : measured) {
+      const PointReport& p = points[m.second->point];
+      if (k < p.phases.size()) items = std::max(items, p.phases[k].items);
+    }
+    std::vector<std::vector<double>> times(measured.size());
     std::vector<std::pair<double, std::size_t>> by_median;  // (median, index in measured)
     for (std::size_t m = 0; m < measured.size(); ++m) {
-      const PointReport& p = points[measured[m].second->point];
-      if (k >= p.phases.size() || p.phases[k].makespan.count == 0) continue;
-      by_median.emplace_back(p.phases[k].makespan.median, m);
+      times[m] = phase_series(points[measured[m].second->point], phase, items);
+      if (!times[m].empty()) by_median.emplace_back(median_of(times[m]), m);
     }
     if (by_median.size() < 2) continue;
     std::stable_sort(by_median.begin(), by_median.end(),
                      [](const auto& a, const auto& b) { return a.first < b.first; });
-    const auto& [fast_name, fast] = measured[by_median[0].second];
-    const auto& [next_name, next] = measured[by_median[1].second];
-    PhaseVerdict v{
-        phase,
-        RowVerdict{fast_name, next_name,
-                   decide(phase_times(points[fast->point], k), phase_times(points[next->point], k),
-                          stream(seed, row_stream(row) + 7919 * (k + 1)), kSignificanceLevel,
-                          equivalence)},
-        {},
-        {}};
+    const std::string& fast_name = measured[by_median[0].second].first;
+    const std::string& next_name = measured[by_median[1].second].first;
+    PhaseVerdict v{phase,
+                   RowVerdict{fast_name, next_name,
+                              decide(times[by_median[0].second], times[by_median[1].second],
+                                     stream(seed, row_stream(row) + 7919 * (k + 1)),
+                                     kSignificanceLevel, equivalence)},
+                   {},
+                   {}};
     if (v.verdict.verdict.outcome == Outcome::AFaster) v.winner = fast_name;
     for (const auto& ranked : by_median) {
       const auto& [name, cell] = measured[ranked.second];

@@ -87,6 +87,7 @@ PhaseFigures summarize_phase(Phase phase, const std::vector<RankFigures>& ranks,
   f.mib_per_s = r.mib_per_s;
   f.latency = r.latency;
   f.operations = operation_figures(operations, phase);
+  f.ranks = r.ranks;
   return f;
 }
 

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -181,9 +182,37 @@ inline std::string interruption(const RunReport& r) {
                      where);
 }
 
-// The lines every human format adds after its header: interruption, time limit and memory.
+// --phases beyond write: which, and whose files stat and read took, in which order, and
+// whether the read phase checked the content (JSON says the same in config and phases.read).
+inline std::string phases(const RunReport& r) {
+  const RunConfig& c = r.config;
+  std::string list, reads;  // reads: the phases of another rank's files, "stat and read"
+  for (Phase p : c.phases) {
+    list += fmt::format("{}{}", list.empty() ? "" : ", ", phase_name(p));
+    if (p == Phase::Stat || p == Phase::Read) {
+      reads += fmt::format("{}{}", reads.empty() ? "" : " and ", phase_name(p));
+    }
+  }
+  std::string line = fmt::format("phases: {} (--phases), each timed from its own barrier", list);
+  if (!reads.empty()) {
+    line += fmt::format("; {0} on the files rank (r + {1}) mod ranks wrote (--shift {1})", reads,
+                        c.shift);
+  }
+  if (c.random_order) {
+    line +=
+        fmt::format(", each rank's share in a shuffled order (--random-order, seed {})", r.seed);
+  }
+  const bool verified_in_read =
+      c.verify && std::find(c.phases.begin(), c.phases.end(), Phase::Read) != c.phases.end();
+  if (verified_in_read) line += "; the read phase checks every file's content (--verify)";
+  return line;
+}
+
+// The lines every human format adds after its header: the phases, interruption, time limit and
+// memory.
 inline std::vector<std::string> notes(const RunReport& r) {
   std::vector<std::string> lines;
+  if (r.config.phases.size() > 1) lines.push_back(phases(r));
   if (r.config.time_limit_s > 0) lines.push_back(time_limit(r));
   if (r.interrupted_by) {
     lines.push_back(

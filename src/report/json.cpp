@@ -123,7 +123,8 @@ Json phase_operations_json(const PhaseFigures& f, bool fsync) {
 
 // Every phase the repetition ran, the write phase too, by name (--phases; docs/metrics.md,
 // "Phases"): items under "files" or, for the tree phases, "directories", and the rate under
-// "files_per_s" or "directories_per_s".
+// "files_per_s" or "directories_per_s"; each rank's own figures of a phase other than write in
+// per_rank (the write phase's are the repetition's per_rank).
 Json phases_json(const RepetitionFigures& rep, bool fsync) {
   Json result = Json::object();
   for (const PhaseFigures& f : rep.all_phases()) {
@@ -143,6 +144,17 @@ Json phases_json(const RepetitionFigures& rep, bool fsync) {
     if (f.phase == Phase::Read) {
       phase["verified"] = f.verified;
       phase["mismatches"] = f.verified ? Json(f.mismatches) : Json(nullptr);
+    }
+    if (f.phase != Phase::Write) {  // the write phase's: the repetition's per_rank
+      Json ranks = Json::array();
+      for (const RankFigures& r : f.ranks) {
+        ranks.push_back({{"rank", r.rank},
+                         {"start_s", r.start_s},
+                         {"elapsed_s", r.elapsed_s},
+                         {dirs ? "directories" : "files", r.files},
+                         {"bytes", r.bytes}});
+      }
+      phase["per_rank"] = std::move(ranks);
     }
     result[std::string(phase_name(f.phase))] = std::move(phase);
   }

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # --phases end to end (docs/metrics.md, "Phases"), the real binary under mpiexec:
 #  (a) every phase, -r 3, rank layout with a tree: each phase in every repetition's JSON with
-#      the right count of files or directories and a rate > 0, and nothing of the run left in
+#      the right count of files or directories, a rate > 0 and every rank's own figures
+#      (per_rank, the write phase's the repetition's: the items add up, the slowest is
+#      slowest_rank_s), and nothing of the run left in
 #      --dir (no file, no directory, no scratch .mpiwrite-*), a file planted there survives;
 #  (b) strace per rank (posix, 2 threads): N statx on the files, of another rank's files
 #      (--shift), N read-only opens reading every byte, N unlinks, D mkdirat and D rmdirs;
@@ -78,6 +80,13 @@ for rep in reps:
         else:
             assert p["files"] == files and p["files_per_s"] > 0, (name, p)
         assert p["makespan_s"] > 0 and p["latency_us"]["count"] == p.get("files", dirs), (name, p)
+        # Every rank once, in order, its items adding up, its end within the makespan.
+        key = "directories" if name.startswith("tree") else "files"
+        ranks = rep["per_rank"] if name == "write" else p["per_rank"]
+        assert [r["rank"] for r in ranks] == list(range(len(ranks))), (name, ranks)
+        assert len(ranks) == files // 50 and sum(r[key] for r in ranks) == p[key], (name, ranks)
+        assert all(r["start_s"] + r["elapsed_s"] <= p["makespan_s"] * (1 + 1e-9) for r in ranks)
+        assert max(r["elapsed_s"] for r in ranks) == p["slowest_rank_s"], (name, ranks, p)
     ops = {n: {o: (v or {}).get("count") for o, v in p["operations_us"].items()}
            for n, p in rep["phases"].items()}
     assert ops["stat"]["stat"] == files and ops["remove"]["unlink"] == files, ops

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # --progress (docs/metrics.md, "Live progress"): lines on stderr at the interval, from rank 0
-# only, naming the phase (write, verify, removal); none on stdout, none without the option on
-# a non-terminal; the in-place form (\r, clear to the end of the line) on a pseudo-terminal
-# (script -q); and the report the same with and without it. Counts are loose bounds on
-# lines, not timings. Usage: progress.sh RANKS
+# only, naming the phase (write, verify, removal; stat, read, remove of --phases); none on
+# stdout, none without the option on a non-terminal; the in-place form (\r, clear to the end
+# of the line) on a pseudo-terminal (script -q); and the report the same with and without it.
+# Counts are loose bounds on lines, not timings. Usage: progress.sh RANKS
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
 command -v script >/dev/null || { echo "SKIP: no script(1)"; exit 77; }
@@ -78,6 +78,23 @@ def figures(r):
 a, b = figures(with_p), figures(without)
 if a != b: sys.exit(f"FAIL: --progress changed the report: {a} vs {b}")
 print("report unchanged:", a[1:])
+PY
+
+# (b2) The other phases report as the write phase does: each item on the last rank slowed by
+# 20 us (a sleep: ~60-100 us here) makes every files phase last well over 10 ms.
+note "stat, read and remove at --progress=0.01"
+run_mpiwrite -d "$WORK/d" -n $((500 * RANKS)) -l 1 --phases write,stat,read,remove \
+  --slow-rank $((RANKS - 1)) --slow-delay-us 20 --progress=0.01 --format json
+expect_status 0
+python3 - "$WORK/err" "$((500 * RANKS))" <<'PY'
+import re, sys
+err, total = open(sys.argv[1]).read().splitlines(), int(sys.argv[2])
+for phase in ("stat", "read", "remove"):
+    lines = [l for l in err if l.startswith(f"mpiwrite: progress: {phase} ")]
+    print(f"{phase}: {len(lines)} lines at 0.01 s")
+    if not lines: sys.exit(f"FAIL: no progress line for the {phase} phase")
+    if f"{total}/{total} files" not in lines[-1] or "done in" not in lines[-1]:
+        sys.exit(f"FAIL: the {phase} phase's last line is not its end: {lines[-1]}")
 PY
 
 # (c) A pseudo-terminal: mpirun's ranks see a pipe on stderr, so --progress-style tty

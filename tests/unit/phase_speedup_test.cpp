@@ -214,5 +214,84 @@ TEST(PhaseSpeedup, APhaseVerdictGivesEachModesSpeedupInThatPhase) {
   EXPECT_DOUBLE_EQ(*remove.speedups[1].second, 1.5);
 }
 
+// --compare --layout rank --phases tree-create,...: 2 ranks make 2 directories in the time 1
+// rank x 2 threads makes its 1. The phase's order and test are those of the rates, not of the
+// makespans (which are equal and would have said "no winner, ratio 1.000"); a mode whose tree
+// made no directory (the shared layout) takes no part in the tree phase's verdict.
+TEST(PhaseSpeedup, APhaseVerdictComparesRatesWhereTheItemsDiffer) {
+  const std::vector<double> same{0.10, 0.11, 0.09, 0.10, 0.10, 0.11, 0.09, 0.10};
+  std::vector<PointReport> points{
+      point_of(spec(1, 1, PointMode::Processes, Layout::Rank), std::vector<double>(8, 4.0),
+               {{Phase::TreeCreate, 1, same}, {Phase::Stat, 100, std::vector<double>(8, 2.0)}}),
+      point_of(spec(2, 1, PointMode::Processes, Layout::Rank), std::vector<double>(8, 2.0),
+               {{Phase::TreeCreate, 2, same}, {Phase::Stat, 100, std::vector<double>(8, 1.0)}}),
+      point_of(spec(1, 2, PointMode::Threads, Layout::Rank), std::vector<double>(8, 2.1),
+               {{Phase::TreeCreate, 1, same}, {Phase::Stat, 100, std::vector<double>(8, 1.0)}})};
+  summarize_points(points, 5);
+  const std::vector<ComparisonRow> rows = compare_rows(points, 5);
+  ASSERT_EQ(rows.size(), 2u);
+  const ComparisonRow& two = rows[1];
+  ASSERT_EQ(two.phases.size(), 2u);
+  const PhaseVerdict& tree = two.phases[0];
+  EXPECT_EQ(tree.phase, Phase::TreeCreate);
+  EXPECT_EQ(tree.verdict.fastest, "processes");
+  EXPECT_EQ(tree.verdict.runner_up, "threads");
+  EXPECT_DOUBLE_EQ(tree.verdict.verdict.ratio, 2.0);  // twice the directories a second
+  EXPECT_EQ(tree.winner, "processes");
+  // stat: the same items, the same makespans: no winner, ratio 1, as before.
+  EXPECT_EQ(two.phases[1].phase, Phase::Stat);
+  EXPECT_TRUE(two.phases[1].winner.empty());
+
+  // The shared layout makes no directory: the tree phase has one cell left, so no verdict.
+  points[2] = point_of(spec(1, 2, PointMode::Threads, Layout::Shared), std::vector<double>(8, 2.1),
+                       {{Phase::TreeCreate, 0, std::vector<double>(8, 0.0)},
+                        {Phase::Stat, 100, std::vector<double>(8, 1.0)}});
+  summarize_points(points, 5);
+  for (const ComparisonRow& row : compare_rows(points, 5)) {
+    for (const PhaseVerdict& v : row.phases) EXPECT_NE(v.phase, Phase::TreeCreate);
+  }
+}
+
+// --time-limit: each repetition timed its own count of items. The phase's rate is the median
+// of the repetitions' own rates (items / makespan), its interval theirs, never the last
+// repetition's count over the median makespan.
+TEST(PhaseSpeedup, APhasesRateIsEachRepetitionsOwnItemsOverItsMakespan) {
+  const auto stat_of = [](const std::vector<std::uint64_t>& items) {
+    const double makespans[] = {1.0, 2.0, 1.0, 2.0, 2.0, 1.0};
+    PointReport p(spec(1, 1, PointMode::Processes, Layout::Shared));
+    for (std::size_t r = 0; r < items.size(); ++r) {
+      RepetitionFigures rep = summarize_repetition(static_cast<unsigned>(r + 1),
+                                                   {{0, 4.0, 100, 1000, 0}}, LatencyFigures{});
+      PhaseFigures f;
+      f.phase = Phase::Stat;
+      f.items = items[r];
+      f.makespan_s = makespans[r];
+      rep.phases.push_back(f);
+      p.repetitions.push_back(rep);
+    }
+    std::vector<PointReport> points{p};
+    summarize_points(points, 1);
+    return phase(points[0], Phase::Stat);
+  };
+  // Rates 100/1 = 100, 300/2 = 150, 200/1 = 200, 400/2 = 200, 100/2 = 50 per second: the
+  // median rate 150; the last count (100) over the median makespan (2) would say 50.
+  const PhaseSummary stat = stat_of({100, 300, 200, 400, 100});
+  EXPECT_EQ(stat.items, 100u);  // the last repetition's, as the table says
+  EXPECT_DOUBLE_EQ(stat.makespan.median, 2.0);
+  EXPECT_DOUBLE_EQ(stat.items_per_s.at_median, 150.0);
+  EXPECT_DOUBLE_EQ(stat.items_per_s.at_max, 50.0);   // the slowest repetition's
+  EXPECT_DOUBLE_EQ(stat.items_per_s.at_min, 200.0);  // the fastest's
+  // A repetition that timed nothing has no rate: the others'. Four left: their times for 400
+  // items are 4, 8/3, 2 and 2 s, whose median (as every median of an even count, the mean of
+  // the middle two) is 7/3 s: 171.4 a second, between the middle rates 150 and 200.
+  EXPECT_DOUBLE_EQ(stat_of({100, 300, 200, 400, 0}).items_per_s.at_median, 400.0 / (7.0 / 3.0));
+  // Every repetition the same count: the count over the makespans, as always (six
+  // repetitions: the least with a 95 % interval of the median).
+  const PhaseSummary even = stat_of({100, 100, 100, 100, 100, 100});
+  EXPECT_DOUBLE_EQ(even.items_per_s.at_median, 100.0 / 1.5);
+  ASSERT_TRUE(even.rate_ci && even.makespan.median_ci);
+  EXPECT_DOUBLE_EQ(even.rate_ci->low, 100.0 / even.makespan.median_ci->high);
+}
+
 }  // namespace
 }  // namespace mpiwrite

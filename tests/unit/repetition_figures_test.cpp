@@ -27,6 +27,23 @@ TEST(SummarizeRepetition, RatesUseTheSlowestRankNeverASumOfRankRates) {
   EXPECT_EQ(r.ranks[2].rank, 2);
 }
 
+// A later phase keeps every rank's own figures, as the write phase does (JSON per_rank).
+TEST(SummarizePhase, KeepsEveryRanksOwnFigures) {
+  LatencyHistogram h;
+  for (int i = 0; i < 30; ++i) h.record(5'000);
+  const PhaseFigures f = summarize_phase(
+      Phase::Stat, {{0, 2.0, 10, 0, 0.5}, {1, 1.0, 12, 0, 0.0}, {2, 3.0, 8, 0, 0.25}}, h,
+      OperationHistograms{});
+  EXPECT_DOUBLE_EQ(f.makespan_s, 3.25);  // rank 2 ends last: 0.25 + 3.0
+  EXPECT_DOUBLE_EQ(f.slowest_s, 3.0);
+  EXPECT_EQ(f.items, 30u);
+  ASSERT_EQ(f.ranks.size(), 3u);
+  for (int r = 0; r < 3; ++r) EXPECT_EQ(f.ranks[static_cast<std::size_t>(r)].rank, r);
+  EXPECT_EQ(f.ranks[1].files, 12u);
+  EXPECT_DOUBLE_EQ(f.ranks[0].start_s, 0.5);
+  EXPECT_DOUBLE_EQ(f.ranks[2].elapsed_s, 3.0);
+}
+
 TEST(SummarizeRepetition, ZeroTimeGivesFiniteFigures) {
   const RepetitionFigures r = summarize_repetition(1, {{0, 0.0, 0, 0}}, LatencyHistogram{});
   EXPECT_EQ(r.files_per_s, 0.0);

@@ -81,7 +81,7 @@ inline constexpr std::array<WorkloadKey, 23> kWorkloadKeys = {{
 // these and kWorkloadKeys together are every field the report's config holds).
 // file_size_bytes and write_size_bytes are derived from the keys above; files_per_rank is
 // how `files` was given; `phases` says which phases were timed, and two reports are compared
-// phase by phase over the phases both have.
+// on the phase --phase names (write unless asked), which both must have: one call per phase.
 // -r auto's settings and --equivalence decide how long and how a run decides, not what it writes.
 inline constexpr std::array<const char*, 23> kNotWorkloadKeys = {
     "dir",           "threads",   "repetitions",     "warmup",          "cleanup",

@@ -31,13 +31,16 @@ struct MakespanRates {
 
 // One phase of a point over its timed repetitions (--phases; the write phase too): its items
 // per repetition, the makespans' summary, and the rate (items / makespan) at each statistic.
-// The rate's 95 % interval is the items over the makespan median's interval, swapped.
+// The rate's 95 % interval is the items over the makespan median's interval, swapped (of the
+// makespans scaled to the same items where the repetitions' counts differ: items_per_s).
 struct PhaseSummary {
   Phase phase = Phase::Write;
   std::uint64_t items = 0;  // the last measured repetition's
   SeriesSummary makespan;
+  // Each repetition's own items over its own makespan (--time-limit leaves each its count;
+  // one that timed none has no rate), as the makespans scaled to the most items any timed.
   MakespanRates items_per_s;
-  std::optional<Interval> rate_ci;  // when the makespan median has one
+  std::optional<Interval> rate_ci;  // when that median has one
   // Against the baseline point's same phase, as PointReport's (the same function and rule):
   // speedup = the baseline's median time / this point's, efficiency = speedup / (concurrency
   // ratio), each with a bootstrap interval (none for the baseline itself). The write phase's
@@ -125,8 +128,9 @@ struct RowVerdict {
   Verdict verdict;                 // a = fastest, b = runner-up
 };
 
-// --phases: the same decision for one other phase of the row's points (their makespans of that
-// phase), fastest median first, under the same rule as the write phase's.
+// --phases: the same decision for one other phase of the row's points, fastest first, under
+// the same rule as the write phase's, over their makespans of that phase each scaled to the
+// same items (the order and ratio of the rates; a cell whose phase timed no item takes no part).
 struct PhaseVerdict {
   Phase phase = Phase::Stat;
   RowVerdict verdict;

@@ -74,6 +74,10 @@ struct PhaseFigures {
   OperationFigures operations{};  // slot i: operations_of(phase)[i]
   bool verified = false;       // the read phase checked content (--verify)
   std::uint64_t mismatches = 0;
+  // Every rank's own: its start after the common start, its time, its items (in `files`) and
+  // bytes, in rank order (JSON phases.<name>.per_rank). Empty in write_phase(): the write
+  // phase's are the repetition's own `ranks`, reported once.
+  std::vector<RankFigures> ranks;
 };
 
 // The phase's figures from every rank's clock sample on one axis and the merged histograms.

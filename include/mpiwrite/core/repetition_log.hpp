@@ -2,13 +2,13 @@
 // The timed repetitions of one point as rank 0 keeps them until the report. Pure.
 //
 // Only what cannot be derived is stored: per repetition its latency figures (56 bytes) and its
-// operations' (4 x 56: create, writes, fsync, close; with --verify also its verify figures,
-// 24 bytes; with --time-limit its limit figures, 24 bytes; with --phases each other phase's
-// figures whole) and per rank of the point its start,
-// time, files and bytes (32 bytes). The rest of a RepetitionFigures (slowest, fastest, mean,
-// imbalance, totals, rates, rank numbers, index) is rebuilt by summarize_repetition when a reporter
-// reads it, so it is exactly what was pushed. A RepetitionFigures kept as is cost ~200 bytes plus a
-// heap block per repetition; docs/performance.md has the measured figures.
+// operations' (4 x 56: create, writes, fsync, close; with --verify also its verify figures, 24
+// bytes; with --time-limit its limit figures, 24 bytes; with --phases each other phase's figures
+// whole, with its own per-rank list of ~40 bytes a rank) and per rank of the point its start, time,
+// files and bytes (32 bytes). The rest of a RepetitionFigures (slowest, fastest, mean, imbalance,
+// totals, rates, rank numbers, index) is rebuilt by summarize_repetition when a reporter reads it,
+// so it is exactly what was pushed. A RepetitionFigures kept as is cost ~200 bytes plus a heap
+// block per repetition; docs/performance.md has the measured figures.
 
 #include <cstddef>
 #include <cstdint>
