@@ -52,10 +52,10 @@ FilesOutcome FilesPhase::run() {
 }
 
 // Untimed: this rank's share and its order; then every writer thread opens the step's
-// directory and, as the write phase's writers do theirs, the layout directories of the share
-// (where it is one progression: every thread all of them, up to its descriptor share, since
-// --random-order may give a thread a file in any of them); the rest as the files reach them,
-// kept open once opened.
+// directory and, as the write phase's writers do theirs, the layout directories of its files
+// where the share is one progression (with --random-order those of the whole share, where any
+// of its files may be), up to its descriptor share; the rest as the files reach them, kept
+// open once opened (after a dynamic or cut-short write, the records' many progressions).
 void FilesPhase::set_up(std::string& failure) {
   std::vector<Progression> ahead;  // per thread, whose directories it opens before the phase
   guarded(
@@ -63,11 +63,19 @@ void FilesPhase::set_up(std::string& failure) {
         const std::vector<Progression> mine = share();
         for (const Progression& p : mine) items_ += p.count;
         const unsigned threads = run_.plans[step_.point].split.threads;
-        source_.emplace(run_.config.random_order
-                            ? shuffled_parts(mine, threads,
-                                             order_seed(run_.seed, step_, h_.comm.rank()))
-                            : split_over_threads(mine, threads));
-        if (mine.size() == 1) ahead.assign(threads, mine.front());
+        if (run_.config.random_order) {
+          if (mine.size() == 1) ahead.assign(threads, mine.front());
+          source_.emplace(
+              shuffled_parts(mine, threads, order_seed(run_.seed, step_, h_.comm.rank())));
+          return;
+        }
+        std::vector<std::vector<Progression>> parts = split_over_threads(mine, threads);
+        if (mine.size() == 1) {  // then each thread's part is one progression of it (or none)
+          for (const std::vector<Progression>& part : parts) {
+            ahead.push_back(part.empty() ? Progression{} : part.front());
+          }
+        }
+        source_.emplace(std::move(parts));
       },
       failure);
   if (!failure.empty()) return;

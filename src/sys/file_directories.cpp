@@ -46,12 +46,12 @@ FileDirectories::Handle FileDirectories::acquire_in_layout(std::uint64_t index) 
   for (unsigned i : {last_, last_ + 1}) {
     if (i < entries_.size() && entries_[i].key == key && entries_[i].fd) return use(i);
   }
+  if (const auto open = open_at_.find(key); open != open_at_.end()) return use(open->second);
   ++uses_;
   Entry* oldest_unused = nullptr;
   unsigned oldest_at = 0;
   for (unsigned i = 0; i < entries_.size(); ++i) {
     Entry& entry = entries_[i];
-    if (entry.key == key && entry.fd) return use(i);
     if (entry.users == 0 &&
         (oldest_unused == nullptr || entry.last_use < oldest_unused->last_use)) {
       oldest_unused = &entry;
@@ -66,8 +66,10 @@ FileDirectories::Handle FileDirectories::acquire_in_layout(std::uint64_t index) 
     oldest_unused = &entries_.back();
   }
   Entry& entry = *oldest_unused;
+  if (entry.fd) open_at_.erase(entry.key);
   entry.fd = UniqueFd();
   open_entry(entry, key);
+  open_at_[key] = oldest_at;
   entry.users = 0;
   return use(oldest_at);
 }

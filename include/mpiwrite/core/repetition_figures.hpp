@@ -122,8 +122,9 @@ struct RepetitionFigures {
 
 // Every phase of one repetition in the order they ran: tree-create (first in `phases` when it
 // ran), the write phase, then the rest of `phases`. A view of the repetition, which must
-// outlive it: taking it copies and allocates nothing, and phase k is one element of `phases`
-// or the write phase's figures assembled on access (write_phase()).
+// outlive it: taking it copies and allocates nothing, and phase k is a copy of one element of
+// `phases` (its per-rank list too) or the write phase's figures assembled on access
+// (write_phase()).
 class AllPhases {
  public:
   explicit AllPhases(const RepetitionFigures& rep)

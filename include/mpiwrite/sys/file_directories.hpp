@@ -15,7 +15,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <string>
+#include <unordered_map>
 
 #include "mpiwrite/core/directory_layout.hpp"
 #include "mpiwrite/core/partition.hpp"
@@ -68,6 +70,7 @@ class FileDirectories {
   // Closes every subdirectory (none may be in use).
   void close_all() {
     entries_.clear();
+    open_at_.clear();
     keep_open_ = kKeptOpen;
     last_ = 0;
   }
@@ -83,6 +86,13 @@ class FileDirectories {
     std::uint64_t last_use = 0;
   };
 
+  struct KeyHash {
+    std::size_t operator()(const DirectoryKey& k) const {
+      return std::hash<std::uint64_t>{}(k.bucket * 0x9e3779b97f4a7c15ULL ^
+                                        (static_cast<std::uint64_t>(k.rank) << 32) ^ k.thread);
+    }
+  };
+
   Handle acquire_in_layout(std::uint64_t index);
   Handle use(unsigned entry);
   void open_entry(Entry& entry, const DirectoryKey& key);
@@ -91,6 +101,9 @@ class FileDirectories {
   std::string base_path_;
   const DirectoryLayout* layout_ = nullptr;
   std::deque<Entry> entries_;          // a deque: a Handle's entry and its path stay where they are
+  // The entry of each open directory: a file out of order finds its directory without a walk
+  // over every entry (up to the descriptor share of them, kept open).
+  std::unordered_map<DirectoryKey, unsigned, KeyHash> open_at_;
   std::size_t keep_open_ = kKeptOpen;  // more after preopen
   unsigned last_ = 0;                  // the entry used last: files come in order
   std::uint64_t uses_ = 0;
