@@ -13,7 +13,9 @@
 #       agreement after the layout directories, naming it;
 #   (g) rank 0's rename of the -o report into place delayed 45 s: "writing the report";
 #   (h) the last rank's open of /proc/sys/kernel/random/boot_id delayed 45 s: rank 0 gives up
-#       in "the clock exchange" (a gather: it names the ranks of which one is late).
+#       in "the clock exchange" (a gather: it names the ranks of which one is late);
+#   (i) the last rank's statx in the stat phase of --phases write,stat delayed 45 s: the
+#       stat phase, a watched step as the write phase is, is named.
 # Each freeze or delay would make the job hang (or run to the end with exit 0) without it:
 # every run is under `timeout` LIMIT, and reaching LIMIT is a failure.
 # Usage: watchdog.sh RANKS (RANKS >= 2); WATCHDOG_CASES=REGEX runs only the matching letters.
@@ -228,6 +230,21 @@ MPIWRITE=$REAL_MPIWRITE
 finish "$T0"
 expect_timeout $((2 + 2 * MARGIN)) \
   "^mpiwrite: error: rank ($LAST \(.*\): the clock exchange has not finished after 2 s \(--timeout 2\)|0 \(.*\): the clock exchange has not finished after 2 s \(--timeout 2\); waited in a collective for one of ranks ([0-9]+, )*$LAST); aborting the job$"
+expect_no_processes "$dir"
+fi
+
+if wanted i; then
+note "(i) the last rank's statx in the stat phase (--phases write,stat) delayed 45 s"
+CASE="stat phase delayed"
+dir=$WORK/statphase
+# Every statx on --dir (-P: the stat phase's go through its descriptor) on the last rank.
+MPIWRITE=$(strace_wrapper "$LAST" statx "$DELAY_US" "$dir")
+mkdir -p "$dir"
+start_bg statphase -d "$dir" -n $((4 * RANKS)) --phases write,stat --timeout 2 --format json
+MPIWRITE=$REAL_MPIWRITE
+finish "$T0"
+expect_timeout $((2 + 2 * MARGIN)) \
+  "^mpiwrite: error: rank ($LAST \(.*\): (the )?stat phase of [^ ]+ rep 1 has not finished after 2 s \(--timeout 2\)|[0-9]+ \(.*\): .*stat phase of [^ ]+ rep 1 has not finished after 2 s \(--timeout 2\); waited .*$LAST.*); aborting the job$"
 expect_no_processes "$dir"
 fi
 
