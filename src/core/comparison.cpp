@@ -84,34 +84,36 @@ void summarize_phases(PointReport& p) {
   if (!p.measured()) return;
   const RepetitionFigures last_rep = p.repetitions.back();  // RepetitionLog makes it
   const AllPhases last = last_rep.all_phases();
-  for (std::size_t k = 0; k < last.size(); ++k) {
-    const PhaseFigures figures = last[k];
-    PhaseSummary s;
-    s.phase = figures.phase;
-    s.items = figures.items;
-    std::vector<double> values;
-    values.reserve(p.repetitions.size());
-    for (const RepetitionFigures& rep : p.repetitions) {
-      values.push_back(rep.all_phases()[k].makespan_s);
+  // Each phase's makespans and items over the repetitions, each repetition rebuilt once.
+  std::vector<std::vector<double>> makespans(last.size());
+  std::vector<std::vector<std::uint64_t>> counts(last.size());
+  for (const RepetitionFigures& rep : p.repetitions) {
+    const AllPhases all = rep.all_phases();
+    for (std::size_t k = 0; k < last.size(); ++k) {
+      const PhaseFigures f = all[k];
+      makespans[k].push_back(f.makespan_s);
+      counts[k].push_back(f.items);
     }
-    s.makespan = summarize_series(values);
+  }
+  for (std::size_t k = 0; k < last.size(); ++k) {
+    PhaseSummary s;
+    s.phase = last[k].phase;
+    s.items = counts[k].back();
+    s.makespan = summarize_series(makespans[k]);
     // A repetition's rate is its own items over its own makespan: --time-limit leaves each
     // repetition its own count. The rates and their interval come from the makespans scaled
     // to the most items any repetition timed (the makespans themselves where every one timed
     // as many); a repetition that timed none (its write cut short at once) has no rate.
-    std::uint64_t most = 0;
-    for (const RepetitionFigures& rep : p.repetitions) {
-      most = std::max(most, rep.all_phases()[k].items);
-    }
+    const std::uint64_t most = *std::max_element(counts[k].begin(), counts[k].end());
     std::vector<double> scaled;
-    scaled.reserve(p.repetitions.size());
-    bool as_many = true;  // every repetition timed `most` items
-    for (const RepetitionFigures& rep : p.repetitions) {
-      const PhaseFigures f = rep.all_phases()[k];
-      as_many = as_many && f.items == most;
-      if (f.items == 0) continue;
-      scaled.push_back(f.makespan_s * static_cast<double>(most) / static_cast<double>(f.items));
+    scaled.reserve(counts[k].size());
+    for (std::size_t r = 0; r < counts[k].size(); ++r) {
+      if (counts[k][r] == 0) continue;
+      scaled.push_back(makespans[k][r] * static_cast<double>(most) /
+                       static_cast<double>(counts[k][r]));
     }
+    const bool as_many = std::all_of(counts[k].begin(), counts[k].end(),
+                                     [most](std::uint64_t n) { return n == most; });
     const SeriesSummary per_items = as_many          ? s.makespan
                                     : scaled.empty() ? SeriesSummary{}
                                                      : summarize_series(scaled);

@@ -3,7 +3,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -187,11 +186,13 @@ inline std::string interruption(const RunReport& r) {
 inline std::string phases(const RunReport& r) {
   const RunConfig& c = r.config;
   std::string list, reads;  // reads: the phases of another rank's files, "stat and read"
+  bool read = false;
   for (Phase p : c.phases) {
     list += fmt::format("{}{}", list.empty() ? "" : ", ", phase_name(p));
     if (p == Phase::Stat || p == Phase::Read) {
       reads += fmt::format("{}{}", reads.empty() ? "" : " and ", phase_name(p));
     }
+    read = read || p == Phase::Read;
   }
   std::string line = fmt::format("phases: {} (--phases), each timed from its own barrier", list);
   if (!reads.empty()) {
@@ -202,9 +203,7 @@ inline std::string phases(const RunReport& r) {
     line +=
         fmt::format(", each rank's share in a shuffled order (--random-order, seed {})", r.seed);
   }
-  const bool verified_in_read =
-      c.verify && std::find(c.phases.begin(), c.phases.end(), Phase::Read) != c.phases.end();
-  if (verified_in_read) line += "; the read phase checks every file's content (--verify)";
+  if (c.verify && read) line += "; the read phase checks every file's content (--verify)";
   return line;
 }
 
