@@ -103,20 +103,22 @@ void summarize_phases(PointReport& p) {
     // A repetition's rate is its own items over its own makespan: --time-limit leaves each
     // repetition its own count. The rates and their interval come from the makespans scaled
     // to the most items any repetition timed (the makespans themselves where every one timed
-    // as many); a repetition that timed none (its write cut short at once) has no rate.
+    // as many). A repetition that timed none (its write cut short at once) has no rate, and
+    // then neither has the phase, as the write phase has none (summarize_points) and its
+    // speedup none (phase_series): a median of the others would drop the slowest case.
     const std::uint64_t most = *std::max_element(counts[k].begin(), counts[k].end());
+    const bool any_none = std::find(counts[k].begin(), counts[k].end(), 0u) != counts[k].end();
     std::vector<double> scaled;
     scaled.reserve(counts[k].size());
-    for (std::size_t r = 0; r < counts[k].size(); ++r) {
-      if (counts[k][r] == 0) continue;
+    for (std::size_t r = 0; r < counts[k].size() && !any_none; ++r) {
       scaled.push_back(makespans[k][r] * static_cast<double>(most) /
                        static_cast<double>(counts[k][r]));
     }
     const bool as_many = std::all_of(counts[k].begin(), counts[k].end(),
                                      [most](std::uint64_t n) { return n == most; });
-    const SeriesSummary per_items = as_many          ? s.makespan
-                                    : scaled.empty() ? SeriesSummary{}
-                                                     : summarize_series(scaled);
+    const SeriesSummary per_items = any_none  ? SeriesSummary{}
+                                    : as_many ? s.makespan
+                                              : summarize_series(scaled);
     const double n = static_cast<double>(most);
     s.items_per_s = rates(n, per_items);
     if (per_items.median_ci && per_items.median_ci->low > 0) {

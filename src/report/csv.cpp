@@ -211,7 +211,8 @@ void write_phase_summaries(const PointReport& p, const std::vector<Phase>& phase
       row.elapsed_s = cell(s.makespan.median);
       row.ci_low = low(s.makespan.median_ci);
       row.ci_high = high(s.makespan.median_ci);
-      row.items_per_s = cell(s.items_per_s.at_median);
+      // No rate (a repetition timed no item): empty, as the write phase's.
+      if (s.items_per_s.at_median > 0) row.items_per_s = cell(s.items_per_s.at_median);
       row.items_per_s_ci_low = low(s.rate_ci);
       row.items_per_s_ci_high = high(s.rate_ci);
       row.speedup = optional_cell(s.speedup);

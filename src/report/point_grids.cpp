@@ -206,7 +206,8 @@ Grid hosts_grid(const PointReport& point) {
 
 namespace {
 
-std::string rate(double per_s) { return fmt::format("{:.1f}", per_s); }
+// 0: no rate (a repetition timed no item, or the clock saw no time): "-", not a figure.
+std::string rate(double per_s) { return per_s > 0 ? fmt::format("{:.1f}", per_s) : "-"; }
 
 }  // namespace
 
@@ -246,13 +247,13 @@ Grid phases_grid(const RunReport& report, bool latency) {
       std::vector<std::string> row{
           std::string(phase_name(s.phase)),
           fmt::format("{} {}", s.items, counts_directories(s.phase) ? "dirs" : "files"),
-          seconds(s.makespan.median),
-          rate(s.items_per_s.at_median),
+          seconds(s.makespan.median), rate(s.items_per_s.at_median),
           // Below 6 repetitions the median has no 95 % interval: the range of the rates
           // measured stands there, said as such.
           s.rate_ci ? fmt::format("{} - {}", rate(s.rate_ci->low), rate(s.rate_ci->high))
-                    : fmt::format("range {} - {}", rate(s.items_per_s.at_max),
-                                  rate(s.items_per_s.at_min)),
+          : s.items_per_s.at_median > 0
+              ? fmt::format("range {} - {}", rate(s.items_per_s.at_max), rate(s.items_per_s.at_min))
+              : "-",
           fmt::format("{:.2f}x", median_of(imbalance))};
       if (latency) row.insert(row.end(), {fmt::format("{:.1f}", median_of(mean_us)), ops});
       if (points) {
