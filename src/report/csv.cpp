@@ -141,15 +141,26 @@ void write_repetition(const PointReport& p, const RepetitionFigures& rep, bool p
   operation_cells(rep.operations, fsync, row);
   print_row(out, row);
   if (!per_rank) return;
-  for (const RankFigures& rank : rep.ranks) {
-    CsvRow r = point_row("rank", p);
-    r.repetition = cell(rep.index);
-    r.rank = cell(rank.rank);
-    r.files = cell(rank.files);
-    r.bytes = cell(rank.bytes);
-    r.elapsed_s = cell(rank.elapsed_s);
-    r.start_s = cell(rank.start_s);
-    print_row(out, r);
+  // With --phases beyond write, every phase's ranks in the order the phases ran, each row
+  // naming its phase (the write phase's too), its count in `items`; the write phase's also in
+  // `files`, as without --phases, where `phase` stays empty.
+  const bool phases = !rep.phases.empty();
+  for (const PhaseFigures& f : rep.all_phases()) {
+    const bool write = f.phase == Phase::Write;
+    for (const RankFigures& rank : write ? rep.ranks : f.ranks) {
+      CsvRow r = point_row("rank", p);
+      r.repetition = cell(rep.index);
+      r.rank = cell(rank.rank);
+      if (write) r.files = cell(rank.files);
+      if (phases) {
+        r.phase = phase_name(f.phase);
+        r.items = cell(rank.files);
+      }
+      r.bytes = cell(rank.bytes);
+      r.elapsed_s = cell(rank.elapsed_s);
+      r.start_s = cell(rank.start_s);
+      print_row(out, r);
+    }
   }
 }
 

@@ -72,6 +72,12 @@ void write_markdown(const RunReport& r, std::ostream& out) {
                    ? fmt::format("; speedup against {}'s same phase", describe::baseline(r))
                    : std::string());
     print_markdown(phases_grid(r), out);
+    if (r.config.per_rank) {
+      fmt::print(out,
+                 "\nPer rank and phase (start, done: after the phase's common start; "
+                 "write: per rank above):\n\n");
+      print_markdown(phase_ranks_grid(r), out);
+    }
     if (r.kind == RunKind::Compare) {
       fmt::print(out, "\nAt equal concurrency, by phase (alpha {}):\n\n", kSignificanceLevel);
       print_markdown(phase_verdicts_grid(r), out);

@@ -267,6 +267,31 @@ Grid phases_grid(const RunReport& report, bool latency) {
   return g;
 }
 
+Grid phase_ranks_grid(const RunReport& report) {
+  const bool points = report.points.size() > 1;
+  Grid g{{"rep", "phase", "rank", "start [s]", "done [s]", "own time [s]", "items"}, {}};
+  if (points) g.header.insert(g.header.begin(), "point");
+  for (const PointReport& point : report.points) {
+    for (const RepetitionFigures& rep : point.repetitions) {
+      for (const PhaseFigures& f : rep.all_phases()) {
+        const char* unit = counts_directories(f.phase) ? "dirs" : "files";
+        for (const RankFigures& rank : f.ranks) {  // none in the write phase's (see above)
+          std::vector<std::string> row{fmt::format("{}", rep.index),
+                                       std::string(phase_name(f.phase)),
+                                       fmt::format("rank {}", rank.rank),
+                                       seconds(rank.start_s),
+                                       seconds(rank.done_s()),
+                                       seconds(rank.elapsed_s),
+                                       fmt::format("{} {}", rank.files, unit)};
+          if (points) row.insert(row.begin(), point.spec.label());
+          g.rows.push_back(std::move(row));
+        }
+      }
+    }
+  }
+  return g;
+}
+
 Grid phase_verdicts_grid(const RunReport& report) {
   bool layouts = false;
   for (const ComparisonRow& row : report.comparison) {

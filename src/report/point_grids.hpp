@@ -24,6 +24,9 @@ Grid comparison_grid(const RunReport& report);
 // `latency`: with each phase's mean latency and its per-operation split (markdown and the
 // --wide table); the default table leaves them out to fit 120 columns.
 Grid phases_grid(const RunReport& report, bool latency = true);
+// --per-rank with --phases: each rank's own figures in every phase but write (whose ranks are
+// the repetitions' rank rows), by point, repetition and phase in the order they ran.
+Grid phase_ranks_grid(const RunReport& report);
 // --compare --phases: per row (layout, concurrency) and phase other than write, the fastest
 // mode and the runner-up by that phase's median makespan, the ratio of their medians, the
 // test's p-value and the winner (none unless significant: the write phase's rule).

@@ -125,6 +125,12 @@ void write_phases(const RunReport& report, std::ostream& out) {
       }
     }
     print_aligned(phases_grid(report, report.config.wide), out);
+    if (report.config.per_rank) {
+      fmt::print(out,
+                 "\nper rank and phase (start, done: after the phase's common start; "
+                 "write: per rank above):\n");
+      print_aligned(phase_ranks_grid(report), out);
+    }
     if (report.kind == RunKind::Compare) {
       fmt::print(out,
                  "\nat equal concurrency, by phase (each phase's own medians and test; a winner "

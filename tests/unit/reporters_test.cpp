@@ -166,8 +166,8 @@ RunReport two_layout_comparison(Format format) {
 // rank: 1x1, 2x1, 1x2, six repetitions. Each phase scales differently: stat twice as fast at
 // 2 (rank or thread alike), remove not at all, and 2x1 makes twice 1x1's directories in the
 // same time (a speedup of 2 in the rate), 1x2 the same directories as 1x1 (one rank).
-RunReport phases_comparison(Format format) {
-  RunReport r = sample_report(format, false);
+RunReport phases_comparison(Format format, bool per_rank = false) {
+  RunReport r = sample_report(format, per_rank);
   r.kind = RunKind::Compare;
   r.seed = 42;
   r.config.compare = true;
@@ -202,13 +202,20 @@ RunReport phases_comparison(Format format) {
                          70000, 0.0001 * rank_index});
       }
       RepetitionFigures figures = summarize_repetition(rep, std::move(ranks), h);
-      const auto phase = [f](Phase which, double seconds, std::uint64_t items) {
+      const auto phase = [f, &m](Phase which, double seconds, std::uint64_t items) {
         PhaseFigures g;
         g.phase = which;
         g.makespan_s = seconds * f;
         g.items = items;
         g.items_per_s = static_cast<double>(items) / g.makespan_s;
         g.slowest_s = g.fastest_s = g.first_done_s = g.makespan_s;
+        // Each rank's own: the items split evenly, rank k starting k x 10 us late.
+        const auto rank_count = static_cast<std::uint64_t>(m.spec.ranks);
+        for (int k = 0; k < m.spec.ranks; ++k) {
+          const std::uint64_t own = items * static_cast<std::uint64_t>(k + 1) / rank_count -
+                                    items * static_cast<std::uint64_t>(k) / rank_count;
+          g.ranks.push_back({k, g.makespan_s - 0.00001 * k, own, 0, 0.00001 * k});
+        }
         return g;
       };
       figures.phases = {phase(Phase::TreeCreate, m.tree_s, m.directories),
@@ -702,6 +709,50 @@ TEST(Reporters, AnInterruptedReportNamesThePhaseItCut) {
 
 TEST(Reporters, ComparePhasesCsv) {
   expect_golden("compare_phases.csv", render(phases_comparison(Format::Csv)));
+}
+TEST(Reporters, ComparePhasesPerRankTable) {
+  expect_golden("compare_phases_per_rank.txt", render(phases_comparison(Format::Table, true)));
+}
+TEST(Reporters, ComparePhasesPerRankMarkdown) {
+  expect_golden("compare_phases_per_rank.md", render(phases_comparison(Format::Markdown, true)));
+}
+TEST(Reporters, ComparePhasesPerRankCsv) {
+  expect_golden("compare_phases_per_rank.csv", render(phases_comparison(Format::Csv, true)));
+}
+// --per-rank with --phases: a `rank` row for every rank of every phase of every repetition, in
+// the order the phases ran, naming its phase, with that rank's own items, time and start; the
+// write phase's with its files in `files` too, as without --phases.
+TEST(Reporters, PerRankCsvRowsCoverEveryPhase) {
+  const RunReport r = phases_comparison(Format::Csv, true);
+  const auto rows = csv_rows(render(r), "rank");
+  std::size_t k = 0;
+  for (const PointReport& p : r.points) {
+    for (const RepetitionFigures& rep : p.repetitions) {
+      for (const PhaseFigures& f : rep.all_phases()) {
+        const bool write = f.phase == Phase::Write;
+        const std::vector<RankFigures>& ranks = write ? rep.ranks : f.ranks;
+        ASSERT_EQ(ranks.size(), static_cast<std::size_t>(p.spec.ranks));
+        for (const RankFigures& rank : ranks) {
+          SCOPED_TRACE(::testing::Message() << p.spec.label() << " rep " << rep.index << " "
+                                            << phase_name(f.phase) << " rank " << rank.rank);
+          const auto& row = rows.at(k++);
+          EXPECT_EQ(row.at("phase"), phase_name(f.phase));
+          EXPECT_EQ(row.at("repetition"), fmt::format("{}", rep.index));
+          EXPECT_EQ(row.at("rank"), fmt::format("{}", rank.rank));
+          EXPECT_EQ(row.at("items"), fmt::format("{}", rank.files));
+          EXPECT_EQ(row.at("files"), write ? fmt::format("{}", rank.files) : "");
+          EXPECT_EQ(row.at("elapsed_s"), fmt::format("{}", rank.elapsed_s));
+          EXPECT_EQ(row.at("start_s"), fmt::format("{}", rank.start_s));
+        }
+      }
+    }
+  }
+  EXPECT_EQ(k, rows.size());
+  // Without --phases beyond write the rank rows stay as they were: no phase, no items.
+  for (const auto& row : csv_rows(render(sample_report(Format::Csv, true)), "rank")) {
+    EXPECT_EQ(row.at("phase"), "");
+    EXPECT_EQ(row.at("items"), "");
+  }
 }
 // Issue 23: the CSV's `phase` rows carry each phase's speedup and efficiency against the
 // baseline's same phase, with their intervals, in the median row's columns, as the JSON does.
