@@ -153,23 +153,24 @@ bool StepRunner::run_step(const Step& step) {
   } else {
     run_.ledger.step_completed();
   }
-  // With the read phase, --verify checks the content there, inside the read phase.
-  const bool verify_apart = run_.config.verify && !run_.phases.has(Phase::Read);
-  if (verify_apart && step.timed) {
-    begin_part(step, "verify");
-    if (!verify(step, h, written.cut_short, written.figures)) return false;
-    // Verified only in part: discarded too. (Without a verification nothing ran since the
-    // agreement after the write phase: a second one would cost a boundary of every rank.)
-    if (interrupted_at_agreement(run_, phases_)) return true;
-  }
   // Who wrote which file, where the names cannot say: the records of a step the time limit
   // cut short (the ledger's), or of a dynamic write (each writer took chunks as it ran; the
-  // null engine records none, and its later phases take blocks of names).
+  // null engine records none, and its later phases take blocks of names). --verify and the
+  // later phases go by them.
   const bool dynamic = run_.plans[step.point].split.partition == Partition::Dynamic &&
                        run_.ledger.engine_creates_files();
   const CreatedFiles* records = written.cut_short ? run_.ledger.records_of(step.dir)
                                 : dynamic         ? &written.created
                                                   : nullptr;
+  // With the read phase, --verify checks the content there, inside the read phase.
+  const bool verify_apart = run_.config.verify && !run_.phases.has(Phase::Read);
+  if (verify_apart && step.timed) {
+    begin_part(step, "verify");
+    if (!verify(step, h, records, written.figures)) return false;
+    // Verified only in part: discarded too. (Without a verification nothing ran since the
+    // agreement after the write phase: a second one would cost a boundary of every rank.)
+    if (interrupted_at_agreement(run_, phases_)) return true;
+  }
   if (!run_later_phases(step, h, records, later)) return false;
   if (run_.interrupted) return true;  // a phase of it was cut short: discarded too
   if (written.figures) {

@@ -42,7 +42,7 @@ class StepRunner {
                         std::vector<PhaseFigures>& later);
   void make_layout_directories(const Step& step, const PointHandles& h);
   bool open_directories(const Step& step, PointHandles& h, bool exclusive);
-  bool verify(const Step& step, PointHandles& h, bool cut_short,
+  bool verify(const Step& step, PointHandles& h, const CreatedFiles* records,
               std::optional<RepetitionFigures>& figures);
 
   RunState& run_;

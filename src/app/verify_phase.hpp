@@ -1,7 +1,8 @@
 #pragma once
-// --verify's timed read-back phase of one step: each rank reads back what its plan says (the
-// block its neighbour wrote), or after a step --time-limit cut short what its neighbour's
-// writers created. One value per step, run by timed_phase as the write phase is.
+// --verify's timed read-back phase of one step: each rank reads back what its neighbour wrote:
+// its slice of a block or cyclic write (the plan's `verifies`), or, after a dynamic write or a
+// step --time-limit cut short, what its neighbour's writers recorded. One value per step, run
+// by timed_phase as the write phase is.
 
 #include <optional>
 #include <string>
@@ -24,11 +25,12 @@ struct VerifyOutcome {
 
 class VerifyPhase final : public TimedPhase {
  public:
-  // `written`: this rank's writers' records of a cut-short step, else null (every name).
+  // `written`: this rank's writers' records of a dynamic or cut-short write, else null (the
+  // names say who wrote which).
   VerifyPhase(const RunState& run, PhaseAgreement& phases, PointHandles& h, const Step& step,
               FileVerifier& verifier, const CreatedFiles* written);
 
-  // The exchange of records (after a cut-short step), then the phase.
+  // The exchange of records (with `written`), then the phase.
   VerifyOutcome run();
 
   void before() override;

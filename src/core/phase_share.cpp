@@ -12,9 +12,7 @@ int share_owner(Phase phase, int rank, int ranks, unsigned shift) {
 }
 
 Progression completed_share(Phase phase, const WorkSplit& write, int rank, unsigned shift) {
-  WorkSplit slices = write;  // a dynamic write's slices were decided as it ran: blocks here
-  if (slices.partition == Partition::Dynamic) slices.partition = Partition::Block;
-  return rank_slice(slices, share_owner(phase, rank, write.ranks, shift));
+  return written_slice(write, share_owner(phase, rank, write.ranks, shift));
 }
 
 std::vector<std::vector<Progression>> split_over_threads(const std::vector<Progression>& share,

@@ -22,6 +22,12 @@ Progression rank_slice(const WorkSplit& work, int rank) {
                static_cast<std::uint64_t>(rank), work.partition);
 }
 
+Progression written_slice(const WorkSplit& work, int rank) {
+  WorkSplit slices = work;
+  if (slices.partition == Partition::Dynamic) slices.partition = Partition::Block;
+  return rank_slice(slices, rank);
+}
+
 RankPlan plan_rank(const WorkSplit& work, int rank) {
   const Progression all = whole_run(work.files);
   const auto ranks = static_cast<std::uint64_t>(work.ranks);
@@ -36,7 +42,7 @@ RankPlan plan_rank(const WorkSplit& work, int rank) {
     plan.writes = rank_slice(work, rank);
     plan.thread_writes = thread_parts(plan.writes, work.threads, work.partition);
   }
-  plan.verifies = split(all, ranks, (me + 1) % ranks, Partition::Block);
+  plan.verifies = written_slice(work, static_cast<int>((me + 1) % ranks));
   plan.removes = split(all, ranks, me, Partition::Block);
   return plan;
 }

@@ -5,11 +5,13 @@
 #      (per_rank, the write phase's the repetition's: the items add up, the slowest is
 #      slowest_rank_s), and nothing of the run left in
 #      --dir (no file, no directory, no scratch .mpiwrite-*), a file planted there survives;
+#  (a2) --per-rank --format csv: every phase's rank rows add up to the phase's items;
 #  (b) strace per rank (posix, 2 threads): N statx on the files, of another rank's files
 #      (--shift), N read-only opens reading every byte, N unlinks, D mkdirat and D rmdirs;
 #      --random-order: stat and remove not in the files' order;
 #  (b2) --partition cyclic and dynamic: rank r stats and reads exactly the files rank r + 1
-#      created (strace), and unlinks exactly its own;
+#      created (strace), and unlinks exactly its own; --verify without the read phase reads
+#      back exactly rank r + 1's too;
 #  (c) uring: none of those as syscalls on the files (they go through io_uring_enter);
 #  (d) null: the same counts in the report, nothing on disk;
 #  (e) a statx failing with ENOENT (strace inject): exit 1 naming each rank's path, no hang;
@@ -100,6 +102,35 @@ left=$(cd "$D" && find . -mindepth 1 ! -name foreign.txt | head -5)
 [ -z "$left" ] || fail "the run left in --dir: $left"
 [ "$(cat "$D/foreign.txt")" = keep ] || fail "the planted file was changed or removed"
 
+# (a2) --------------------------------------------------------------------------------------
+note "(a2) --per-rank --format csv: a rank row per rank of every phase, adding up to the phase's"
+D=$WORK/per-rank
+run_mpiwrite -d "$D" --phases tree-create,write,stat,read,remove,tree-remove \
+  --files-per-rank 20 --layout rank --tree-depth 1 --branch 2 -r 2 --format csv --per-rank
+expect_status 0
+python3 - "$WORK/out" "$RANKS" <<'PY' || fail "--per-rank csv: $(head -c 2000 "$WORK/out")"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+ranks = int(sys.argv[2])
+columns = {"tree-create": "tree_create_directories", "write": "files", "stat": "stat_files",
+           "read": "read_files", "remove": "remove_files",
+           "tree-remove": "tree_remove_directories"}
+reps = [r for r in rows if r["row"] == "repetition"]
+assert len(reps) == 2, reps
+for rep in reps:
+    mine = [r for r in rows if r["row"] == "rank" and r["repetition"] == rep["repetition"]]
+    # In the order the phases ran, each phase's ranks in order.
+    assert [r["phase"] for r in mine] == [p for p in columns for _ in range(ranks)], mine
+    for phase, column in columns.items():
+        of = [r for r in mine if r["phase"] == phase]
+        assert [int(r["rank"]) for r in of] == list(range(ranks)), of
+        assert sum(int(r["items"]) for r in of) == int(rep[column]), (phase, of, rep[column])
+        assert all(float(r["elapsed_s"]) > 0 and float(r["start_s"]) >= 0 for r in of), of
+        if phase == "read":  # the bytes each rank read: its 20 files of 1,400 bytes
+            assert all(int(r["bytes"]) == 20 * 1400 for r in of), of
+PY
+[ -z "$(find "$D" -mindepth 1)" ] || fail "per-rank: left $(find "$D" -mindepth 1 | head -3)"
+
 # (b) ---------------------------------------------------------------------------------------
 note "(b) posix under strace, 2 threads, --shift $((RANKS - 1)) --random-order: each phase's calls"
 D=$WORK/posix N=$((10 * RANKS)) DIRS=$((3 * RANKS))
@@ -145,18 +176,11 @@ done
 # (b2) --------------------------------------------------------------------------------------
 # Whoever wrote which file under --partition cyclic (the names say) and dynamic (only the
 # writers' records do): rank r stats and reads exactly the files rank r + 1 created, and
-# unlinks exactly its own.
-for partition in cyclic dynamic; do
-  note "(b2) --partition $partition under strace: stat and read on the next rank's writing"
-  D=$WORK/$partition
-  extra=()
-  [ "$partition" = dynamic ] && extra=(--chunk 2)
-  run_traced "$partition" -d "$D" --phases write,stat,read,remove --files-per-rank 10 \
-    --partition "$partition" "${extra[@]}"
-  expect_status 0
-  python3 - "$WORK/trace-$partition" "$RANKS" <<'PY' || fail "--partition $partition: whose files"
+# unlinks exactly its own; --verify without the read phase reads back exactly rank r + 1's too.
+whose_files() {  # NAME WHAT...: rank r's calls of WHAT (stat, read, unlink) on rank r+1's files
+  python3 - "$WORK/trace-$1" "$RANKS" "${@:2}" <<'PY' || fail "run $1: whose files"
 import glob, re, sys
-prefix, ranks = sys.argv[1], int(sys.argv[2])
+prefix, ranks, what = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
 calls = {"create": r'^openat\(.*"(write\d+\.txt)", O_WRONLY\|O_CREAT',
          "stat": r'^statx\(.*"(write\d+\.txt)", AT_STATX',
          "read": r'^openat\(.*"(write\d+\.txt)", O_RDONLY',
@@ -175,9 +199,27 @@ assert len(everything) == 10 * ranks == len(set(everything)), everything
 for r in range(ranks):
     theirs = sorted(names[(r + 1) % ranks]["create"])
     for k in ("stat", "read"):
-        assert sorted(names[r][k]) == theirs, (r, k, sorted(names[r][k]), theirs)
-    assert sorted(names[r]["unlink"]) == sorted(names[r]["create"]), (r, names[r])
+        if k in what:
+            assert sorted(names[r][k]) == theirs, (r, k, sorted(names[r][k]), theirs)
+    if "unlink" in what:
+        assert sorted(names[r]["unlink"]) == sorted(names[r]["create"]), (r, names[r])
 PY
+}
+for partition in cyclic dynamic; do
+  note "(b2) --partition $partition under strace: stat and read on the next rank's writing"
+  D=$WORK/$partition
+  extra=()
+  [ "$partition" = dynamic ] && extra=(--chunk 2)
+  run_traced "$partition" -d "$D" --phases write,stat,read,remove --files-per-rank 10 \
+    --partition "$partition" "${extra[@]}"
+  expect_status 0
+  whose_files "$partition" stat read unlink
+  [ -z "$(find "$D" -mindepth 1)" ] || fail "$partition: left $(find "$D" -mindepth 1 | head -3)"
+  note "(b2) --partition $partition --verify (no read phase): the next rank's writing read back"
+  run_traced "verify-$partition" -d "$D" --files-per-rank 10 --verify --cleanup \
+    --partition "$partition" "${extra[@]}"
+  expect_status 0
+  whose_files "verify-$partition" read
   [ -z "$(find "$D" -mindepth 1)" ] || fail "$partition: left $(find "$D" -mindepth 1 | head -3)"
 done
 

@@ -51,7 +51,9 @@ void check(const RunConfig& config, const PointSpec& point) {
     for (unsigned t = 0; !want.dynamic && t < point.threads; ++t) {
       want.thread_writes.push_back(split(want.writes, point.threads, t, config.partition));
     }
-    want.verifies = split(all, ranks, (me + 1) % ranks, Partition::Block);
+    const Partition written =
+        config.partition == Partition::Dynamic ? Partition::Block : config.partition;
+    want.verifies = split(all, ranks, (me + 1) % ranks, written);
     want.removes = split(all, ranks, me, Partition::Block);
     const RankPlan got = plan.rank(r);
     expect_same_rank_plan(got, want);

@@ -62,36 +62,46 @@ TEST(PlanRank, RanksAndThreadsWriteEveryIndexExactlyOnce) {
   }
 }
 
-TEST(PlanRank, VerifyCoversEveryFileOnceAndNeverByItsBlockWriter) {
-  for (std::uint64_t files = 1; files <= 30; ++files) {
-    for (int ranks = 1; ranks <= 7; ++ranks) {
-      std::vector<int> seen(files + 1, 0);
-      std::vector<int> writer(files + 1, -1);
-      std::vector<RankPlan> plans;
-      for (int r = 0; r < ranks; ++r) {
-        plans.push_back(plan_of(config_of(files, Partition::Block), point_of(ranks, 2), r));
-        const Progression& w = plans.back().writes;
-        for (std::uint64_t i = 0; i < w.count; ++i) writer[w.at(i)] = r;
-      }
-      for (const RankPlan& plan : plans) {
-        mark(plan.verifies, seen);
-        if (ranks == 1) continue;
-        for (std::uint64_t i = 0; i < plan.verifies.count; ++i) {
-          ASSERT_NE(writer[plan.verifies.at(i)], plan.rank)
-              << "files " << files << " ranks " << ranks << " index " << plan.verifies.at(i);
+// --verify reads what the next rank wrote: every file once, none by its writer (with more
+// than one rank), for a block and a cyclic write alike.
+TEST(PlanRank, VerifyCoversEveryFileOnceAndNeverByItsWriter) {
+  for (Partition partition : {Partition::Block, Partition::Cyclic}) {
+    for (std::uint64_t files = 1; files <= 30; ++files) {
+      for (int ranks = 1; ranks <= 7; ++ranks) {
+        std::vector<int> seen(files + 1, 0);
+        std::vector<int> writer(files + 1, -1);
+        std::vector<RankPlan> plans;
+        for (int r = 0; r < ranks; ++r) {
+          plans.push_back(plan_of(config_of(files, partition), point_of(ranks, 2), r));
+          const Progression& w = plans.back().writes;
+          for (std::uint64_t i = 0; i < w.count; ++i) writer[w.at(i)] = r;
         }
+        SCOPED_TRACE(testing::Message()
+                     << to_string(partition) << " files " << files << " ranks " << ranks);
+        for (const RankPlan& plan : plans) {
+          mark(plan.verifies, seen);
+          EXPECT_EQ(plan.verifies, plans[static_cast<std::size_t>((plan.rank + 1) % ranks)].writes);
+          if (ranks == 1) continue;
+          for (std::uint64_t i = 0; i < plan.verifies.count; ++i) {
+            ASSERT_NE(writer[plan.verifies.at(i)], plan.rank) << "index " << plan.verifies.at(i);
+          }
+        }
+        expect_each_once(seen, "verify");
       }
-      SCOPED_TRACE(testing::Message() << "files " << files << " ranks " << ranks);
-      expect_each_once(seen, "verify");
     }
   }
 }
 
-TEST(PlanRank, VerifyAndRemovalDoNotDependOnThePartition) {
+// A dynamic write's slices are known only from its writers' records, which --verify takes
+// (the plan's blocks are never read there). Removal after a completed step is block `rank`
+// whatever the partition.
+TEST(PlanRank, VerifyFollowsTheWritersSliceAndRemovalTheBlocks) {
   for (Partition partition : {Partition::Block, Partition::Cyclic, Partition::Dynamic}) {
     const RankPlan plan = plan_of(config_of(10, partition), point_of(4, 3), 1);
-    EXPECT_EQ(plan.verifies, (Progression{7, 2, 1}));  // block 2 of 10 in 4
-    EXPECT_EQ(plan.removes, (Progression{4, 3, 1}));   // block 1
+    EXPECT_EQ(plan.verifies, partition == Partition::Cyclic
+                                 ? (Progression{3, 2, 4})    // 3, 7: rank 2's cyclic slice
+                                 : (Progression{7, 2, 1}));  // block 2 of 10 in 4
+    EXPECT_EQ(plan.removes, (Progression{4, 3, 1}));         // block 1
   }
 }
 

@@ -24,9 +24,8 @@ namespace mpiwrite {
 // The rank whose block (or records) `rank` takes in `phase` of a point of `ranks` ranks.
 int share_owner(Phase phase, int rank, int ranks, unsigned shift);
 
-// The names the rank takes in `phase` after a completed write phase split as `write`: the
-// write's slice of share_owner (for --partition dynamic, whose slices were decided as it
-// ran, a block: see above).
+// The names the rank takes in `phase` after a completed write phase split as `write`: what
+// share_owner wrote (written_slice; for --partition dynamic a block: see above).
 Progression completed_share(Phase phase, const WorkSplit& write, int rank, unsigned shift);
 
 // `share` (progressions, taken in order) split over `threads`: thread t gets the positions

@@ -33,9 +33,10 @@ struct RankPlan {
   // Block or cyclic: writer thread t writes thread_writes[t], a part of `writes` (one entry
   // per thread of the point). Empty with dynamic.
   std::vector<Progression> thread_writes;
-  // --verify: block rank + 1 (mod ranks) of the files, which rank + 1 wrote with a block
-  // partition, so that with more than one rank no rank reads what its own client cache holds
-  // (like mdtest -N).
+  // --verify: what rank + 1 (mod ranks) wrote (written_slice), so that with more than one
+  // rank no rank reads what its own client cache holds (like mdtest -N), whatever the
+  // partition. After a dynamic write only the writers' records say it, and the verify phase
+  // goes by them (StepRunner::run_step; --verify refuses the null engine, which keeps none).
   Progression verifies;
   // Removal after a step that completed (it created every name): block `rank` of the names,
   // so that removal is spread evenly whoever wrote them.
@@ -47,6 +48,11 @@ RankPlan plan_rank(const WorkSplit& work, int rank);
 // Block or cyclic: the files rank `rank` of `work` writes (its plan's `writes`), without its
 // threads' parts. Precondition: as plan_rank, and a static partition.
 Progression rank_slice(const WorkSplit& work, int rank);
+// The names rank `rank` wrote in a write of `work` that completed: its slice (rank_slice) of a
+// block or cyclic write; of a dynamic one, whose slices were decided as it ran and only the
+// writers' records can tell, block `rank` (what the null engine's later phases go by: it
+// records nothing).
+Progression written_slice(const WorkSplit& work, int rank);
 
 // How many files one writer thread of this plan's rank keeps in flight at most with
 // --queue-depth `queue_depth` (docs/uring.md, "Ring sizing"): no more than the files the thread
