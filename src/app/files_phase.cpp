@@ -3,7 +3,9 @@
 
 #include <fmt/format.h>
 
+#include <span>
 #include <utility>
+#include <vector>
 
 #include "mpiwrite/core/phase_share.hpp"
 #include "mpiwrite/mpi/comm.hpp"
@@ -52,37 +54,34 @@ FilesOutcome FilesPhase::run() {
 }
 
 // Untimed: this rank's share and its order; then every writer thread opens the step's
-// directory and, as the write phase's writers do theirs, the layout directories of its files
-// where the share is one progression (with --random-order those of the whole share, where any
-// of its files may be), up to its descriptor share; the rest as the files reach them, kept
-// open once opened (after a dynamic or cut-short write, the records' many progressions).
+// directory and, as the write phase's writers do theirs, the layout directories of its part
+// (with --random-order those of the whole share, where any of its files may be; after a
+// dynamic or cut-short write, of the records' many progressions), up to its descriptor share,
+// the rest as the files reach them, kept open once opened.
 void FilesPhase::set_up(std::string& failure) {
-  std::vector<Progression> ahead;  // per thread, whose directories it opens before the phase
+  std::vector<Progression> mine;
+  std::vector<std::vector<Progression>> parts;
+  std::vector<std::span<const Progression>> ahead;  // per thread, whose directories it opens now
   guarded(
       [&] {
-        const std::vector<Progression> mine = share();
+        mine = share();
         for (const Progression& p : mine) items_ += p.count;
         const unsigned threads = run_.plans[step_.point].split.threads;
         if (run_.config.random_order) {
-          if (mine.size() == 1) ahead.assign(threads, mine.front());
+          ahead.assign(threads, mine);  // views of the one share, not copies
           source_.emplace(
               shuffled_parts(mine, threads, order_seed(run_.seed, step_, h_.comm.rank())));
           return;
         }
-        std::vector<std::vector<Progression>> parts = split_over_threads(mine, threads);
-        if (mine.size() == 1) {  // then each thread's part is one progression of it (or none)
-          for (const std::vector<Progression>& part : parts) {
-            ahead.push_back(part.empty() ? Progression{} : part.front());
-          }
-        }
-        source_.emplace(std::move(parts));
+        parts = split_over_threads(mine, threads);
+        ahead.assign(parts.begin(), parts.end());
       },
       failure);
   if (!failure.empty()) return;
   guarded(
       [&] {
-        h_.writer->open_target(run_.from_dir(step_.dir), false, h_.layout,
-                               ahead.empty() ? nullptr : &ahead);
+        h_.writer->open_target(run_.from_dir(step_.dir), false, h_.layout, &ahead);
+        if (!source_) source_.emplace(std::move(parts));
       },
       failure);
 }

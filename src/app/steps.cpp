@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -273,19 +274,20 @@ bool StepRunner::open_directories(const Step& step, PointHandles& h, bool exclus
     guarded(
         [&] {
           resources_.ready_writer(step.point);  // may free another point's writer
+          std::vector<std::span<const Progression>> parts;  // a static partition's: one each
+          for (const Progression& part : h.plan.thread_writes) parts.emplace_back(&part, 1);
           h.writer->open_target(run_.from_dir(step.dir), exclusive, h.layout,
-                                h.counter ? nullptr : &h.plan.thread_writes);
+                                h.counter ? nullptr : &parts);
         },
         failure);
   }
   return phases_.agree_after(opening, failure);
 }
 
-// --verify of a timed step; after a step the time limit cut short, by this rank's records.
-bool StepRunner::verify(const Step& step, PointHandles& h, bool cut_short,
+// --verify of a timed step: the next rank's writing, by `records` where given (see run_step).
+bool StepRunner::verify(const Step& step, PointHandles& h, const CreatedFiles* records,
                         std::optional<RepetitionFigures>& figures) {
-  const CreatedFiles* written = cut_short ? run_.ledger.records_of(step.dir) : nullptr;
-  const VerifyOutcome checked = VerifyPhase(run_, phases_, h, step, *verifier_, written).run();
+  const VerifyOutcome checked = VerifyPhase(run_, phases_, h, step, *verifier_, records).run();
   if (figures) {
     figures->verified = true;
     figures->verify = checked.figures;

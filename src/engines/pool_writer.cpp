@@ -45,7 +45,7 @@ class PoolWriter final : public Writer {
   }
 
   void open_target(const DirectoryAt& dir, bool exclusive, const DirectoryLayout* layout,
-                   const std::vector<Progression>* thread_files) override {
+                   const std::vector<std::span<const Progression>>* thread_files) override {
     dir_path_ = dir.path;
     exclusive_ = exclusive;
     // The null engine opens nothing: no directory of the step or of its layout, which it

@@ -18,15 +18,17 @@ FileDirectories::FileDirectories(int base_fd, std::string base_path, const Direc
       base_path_(std::move(base_path)),
       layout_(layout != nullptr && !layout->flat() ? layout : nullptr) {}
 
-void FileDirectories::preopen(const Progression& files, std::size_t limit) {
+void FileDirectories::preopen(std::span<const Progression> files, std::size_t limit) {
   if (layout_ == nullptr) return;
   keep_open_ = std::max(kKeptOpen, limit);  // none evicted while opening
   std::optional<DirectoryKey> previous;
-  for (std::uint64_t i = 0; i < files.count && entries_.size() < limit; ++i) {
-    const DirectoryKey key = layout_->key_of(files.at(i));
-    if (previous && *previous == key) continue;
-    previous = key;
-    release(acquire_in_layout(files.at(i)));
+  for (const Progression& part : files) {
+    for (std::uint64_t i = 0; i < part.count && entries_.size() < limit; ++i) {
+      const DirectoryKey key = layout_->key_of(part.at(i));
+      if (previous && *previous == key) continue;
+      previous = key;
+      release(acquire_in_layout(part.at(i)));
+    }
   }
   keep_open_ = std::max(kKeptOpen, entries_.size());
   last_ = 0;

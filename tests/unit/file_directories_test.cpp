@@ -112,7 +112,7 @@ TEST(FileDirectories, PreopensAWritersDirectoriesUpToTheLimit) {
   const UniqueFd base = open_directory(tmp.path());
   const std::size_t before = open_descriptors();
   FileDirectories dirs(base.get(), tmp.path(), &layout);
-  dirs.preopen({1, 30, 1}, 30);
+  dirs.preopen(std::vector<Progression>{{1, 30, 1}}, 30);
   EXPECT_EQ(open_descriptors(), before + 30);
   for (std::uint64_t i = 1; i <= 30; ++i) {
     const FileDirectories::Handle h = dirs.acquire(i);
@@ -122,10 +122,30 @@ TEST(FileDirectories, PreopensAWritersDirectoriesUpToTheLimit) {
   EXPECT_EQ(open_descriptors(), before + 30);  // nothing opened, nothing closed
   dirs.close_all();
   FileDirectories limited(base.get(), tmp.path(), &layout);
-  limited.preopen({1, 40, 1}, 16);
+  limited.preopen(std::vector<Progression>{{1, 40, 1}}, 16);
   EXPECT_EQ(open_descriptors(), before + 16);
   for (std::uint64_t i = 1; i <= 40; ++i) limited.release(limited.acquire(i));
   EXPECT_EQ(open_descriptors(), before + 16);  // the rest: each replaced an unused one
+}
+
+// After a dynamic or cut-short write a later phase's share is the writers' records, many
+// progressions: the directories of every one of them are opened ahead, in the order they come.
+TEST(FileDirectories, PreopensTheDirectoriesOfSeveralProgressions) {
+  testing::TempDir tmp;
+  const DirectoryLayout layout(LayoutSpec{Layout::Shared, 1, 40, Partition::Block, 1, 1});
+  make_all(tmp.path(), layout, 1);  // 40 directories of one file each
+  const UniqueFd base = open_directory(tmp.path());
+  const std::size_t before = open_descriptors();
+  FileDirectories dirs(base.get(), tmp.path(), &layout);
+  const std::vector<Progression> records{{3, 2, 1}, {20, 3, 5}, {9, 1, 1}};  // 3 4 20 25 30 9
+  dirs.preopen(records, 30);
+  EXPECT_EQ(open_descriptors(), before + 6);
+  const std::uint64_t opened = dirs.opened();
+  for (std::uint64_t i : {9u, 30u, 3u, 25u, 4u, 20u}) dirs.release(dirs.acquire(i));
+  EXPECT_EQ(dirs.opened(), opened);  // every one open already
+  EXPECT_EQ(open_descriptors(), before + 6);
+  dirs.close_all();
+  EXPECT_EQ(open_descriptors(), before);
 }
 
 // The later phases' files come in no directory order (another rank's share, --random-order):

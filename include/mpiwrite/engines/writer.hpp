@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -92,16 +93,16 @@ class Writer {
   // new (--overwrite --cleanup's first step into --dir), so that a file put at a name during
   // the run is refused rather than rewritten and removed. `layout` (kept by the caller until
   // close_target; nullptr: every file in `dir`): which of its subdirectories holds each file;
-  // they exist already. `thread_files` (a static partition: each thread's files): each thread
-  // opens the directories of its files here, untimed, up to its share of the descriptors (see
-  // kMaxPreopenedDirectories; the rest, and all with a dynamic partition, as it reaches them).
-  // Without it, a thread keeps every directory it opens, up to the same share (files in no
-  // directory order: stat, read and remove of a share --random-order shuffled).
+  // they exist already. `thread_files` (each thread's files as progressions, where known
+  // before the phase: a static partition's write, the later phases' shares, with
+  // --random-order the whole share): each thread opens the directories of its files here, untimed,
+  // up to its share of the descriptors (see kMaxPreopenedDirectories; the rest as it reaches them).
+  // Without it (a dynamic write), a thread keeps every directory it opens, up to the same share.
   // `dir` is reached from a directory the run holds (held_directory.hpp), whose descriptor
   // was open before the writer threads started (each copied it into its own table).
-  virtual void open_target(const DirectoryAt& dir, bool exclusive = false,
-                           const DirectoryLayout* layout = nullptr,
-                           const std::vector<Progression>* thread_files = nullptr) = 0;
+  virtual void open_target(
+      const DirectoryAt& dir, bool exclusive = false, const DirectoryLayout* layout = nullptr,
+      const std::vector<std::span<const Progression>>* thread_files = nullptr) = 0;
   // Timed: every writer thread writes what `source` hands it into the open target. Stops at
   // the first failure (other threads stop at their next file). Never throws: I/O errors, and
   // anything a writer thread threw (e.g. the work source), come back in

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <span>
 #include <string>
 #include <unordered_map>
 
@@ -52,9 +53,10 @@ class FileDirectories {
   const std::string& path(const Handle& handle) const {
     return handle.entry == kBase ? base_path_ : entries_[handle.entry].path;
   }
-  // Opens the directories of `files` in the order they come, at most `limit` of them (the
-  // rest are opened when first needed), and keeps them all open. Throws IoError.
-  void preopen(const Progression& files, std::size_t limit);
+  // Opens the directories of `files` (progressions, taken in order) in the order they come,
+  // at most `limit` of them (the rest are opened when first needed), and keeps them all open.
+  // Throws IoError.
+  void preopen(std::span<const Progression> files, std::size_t limit);
   // Keeps up to `limit` directories open once opened (at least the few it always keeps): for
   // files that do not come in their directories' order (the stat, read and remove phases take
   // another rank's files, --random-order shuffles them), which would otherwise close and
