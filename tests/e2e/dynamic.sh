@@ -34,4 +34,28 @@ if not files[1] < max(files): sys.exit(f"FAIL: the slow rank 1 took {files[1]} o
 print("files per rank:", files)
 PY
 fi
+# --verify after a dynamic write reads back its neighbour's records (exchanged before the verify
+# phase): every file checked once, in directories of 4 files; with --compare the
+# threads point leaves ranks idle, which take no part in the exchange (no hang). (Not with
+# the uring run's -q, which --compare refuses: there a plain run, on uring's records.)
+note "--verify after a dynamic write, --files-per-dir 4"
+compare=()
+[ "$RANKS" -gt 1 ] && [ -z "${MPIWRITE_ARGS:-}" ] && compare=(--compare)
+run_mpiwrite -d "$WORK/verify" -n 40 -l 2 --partition dynamic --chunk 3 -t 2 -r 2 --verify \
+  --files-per-dir 4 --cleanup --format json "${compare[@]}"
+expect_status 0
+python3 - "$WORK/out" <<'PY' || fail "--verify after a dynamic write: $(head -c 2000 "$WORK/out")"
+import json, sys
+points = json.load(open(sys.argv[1]))["points"]
+for p in points:
+    reps = p["repetitions"]
+    assert len(reps) == 2, (p["label"], len(reps))
+    for rep in reps:
+        v = rep["verify"]
+        assert v["files_checked"] == 40 and v["mismatches"] == 0, (p["label"], v)
+print("verified:", [p["label"] for p in points])
+PY
+[ -z "$(find "$WORK/verify" -mindepth 1 2>/dev/null)" ] ||
+  fail "--verify run left $(find "$WORK/verify" -mindepth 1 | head -3)"
+
 echo "PASS"
