@@ -16,9 +16,8 @@
 #    engine's own counts per operation in the report equal N and D, read's --verify checked
 #    every byte (100N, no mismatch), and nothing is left on disk.
 #  null: the report's counts, and no call at all below --dir's steps, nothing on disk.
-# Usage: phases_matrix.sh RANKS (registered for 1 and 4: the shift, the split and the
-# directories per rank change with the ranks, and those at 2 are those at 4 with fewer peers;
-# tests/CMakeLists.txt says why not 2).
+# Usage: phases_matrix.sh RANKS (registered for 1, 2 and 4: the shift, the split and the
+# directories per rank change with the ranks).
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
 command -v strace >/dev/null || { echo "SKIP: no strace"; exit 77; }
