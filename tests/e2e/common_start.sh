@@ -6,7 +6,8 @@
 #      cores (+20 % for the noise of two medians). Measured before the fix on 2 cores: 16
 #      ranks 4.3x, 64 ranks 8.2x.
 #   2. One run under `strace -f -ttt`: the reported makespan against the first data-file
-#      openat to the last data-file close over all ranks, on the wall clock the kernel stamps.
+#      openat to the last data-file close over all ranks, on the wall clock the kernel stamps:
+#      never shorter; at most 2 ms or 5 % longer (a longer run is tried again, twice at most).
 # The argument (the CTest rank count) is not used: this script picks its own counts.
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -56,15 +57,20 @@ PY
 command -v strace >/dev/null || { echo "strace missing: part 2 skipped"; exit 77; }
 note "the reported makespan against strace, 4 ranks x 1 thread, 1 repetition"
 trace=$WORK/trace
-set +e
-# shellcheck disable=SC2086
-timeout --kill-after=10 120 strace -f -ttt -qq -e trace=openat,close -o "$trace" \
-  $MPIEXEC --bind-to none -n 4 "$MPIWRITE" -d "$base/traced" -n 200 -l 20 --format json \
-  -o "$WORK/traced.json" >/dev/null 2>"$WORK/err"
-STATUS=$?
-set -e
-expect_status 0
-python3 - "$trace" "$WORK/traced.json" "$base/traced" <<'PY'
+# One traced run and its check: 0, 3 (reported more than the traced phase) or a failure.
+traced_run() {
+  rm -rf "$base/traced" "$trace"
+  set +e
+  # shellcheck disable=SC2086
+  timeout --kill-after=10 120 strace -f -ttt -qq -e trace=openat,close -o "$trace" \
+    $MPIEXEC --bind-to none -n 4 "$MPIWRITE" -d "$base/traced" -n 200 -l 20 --format json \
+    -o "$WORK/traced.json" >/dev/null 2>"$WORK/err"
+  # shellcheck disable=SC2034  # expect_status (lib.sh) reads it
+  STATUS=$?
+  set -e
+  expect_status 0
+  set +e
+  python3 - "$trace" "$WORK/traced.json" "$base/traced" <<'PY'
 import json, re, sys
 trace, report, data = sys.argv[1], json.load(open(sys.argv[2])), sys.argv[3]
 opened = {}          # (pid, fd) -> True for data files
@@ -90,9 +96,29 @@ own = report["points"][0]["repetitions"][0]["slowest_rank_s"]
 print(f"-- strace first openat to last close {external * 1e3:.2f} ms, reported makespan "
       f"{reported * 1e3:.2f} ms, slowest rank's own time {own * 1e3:.2f} ms")
 # The reported phase holds the traced one (clock reads bracket the first openat and the last
-# close) plus a little: the writer's wake-up and the clock reads, here under strace, whose
-# -ttt stamps have 1 us resolution. Tolerance: 2 ms or 5 %.
-if not (external - 1e-4 <= reported <= external + max(2e-3, 0.05 * external)):
-    sys.exit(f"FAIL: reported {reported:.6f} s is not the traced phase {external:.6f} s")
+# close): never shorter, in any run (-ttt stamps have 1 us resolution).
+if reported < external - 1e-4:
+    sys.exit(f"FAIL: reported {reported:.6f} s is shorter than the traced phase {external:.6f} s")
+# And only a little longer: the writer's wake-up and the clock reads, under strace. Tolerance:
+# 2 ms or 5 %. Exit 3: longer, which the caller tries again (see there).
+if reported > external + max(2e-3, 0.05 * external):
+    print(f"-- reported {reported:.6f} s is more than the traced phase {external:.6f} s")
+    sys.exit(3)
 PY
+  local verdict=$?
+  set -e
+  return $verdict
+}
+# Four ranks and their tracers share 2 cores: a woken writer can wait a scheduler tick (4 ms)
+# for one, which only ever adds to the reported phase (CI saw 102.5 ms against 95.1 traced,
+# once in many runs; alone 0.2-1.4 ms more). A systematic excess (a barrier or a set-up inside
+# the phase) shows in every run, so a run that reports more is tried again, twice at most;
+# one that reports less fails at once.
+for attempt in 1 2 3; do
+  verdict=0
+  traced_run || verdict=$?
+  [ "$verdict" -eq 0 ] && break
+  [ "$verdict" -eq 3 ] || fail "the traced run's check failed"
+  [ "$attempt" -lt 3 ] || fail "the reported makespan exceeded the traced phase in 3 runs of 3"
+done
 echo "PASS"
