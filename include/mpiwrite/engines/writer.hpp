@@ -95,9 +95,10 @@ class Writer {
   // close_target; nullptr: every file in `dir`): which of its subdirectories holds each file;
   // they exist already. `thread_files` (each thread's files as progressions, where known
   // before the phase: a static partition's write, the later phases' shares, with
-  // --random-order the whole share): each thread opens the directories of its files here, untimed,
-  // up to its share of the descriptors (see kMaxPreopenedDirectories; the rest as it reaches them).
-  // Without it (a dynamic write), a thread keeps every directory it opens, up to the same share.
+  // --random-order the whole share): each thread opens the directories of its files here,
+  // untimed, up to its share of the descriptors (see kMaxPreopenedDirectories; the rest as it
+  // reaches them). Without it (a dynamic write; the tree phases, which pass no layout), a
+  // thread keeps every directory it opens, up to the same share.
   // `dir` is reached from a directory the run holds (held_directory.hpp), whose descriptor
   // was open before the writer threads started (each copied it into its own table).
   virtual void open_target(
