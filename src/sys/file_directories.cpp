@@ -50,9 +50,13 @@ FileDirectories::Handle FileDirectories::acquire_in_layout(std::uint64_t index) 
   }
   if (const auto open = open_at_.find(key); open != open_at_.end()) return use(open->second);
   ++uses_;
+  // A new directory: a new entry while fewer than keep_open_ are open; then the least recently
+  // used entry nobody uses (files come in order, so an old directory is seldom needed again),
+  // else a new one. The walk only then: with up to a descriptor share of entries kept open, a
+  // walk at every new directory would cost more than its openat.
   Entry* oldest_unused = nullptr;
   unsigned oldest_at = 0;
-  for (unsigned i = 0; i < entries_.size(); ++i) {
+  for (unsigned i = 0; entries_.size() >= keep_open_ && i < entries_.size(); ++i) {
     Entry& entry = entries_[i];
     if (entry.users == 0 &&
         (oldest_unused == nullptr || entry.last_use < oldest_unused->last_use)) {
@@ -60,9 +64,7 @@ FileDirectories::Handle FileDirectories::acquire_in_layout(std::uint64_t index) 
       oldest_at = i;
     }
   }
-  // A new directory: reuse the least recently used entry nobody uses once enough are open
-  // (files come in order, so an old directory is seldom needed again), else add one.
-  if (entries_.size() < keep_open_ || oldest_unused == nullptr) {
+  if (oldest_unused == nullptr) {
     entries_.emplace_back();
     oldest_at = static_cast<unsigned>(entries_.size() - 1);
     oldest_unused = &entries_.back();
